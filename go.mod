@@ -1,0 +1,3 @@
+module github.com/banmen/banmen
+
+go 1.26

@@ -1,0 +1,345 @@
+// Package sdk is the one game contract of Banmen: every game variant implements
+// Variant, and the host talks to it only through this package.
+//
+// Rules are pure. A variant keeps no game between calls: the whole game travels
+// as an opaque, versioned State that only the variant understands and that it
+// must validate as hostile input. So a crashed plugin loses nothing, one plugin
+// process serves every room, and the host may retry any call.
+//
+// The package must never import the platform or any plugin, and must never
+// know a game rule.
+package sdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Seat is a player's place at the table: 0 and 1 in a two-player game, 0–3
+// clockwise from South in a four-player game. NoSeat marks an ownerless piece.
+type Seat int
+
+// NoSeat is the owner of a piece that belongs to nobody.
+const NoSeat Seat = -1
+
+// State is a whole game (position, history, options) in the variant's own
+// versioned encoding. The host stores and forwards it without looking inside.
+type State []byte
+
+// Move is the variant's move text: USI "7g7f", "P*5e", "8h2b+"; UCCI "h2e2";
+// Yonin seat-prefixed text. Resign and the variant's actions (such as a
+// declaration) are moves too.
+type Move string
+
+// Resign is the move by which a seat gives up, where Description.Resign says
+// the variant allows it. Every seat may play it while the game is on.
+const Resign Move = "resign"
+
+// Level names a computer player's strength, one of Description.Levels.
+type Level string
+
+// The levels every built-in variant offers.
+const (
+	Easy   Level = "easy"
+	Medium Level = "medium"
+	Hard   Level = "hard"
+)
+
+// Options are the values a game starts with, keyed by OptionSpec.Key, written
+// as text ("true", "60", "pairs"). Missing keys take their defaults.
+type Options map[string]string
+
+// Variant is a game's rules behind the contract. Every method must be safe for
+// concurrent use and must treat its State argument as untrusted bytes.
+type Variant interface {
+	// Describe tells what the variant is: seats, board, pieces, options,
+	// notations and computer levels. It is called once, at registration.
+	Describe() Description
+	// Start begins a game with the given options (unknown keys or bad
+	// values are a *RuleError).
+	Start(opts Options) (State, View, error)
+	// Play applies the move of seat to the game. An illegal move is a
+	// *RuleError and leaves nothing changed.
+	Play(s State, seat Seat, m Move) (State, View, error)
+	// View describes a game without changing it.
+	View(s State) (View, error)
+	// Suggest returns the computer's move for the seat to move, at the given
+	// level. It must return before ctx's deadline.
+	Suggest(ctx context.Context, s State, level Level) (Move, error)
+	// Export writes the game (its initial position and moves) in a format
+	// listed in Description.Notations.
+	Export(s State, format string) (string, error)
+	// Import reads a game or a position written in one of the formats that
+	// Description.Notations marks as importable.
+	Import(format, text string) (State, View, error)
+}
+
+// Perfter is the optional capability of counting the leaves of the legal-move
+// tree, for testing a move generator. An empty position means the start.
+type Perfter interface {
+	Perft(ctx context.Context, position string, depth int) (uint64, error)
+}
+
+// Description tells the host and the browser everything they need to show a
+// variant without knowing its rules.
+type Description struct {
+	ID      string `json:"id"`      // "shogi": URL path segment and plugin key
+	Name    string `json:"name"`    // English name, "Shogi"
+	NameKey string `json:"nameKey"` // i18n key of the name, "variant.shogi"
+	// Seats in turn order: seat i is Seats[i].
+	Seats []SeatInfo `json:"seats"`
+	Board Geometry   `json:"board"`
+	// Pieces lists every kind that can appear, in the order hands are shown.
+	Pieces    []PieceKind  `json:"pieces"`
+	Options   []OptionSpec `json:"options,omitempty"`
+	Notations []Notation   `json:"notations"`
+	// Levels are the computer strengths Suggest accepts, weakest first.
+	Levels []Level `json:"levels,omitempty"`
+	// Resign tells whether a seat may resign (Move Resign).
+	Resign bool `json:"resign"`
+	// Hands tells whether captured pieces go to hands shown beside the board.
+	Hands bool `json:"hands"`
+}
+
+// SeatInfo names a seat.
+type SeatInfo struct {
+	Name    string `json:"name"`    // "Sente"
+	NameKey string `json:"nameKey"` // "seat.shogi.sente"
+	Color   string `json:"color"`   // a CSS colour for the seat's pieces and marks
+}
+
+// Geometry is the board's shape. Cells are numbered row by row from the top
+// left as seen by seat 0 (who sits at the bottom): index = row*Files + col.
+type Geometry struct {
+	Files int `json:"files"` // columns
+	Ranks int `json:"ranks"` // rows
+	// Points is true when pieces stand on intersections (xiangqi), false when
+	// they stand in squares.
+	Points bool `json:"points"`
+	// Upright is true when pieces are drawn upright whatever their facing.
+	Upright bool `json:"upright"`
+	// FileLabels and RankLabels are the coordinates printed along the edges,
+	// left to right and top to bottom as seen by seat 0.
+	FileLabels []string `json:"fileLabels,omitempty"`
+	RankLabels []string `json:"rankLabels,omitempty"`
+	// Marks are drawn on the board: palaces, the river, star points, zones.
+	Marks []Mark `json:"marks,omitempty"`
+}
+
+// Mark is a drawing on the board. Kind is "palace" (diagonals across the
+// rectangle), "river" (a gap between rows Row and Row+1), "star" (a dot at a
+// corner where cells meet) or "zone" (a tinted rectangle).
+type Mark struct {
+	Kind string `json:"kind"`
+	Row  int    `json:"row"`
+	Col  int    `json:"col"`
+	Rows int    `json:"rows,omitempty"`
+	Cols int    `json:"cols,omitempty"`
+	Seat Seat   `json:"seat,omitempty"`
+}
+
+// PieceKind describes a kind of piece: its names, how to draw it, and how it
+// moves (for the beginner piece set that shows the moves; the browser never
+// computes moves from it).
+type PieceKind struct {
+	ID      string `json:"id"`      // "P", as in Cell.Kind
+	Name    string `json:"name"`    // "pawn"
+	NameKey string `json:"nameKey"` // "piece.shogi.pawn"
+	// Glyphs per owner seat (one entry: every seat), e.g. ["歩"] or ["帥","將"].
+	Glyphs []string `json:"glyphs"`
+	// Promoted is set when the kind can promote: its glyphs and steps then.
+	Promoted *PromotedForm `json:"promoted,omitempty"`
+	// Letter is the short western label, "P".
+	Letter string `json:"letter,omitempty"`
+	Steps  []Step `json:"steps,omitempty"`
+	// Royal pieces (kings, generals) are drawn with a check mark when in check.
+	Royal bool `json:"royal,omitempty"`
+}
+
+// PromotedForm is how a promoted piece looks and moves.
+type PromotedForm struct {
+	Name    string   `json:"name"`
+	NameKey string   `json:"nameKey"`
+	Glyphs  []string `json:"glyphs"`
+	Letter  string   `json:"letter,omitempty"`
+	Steps   []Step   `json:"steps,omitempty"`
+}
+
+// Step is one direction a piece moves in, relative to its facing: DY<0 is
+// forward, DX>0 to the piece's right. Slide means any distance; Jump means it
+// leaps over what is between.
+type Step struct {
+	DX    int  `json:"dx"`
+	DY    int  `json:"dy"`
+	Slide bool `json:"slide,omitempty"`
+	Jump  bool `json:"jump,omitempty"`
+}
+
+// OptionSpec is one setting of a game. Type is "bool", "int" or "choice".
+type OptionSpec struct {
+	Key     string   `json:"key"`
+	Name    string   `json:"name"`
+	NameKey string   `json:"nameKey"`
+	Type    string   `json:"type"`
+	Default string   `json:"default"`
+	Choices []string `json:"choices,omitempty"` // for "choice"
+	Min     int      `json:"min,omitempty"`     // for "int"
+	Max     int      `json:"max,omitempty"`     // for "int"
+	// Host marks an option the host applies (a clock), not the rules.
+	Host bool `json:"host,omitempty"`
+}
+
+// Notation is a text format Export writes and, when Import is set, Import reads.
+type Notation struct {
+	ID        string `json:"id"` // "sfen+usi", "kif"
+	Name      string `json:"name"`
+	Import    bool   `json:"import"`
+	MediaType string `json:"mediaType"` // for downloads, "text/plain; charset=utf-8"
+	Extension string `json:"extension"` // ".kif"
+}
+
+// View is everything the browser and the host need after a move.
+type View struct {
+	Ply    int    `json:"ply"`
+	Status Status `json:"status"`
+	// Position is the current position in the variant's main notation.
+	Position string `json:"position"`
+	// Board has Files*Ranks cells (see Geometry).
+	Board []Cell `json:"board"`
+	// Hands[seat] lists the pieces in that seat's hand (empty when the
+	// variant has no hands).
+	Hands      [][]HandPiece `json:"hands,omitempty"`
+	ToMove     []Seat        `json:"toMove"`
+	InCheck    []Seat        `json:"inCheck,omitempty"`
+	Eliminated []Seat        `json:"eliminated,omitempty"`
+	// Score[seat] is a per-seat count the variant shows (Yonin: mates made).
+	Score    []int        `json:"score,omitempty"`
+	LastMove *LegalMove   `json:"lastMove,omitempty"`
+	History  []PlayedMove `json:"history"`
+	Legal    []LegalMove  `json:"legal"`
+	Result   *Result      `json:"result,omitempty"`
+	Notices  []string     `json:"notices,omitempty"` // i18n keys of facts to show ("notice.check")
+	Details  []KeyValue   `json:"details,omitempty"` // variant facts for the UI (option values in force)
+}
+
+// Status is the phase of a game.
+type Status string
+
+// The statuses of a game.
+const (
+	Playing Status = "playing"
+	Over    Status = "over"
+)
+
+// Cell is one board cell. Kind is empty for an empty cell.
+type Cell struct {
+	Kind     string `json:"kind,omitempty"`
+	Owner    Seat   `json:"owner"`
+	Facing   int    `json:"facing,omitempty"` // quarter turns clockwise from pointing up
+	Promoted bool   `json:"promoted,omitempty"`
+	Flipped  bool   `json:"flipped,omitempty"` // a mated king lying face down
+}
+
+// HandPiece is a kind held in hand and how many.
+type HandPiece struct {
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+// MoveKind tells how a legal move is made in the UI.
+type MoveKind string
+
+// The kinds of legal move.
+const (
+	BoardMove MoveKind = "move"   // From → To
+	DropMove  MoveKind = "drop"   // Drop kind from hand → To
+	Action    MoveKind = "action" // a button (a declaration): no cells
+)
+
+// LegalMove is one move the seat to move may make, structured for the UI.
+// When a piece may promote or not, both forms are listed with the same From
+// and To, and the UI asks.
+type LegalMove struct {
+	Seat    Seat     `json:"seat"`
+	Kind    MoveKind `json:"kind"`
+	Move    Move     `json:"move"`
+	Text    string   `json:"text"` // display text in the variant's move-list notation
+	From    int      `json:"from"` // cell index, -1 for drops and actions
+	To      int      `json:"to"`   // cell index, -1 for actions
+	Drop    string   `json:"drop,omitempty"`
+	Promote bool     `json:"promote,omitempty"`
+	// Key is the i18n key of an action's button ("action.declare").
+	Key string `json:"key,omitempty"`
+}
+
+// PlayedMove is a move in the game's history.
+type PlayedMove struct {
+	Seat Seat   `json:"seat"`
+	Move Move   `json:"move"`
+	Text string `json:"text"`
+}
+
+// Result is how a finished game ended.
+type Result struct {
+	// Winners are the seats that won; empty for a draw.
+	Winners []Seat `json:"winners,omitempty"`
+	// Places[seat] is the seat's final place, 1 = first; shared places
+	// repeat. Empty where the variant has no places.
+	Places []int `json:"places,omitempty"`
+	// Reason is an i18n key: "result.checkmate", "result.repetition", ...
+	Reason string `json:"reason"`
+	Draw   bool   `json:"draw,omitempty"`
+}
+
+// KeyValue is a labelled fact.
+type KeyValue struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// RuleError is a rejection by the rules: an illegal move, a malformed
+// position, bad options. Code is stable for programs ("illegal_move"), Key is
+// the i18n key for people, Message is English detail.
+type RuleError struct {
+	Code    string `json:"code"`
+	Key     string `json:"key"`
+	Message string `json:"message"`
+}
+
+func (e *RuleError) Error() string {
+	if e.Message == "" {
+		return e.Code
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Errorf returns a *RuleError with the given code, the i18n key "error."+code,
+// and a formatted message.
+func Errorf(code, format string, args ...any) *RuleError {
+	return &RuleError{Code: code, Key: "error." + code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Common rule error codes; variants add their own.
+const (
+	CodeIllegalMove = "illegal_move"  // well-formed but not legal now
+	CodeBadMove     = "bad_move"      // the move text does not parse
+	CodeNotYourTurn = "not_your_turn" // the seat may not move now
+	CodeGameOver    = "game_over"     // the game has ended
+	CodeBadState    = "bad_state"     // the state bytes are not a valid game
+	CodeBadOption   = "bad_option"    // an unknown option or a bad value
+	CodeBadPosition = "bad_position"  // a malformed position text
+	CodeBadFormat   = "bad_format"    // an unknown notation
+	CodeBadNotation = "bad_notation"  // a malformed game record
+	CodeNoMove      = "no_move"       // Suggest found nothing to play
+	CodeUnsupported = "unsupported"   // the variant does not offer this
+)
+
+// AsRuleError reports whether err is (or wraps) a *RuleError and returns it.
+func AsRuleError(err error) (*RuleError, bool) {
+	var re *RuleError
+	if errors.As(err, &re) {
+		return re, true
+	}
+	return nil, false
+}
