@@ -264,9 +264,10 @@ type LegalMove struct {
 	Seat    Seat     `json:"seat"`
 	Kind    MoveKind `json:"kind"`
 	Move    Move     `json:"move"`
-	Text    string   `json:"text"` // display text in the variant's move-list notation
-	From    int      `json:"from"` // cell index, -1 for drops and actions
-	To      int      `json:"to"`   // cell index, -1 for actions
+	Text    string   `json:"text"`          // display text in the variant's move-list notation
+	Alt     string   `json:"alt,omitempty"` // a second display text (western names for shogi)
+	From    int      `json:"from"`          // cell index, -1 for drops and actions
+	To      int      `json:"to"`            // cell index, -1 for actions
 	Drop    string   `json:"drop,omitempty"`
 	Promote bool     `json:"promote,omitempty"`
 	// Key is the i18n key of an action's button ("action.declare").
@@ -278,6 +279,7 @@ type PlayedMove struct {
 	Seat Seat   `json:"seat"`
 	Move Move   `json:"move"`
 	Text string `json:"text"`
+	Alt  string `json:"alt,omitempty"`
 }
 
 // Result is how a finished game ended.
