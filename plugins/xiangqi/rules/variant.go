@@ -1,0 +1,4 @@
+package rules
+
+// Variant is Xiangqi behind the sdk contract.
+type Variant struct{}
