@@ -345,3 +345,9 @@ func AsRuleError(err error) (*RuleError, bool) {
 	}
 	return nil, false
 }
+
+// Divider is the optional capability of splitting a perft count by root move,
+// keyed by move text, to find where a move generator goes wrong.
+type Divider interface {
+	Divide(ctx context.Context, position string, depth int) (map[string]uint64, error)
+}

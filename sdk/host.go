@@ -1,0 +1,337 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os/exec"
+	"time"
+
+	"github.com/banmen/banmen/sdk/internal/wire"
+	hclog "github.com/hashicorp/go-hclog"
+	plugin "github.com/hashicorp/go-plugin"
+)
+
+// This file is the host's side of the boundary: it starts a plugin binary
+// and calls it. The platform uses it; plugin authors never need it.
+
+// ErrPluginExited is returned by calls on a plugin whose process has gone.
+var ErrPluginExited = errors.New("plugin process has exited")
+
+// Conn is a running plugin process and the connection to it. Its methods are
+// safe for concurrent use; after the process dies they fail, and the owner
+// starts a new Conn.
+type Conn struct {
+	client *plugin.Client
+	game   wire.GameClient
+	proto  plugin.ClientProtocol
+	descs  []Description
+	pid    int
+}
+
+// LaunchConfig says how to start a plugin.
+type LaunchConfig struct {
+	// Cmd is the unstarted plugin command. Its Env is all the plugin sees:
+	// nothing of the host's environment is inherited.
+	Cmd *exec.Cmd
+	// Logger receives the plugin's log lines.
+	Logger *slog.Logger
+	// StartTimeout bounds the handshake (default 10 s).
+	StartTimeout time.Duration
+}
+
+// Launch starts a plugin process, completes the handshake and reads its
+// descriptions.
+func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.StartTimeout == 0 {
+		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.Cmd.Env == nil {
+		cfg.Cmd.Env = []string{}
+	}
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  Handshake,
+		Plugins:          plugin.PluginSet{pluginName: &grpcPlugin{}},
+		Cmd:              cfg.Cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Logger:           &slogLogger{l: cfg.Logger},
+		StartTimeout:     cfg.StartTimeout,
+		SkipHostEnv:      true,
+	})
+	proto, err := client.Client()
+	if err != nil {
+		client.Kill()
+		return nil, fmt.Errorf("start plugin %s: %w", cfg.Cmd.Path, err)
+	}
+	raw, err := proto.Dispense(pluginName)
+	if err != nil {
+		client.Kill()
+		return nil, fmt.Errorf("dispense plugin %s: %w", cfg.Cmd.Path, err)
+	}
+	c := &Conn{client: client, game: raw.(wire.GameClient), proto: proto}
+	if rc := client.ReattachConfig(); rc != nil {
+		c.pid = rc.Pid
+	}
+	resp, err := c.game.Describe(ctx, &wire.DescribeRequest{})
+	if err != nil {
+		client.Kill()
+		return nil, fmt.Errorf("describe plugin %s: %w", cfg.Cmd.Path, err)
+	}
+	for _, b := range resp.DescriptionsJson {
+		var d Description
+		if err := json.Unmarshal(b, &d); err != nil {
+			client.Kill()
+			return nil, fmt.Errorf("plugin %s: bad description: %w", cfg.Cmd.Path, err)
+		}
+		c.descs = append(c.descs, d)
+	}
+	if len(c.descs) == 0 {
+		client.Kill()
+		return nil, fmt.Errorf("plugin %s serves no variant", cfg.Cmd.Path)
+	}
+	return c, nil
+}
+
+// Descriptions are the variants the plugin serves.
+func (c *Conn) Descriptions() []Description { return c.descs }
+
+// PID is the plugin's process ID.
+func (c *Conn) PID() int { return c.pid }
+
+// Exited reports whether the plugin process has ended.
+func (c *Conn) Exited() bool { return c.client.Exited() }
+
+// Kill ends the plugin process, gracefully first.
+func (c *Conn) Kill() { c.client.Kill() }
+
+// Ping checks that the plugin answers (gRPC health service).
+func (c *Conn) Ping() error {
+	if c.client.Exited() {
+		return ErrPluginExited
+	}
+	return c.proto.Ping()
+}
+
+// transport wraps a transport failure with the call's name. A rule error is
+// never a transport error.
+func (c *Conn) transport(call string, err error) error {
+	if c.client.Exited() {
+		return fmt.Errorf("%s: %w", call, ErrPluginExited)
+	}
+	return fmt.Errorf("%s: %w", call, err)
+}
+
+func (c *Conn) game3(call string, r *wire.GameResponse, err error) (State, View, error) {
+	if err != nil {
+		return nil, View{}, c.transport(call, err)
+	}
+	if r.Error != nil {
+		return nil, View{}, ruleErrorFromWire(r.Error)
+	}
+	return r.State, viewFromWire(r.View), nil
+}
+
+// Start calls the variant's Start.
+func (c *Conn) Start(ctx context.Context, variant string, opts Options) (State, View, error) {
+	r, err := c.game.Start(ctx, &wire.StartRequest{Variant: variant, Options: opts})
+	return c.game3("start", r, err)
+}
+
+// Play calls the variant's Play.
+func (c *Conn) Play(ctx context.Context, variant string, s State, seat Seat, m Move) (State, View, error) {
+	r, err := c.game.Play(ctx, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)})
+	return c.game3("play", r, err)
+}
+
+// View calls the variant's View.
+func (c *Conn) View(ctx context.Context, variant string, s State) (View, error) {
+	r, err := c.game.View(ctx, &wire.ViewRequest{Variant: variant, State: s})
+	_, v, err := c.game3("view", r, err)
+	return v, err
+}
+
+// Suggest calls the variant's Suggest; ctx's deadline travels to the plugin.
+func (c *Conn) Suggest(ctx context.Context, variant string, s State, level Level) (Move, error) {
+	req := &wire.SuggestRequest{Variant: variant, State: s, Level: string(level)}
+	if d, ok := ctx.Deadline(); ok {
+		req.DeadlineUnixNano = d.UnixNano()
+	}
+	r, err := c.game.Suggest(ctx, req)
+	if err != nil {
+		return "", c.transport("suggest", err)
+	}
+	if r.Error != nil {
+		return "", ruleErrorFromWire(r.Error)
+	}
+	return Move(r.Move), nil
+}
+
+// Export calls the variant's Export.
+func (c *Conn) Export(ctx context.Context, variant string, s State, format string) (string, error) {
+	r, err := c.game.Export(ctx, &wire.ExportRequest{Variant: variant, State: s, Format: format})
+	if err != nil {
+		return "", c.transport("export", err)
+	}
+	if r.Error != nil {
+		return "", ruleErrorFromWire(r.Error)
+	}
+	return r.Text, nil
+}
+
+// Import calls the variant's Import.
+func (c *Conn) Import(ctx context.Context, variant, format, text string) (State, View, error) {
+	r, err := c.game.Import(ctx, &wire.ImportRequest{Variant: variant, Format: format, Text: text})
+	return c.game3("import", r, err)
+}
+
+// Perft calls the variant's Perft.
+func (c *Conn) Perft(ctx context.Context, variant, position string, depth int) (uint64, error) {
+	r, err := c.game.Perft(ctx, &wire.PerftRequest{Variant: variant, Position: position, Depth: int32(depth)})
+	if err != nil {
+		return 0, c.transport("perft", err)
+	}
+	if r.Error != nil {
+		return 0, ruleErrorFromWire(r.Error)
+	}
+	return r.Nodes, nil
+}
+
+// Remote is a variant served by a plugin process, seen as an sdk.Variant, so
+// that the same checks (sdktest) run in-process and across the boundary.
+// Calls without a context of their own are bounded by Timeout.
+type Remote struct {
+	Conn    *Conn
+	ID      string
+	Timeout time.Duration
+}
+
+func (r Remote) ctx() (context.Context, context.CancelFunc) {
+	t := r.Timeout
+	if t == 0 {
+		t = 30 * time.Second
+	}
+	return context.WithTimeout(context.Background(), t)
+}
+
+// Describe returns the variant's description as read at launch.
+func (r Remote) Describe() Description {
+	for _, d := range r.Conn.descs {
+		if d.ID == r.ID {
+			return d
+		}
+	}
+	return Description{}
+}
+
+func (r Remote) Start(opts Options) (State, View, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.Start(ctx, r.ID, opts)
+}
+
+func (r Remote) Play(s State, seat Seat, m Move) (State, View, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.Play(ctx, r.ID, s, seat, m)
+}
+
+func (r Remote) View(s State) (View, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.View(ctx, r.ID, s)
+}
+
+func (r Remote) Suggest(ctx context.Context, s State, level Level) (Move, error) {
+	return r.Conn.Suggest(ctx, r.ID, s, level)
+}
+
+func (r Remote) Export(s State, format string) (string, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.Export(ctx, r.ID, s, format)
+}
+
+func (r Remote) Import(format, text string) (State, View, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.Import(ctx, r.ID, format, text)
+}
+
+// Perft counts through the plugin process.
+func (r Remote) Perft(ctx context.Context, position string, depth int) (uint64, error) {
+	return r.Conn.Perft(ctx, r.ID, position, depth)
+}
+
+var (
+	_ Variant = Remote{}
+	_ Perfter = Remote{}
+)
+
+// slogLogger lets go-plugin log through log/slog: the plugin's own log lines
+// arrive here, with the levels the plugin gave them.
+type slogLogger struct {
+	l    *slog.Logger
+	name string
+	args []any
+}
+
+func (s *slogLogger) Log(level hclog.Level, msg string, args ...any) {
+	var lv slog.Level
+	switch level {
+	case hclog.Trace, hclog.Debug:
+		lv = slog.LevelDebug
+	case hclog.Warn:
+		lv = slog.LevelWarn
+	case hclog.Error:
+		lv = slog.LevelError
+	default:
+		lv = slog.LevelInfo
+	}
+	s.l.Log(context.Background(), lv, msg, append(append([]any{}, s.args...), args...)...)
+}
+func (s *slogLogger) Trace(msg string, args ...any) { s.Log(hclog.Trace, msg, args...) }
+func (s *slogLogger) Debug(msg string, args ...any) { s.Log(hclog.Debug, msg, args...) }
+func (s *slogLogger) Info(msg string, args ...any)  { s.Log(hclog.Info, msg, args...) }
+func (s *slogLogger) Warn(msg string, args ...any)  { s.Log(hclog.Warn, msg, args...) }
+func (s *slogLogger) Error(msg string, args ...any) { s.Log(hclog.Error, msg, args...) }
+func (s *slogLogger) IsTrace() bool                 { return false }
+func (s *slogLogger) IsDebug() bool {
+	return s.l.Enabled(context.Background(), slog.LevelDebug)
+}
+func (s *slogLogger) IsInfo() bool         { return true }
+func (s *slogLogger) IsWarn() bool         { return true }
+func (s *slogLogger) IsError() bool        { return true }
+func (s *slogLogger) ImpliedArgs() []any   { return s.args }
+func (s *slogLogger) Name() string         { return s.name }
+func (s *slogLogger) SetLevel(hclog.Level) {}
+func (s *slogLogger) GetLevel() hclog.Level {
+	if s.IsDebug() {
+		return hclog.Debug
+	}
+	return hclog.Info
+}
+func (s *slogLogger) With(args ...any) hclog.Logger {
+	return &slogLogger{l: s.l, name: s.name, args: append(append([]any{}, s.args...), args...)}
+}
+func (s *slogLogger) Named(name string) hclog.Logger {
+	if s.name != "" {
+		name = s.name + "." + name
+	}
+	return &slogLogger{l: s.l.With("logger", name), name: name, args: s.args}
+}
+func (s *slogLogger) ResetNamed(name string) hclog.Logger {
+	return &slogLogger{l: s.l.With("logger", name), name: name, args: s.args}
+}
+func (s *slogLogger) StandardLogger(*hclog.StandardLoggerOptions) *log.Logger {
+	return slog.NewLogLogger(s.l.Handler(), slog.LevelInfo)
+}
+func (s *slogLogger) StandardWriter(*hclog.StandardLoggerOptions) io.Writer {
+	return s.StandardLogger(nil).Writer()
+}

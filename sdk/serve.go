@@ -1,0 +1,344 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/banmen/banmen/sdk/internal/wire"
+	hclog "github.com/hashicorp/go-hclog"
+	plugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+)
+
+// Handshake is what the host and a plugin must agree on before they talk.
+// ProtocolVersion changes whenever the wire changes incompatibly.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  1,
+	MagicCookieKey:   "BANMEN_PLUGIN",
+	MagicCookieValue: "6f1d6b0e-banmen-rules-plugin",
+}
+
+// pluginName is the one go-plugin plugin every binary serves.
+const pluginName = "game"
+
+// Serve runs a plugin binary. Started by the host, it serves the variants over
+// go-plugin's gRPC transport until the host goes away. Run by hand, it is a
+// small command line: `describe` prints the descriptions as JSON and
+// `perft -depth N [-position P] [-variant ID]` counts a move tree.
+// Serve never returns; it exits the process.
+func Serve(variants ...Variant) {
+	if len(variants) == 0 {
+		panic("sdk.Serve: no variants")
+	}
+	reg, err := newRegistry(variants)
+	if err != nil {
+		panic("sdk.Serve: " + err.Error())
+	}
+	if os.Getenv(Handshake.MagicCookieKey) == Handshake.MagicCookieValue {
+		servePlugin(reg)
+		os.Exit(0)
+	}
+	os.Exit(runCLI(reg, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// registry maps variant IDs to variants, and keeps their descriptions.
+type registry struct {
+	byID  map[string]Variant
+	descs []Description
+}
+
+func newRegistry(vs []Variant) (*registry, error) {
+	r := &registry{byID: map[string]Variant{}}
+	for _, v := range vs {
+		d := v.Describe()
+		if d.ID == "" {
+			return nil, errors.New("a variant has no ID")
+		}
+		if _, dup := r.byID[d.ID]; dup {
+			return nil, fmt.Errorf("variant %q served twice", d.ID)
+		}
+		r.byID[d.ID] = v
+		r.descs = append(r.descs, d)
+	}
+	return r, nil
+}
+
+func (r *registry) variant(id string) (Variant, error) {
+	v, ok := r.byID[id]
+	if !ok {
+		return nil, Errorf("unknown_variant", "this plugin does not serve %q", id)
+	}
+	return v, nil
+}
+
+func servePlugin(reg *registry) {
+	// Plugin logs go to stderr as the JSON lines go-plugin forwards to the
+	// host's log, so slog.Info in a variant ends up in the host's log.
+	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{ReplaceAttr: hclogKeys})))
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: Handshake,
+		Plugins:         plugin.PluginSet{pluginName: &grpcPlugin{reg: reg}},
+		GRPCServer:      plugin.DefaultGRPCServer,
+		Logger: hclog.New(&hclog.LoggerOptions{
+			Output: os.Stderr, JSONFormat: true, Level: hclog.Info,
+		}),
+	})
+}
+
+// hclogKeys renames slog's keys to the ones go-plugin reads from a plugin's
+// stderr.
+func hclogKeys(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) > 0 {
+		return a
+	}
+	switch a.Key {
+	case slog.TimeKey:
+		a.Key = "@timestamp"
+	case slog.MessageKey:
+		a.Key = "@message"
+	case slog.LevelKey:
+		a.Key = "@level"
+		a.Value = slog.StringValue(strings.ToLower(a.Value.String()))
+	}
+	return a
+}
+
+// grpcPlugin is the go-plugin glue on both sides of the process boundary.
+type grpcPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	reg *registry
+}
+
+func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	wire.RegisterGameServer(s, &server{reg: p.reg})
+	return nil
+}
+
+func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return wire.NewGameClient(c), nil
+}
+
+// server answers the host's calls by calling the variants.
+type server struct {
+	wire.UnimplementedGameServer
+	reg *registry
+}
+
+func (s *server) Describe(context.Context, *wire.DescribeRequest) (*wire.DescribeResponse, error) {
+	out := &wire.DescribeResponse{}
+	for _, d := range s.reg.descs {
+		b, err := json.Marshal(d)
+		if err != nil {
+			return nil, err
+		}
+		out.DescriptionsJson = append(out.DescriptionsJson, b)
+	}
+	return out, nil
+}
+
+// gameResponse turns a variant's answer into the wire form. Rule errors
+// travel in the message; any other error fails the call.
+func gameResponse(st State, v View, err error) (*wire.GameResponse, error) {
+	if err != nil {
+		re, other := ruleErrorToWire(err)
+		if other != nil {
+			return nil, other
+		}
+		return &wire.GameResponse{Error: re}, nil
+	}
+	return &wire.GameResponse{State: st, View: viewToWire(&v)}, nil
+}
+
+func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameResponse, err error) {
+	defer recoverRule(&err)
+	v, err := s.reg.variant(r.Variant)
+	if err != nil {
+		return gameResponse(nil, View{}, err)
+	}
+	return gameResponse(v.Start(Options(r.Options)))
+}
+
+func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameResponse, err error) {
+	defer recoverRule(&err)
+	v, err := s.reg.variant(r.Variant)
+	if err != nil {
+		return gameResponse(nil, View{}, err)
+	}
+	return gameResponse(v.Play(r.State, Seat(r.Seat), Move(r.Move)))
+}
+
+func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameResponse, err error) {
+	defer recoverRule(&err)
+	v, err := s.reg.variant(r.Variant)
+	if err != nil {
+		return gameResponse(nil, View{}, err)
+	}
+	view, err := v.View(r.State)
+	return gameResponse(r.State, view, err)
+}
+
+func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.SuggestResponse, err error) {
+	defer recoverRule(&err)
+	v, err := s.reg.variant(r.Variant)
+	if err == nil {
+		if r.DeadlineUnixNano > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithDeadline(ctx, time.Unix(0, r.DeadlineUnixNano))
+			defer cancel()
+		}
+		var m Move
+		m, err = v.Suggest(ctx, r.State, Level(r.Level))
+		if err == nil {
+			return &wire.SuggestResponse{Move: string(m)}, nil
+		}
+	}
+	re, other := ruleErrorToWire(err)
+	if other != nil {
+		return nil, other
+	}
+	return &wire.SuggestResponse{Error: re}, nil
+}
+
+func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.ExportResponse, err error) {
+	defer recoverRule(&err)
+	v, err := s.reg.variant(r.Variant)
+	if err == nil {
+		var text string
+		text, err = v.Export(r.State, r.Format)
+		if err == nil {
+			return &wire.ExportResponse{Text: text}, nil
+		}
+	}
+	re, other := ruleErrorToWire(err)
+	if other != nil {
+		return nil, other
+	}
+	return &wire.ExportResponse{Error: re}, nil
+}
+
+func (s *server) Import(_ context.Context, r *wire.ImportRequest) (_ *wire.GameResponse, err error) {
+	defer recoverRule(&err)
+	v, err := s.reg.variant(r.Variant)
+	if err != nil {
+		return gameResponse(nil, View{}, err)
+	}
+	return gameResponse(v.Import(r.Format, r.Text))
+}
+
+func (s *server) Perft(ctx context.Context, r *wire.PerftRequest) (_ *wire.PerftResponse, err error) {
+	defer recoverRule(&err)
+	v, err := s.reg.variant(r.Variant)
+	if err == nil {
+		p, ok := v.(Perfter)
+		if !ok {
+			err = Errorf(CodeUnsupported, "%s does not count perft", r.Variant)
+		} else {
+			var n uint64
+			n, err = p.Perft(ctx, r.Position, int(r.Depth))
+			if err == nil {
+				return &wire.PerftResponse{Nodes: n}, nil
+			}
+		}
+	}
+	re, other := ruleErrorToWire(err)
+	if other != nil {
+		return nil, other
+	}
+	return &wire.PerftResponse{Error: re}, nil
+}
+
+// recoverRule turns a panic inside a variant into a failed call, so that one
+// bad state cannot take down a plugin that serves every room.
+func recoverRule(err *error) {
+	if r := recover(); r != nil {
+		slog.Error("variant panicked", "panic", fmt.Sprint(r))
+		*err = fmt.Errorf("variant panicked: %v", r)
+	}
+}
+
+// runCLI is the by-hand command line of a plugin binary.
+func runCLI(reg *registry, args []string, stdout, stderr io.Writer) int {
+	usage := func() {
+		fmt.Fprintf(stderr, "This is a Banmen rules plugin; the Banmen host starts it.\n"+
+			"By hand:\n  describe                                  print the variants as JSON\n"+
+			"  perft -depth N [-position P] [-variant ID] count the legal-move tree\n")
+	}
+	if len(args) == 0 {
+		usage()
+		return 2
+	}
+	switch args[0] {
+	case "describe":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(reg.descs); err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		return 0
+	case "perft":
+		fs := flag.NewFlagSet("perft", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		depth := fs.Int("depth", 1, "depth in plies")
+		position := fs.String("position", "", "position in the variant's notation (start position when empty)")
+		id := fs.String("variant", reg.descs[0].ID, "variant ID")
+		divide := fs.Bool("divide", false, "print the count under every root move (when the variant supports it)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return 2
+		}
+		v, err := reg.variant(*id)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		p, ok := v.(Perfter)
+		if !ok {
+			fmt.Fprintf(stderr, "%s does not count perft\n", *id)
+			return 2
+		}
+		if *divide {
+			d, ok := v.(Divider)
+			if !ok {
+				fmt.Fprintf(stderr, "%s does not divide perft\n", *id)
+				return 2
+			}
+			counts, err := d.Divide(context.Background(), *position, *depth)
+			if err != nil {
+				fmt.Fprintln(stderr, err)
+				return 1
+			}
+			keys := make([]string, 0, len(counts))
+			for k := range counts {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				fmt.Fprintf(stdout, "%s: %d\n", k, counts[k])
+			}
+		}
+		start := time.Now()
+		n, err := p.Perft(context.Background(), *position, *depth)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		el := time.Since(start)
+		nps := uint64(float64(n) / max(el.Seconds(), 1e-9))
+		fmt.Fprintf(stdout, "depth=%d time=%s\nnodes=%d nps=%d\n", *depth, el.Round(time.Millisecond), n, nps)
+		return 0
+	case "-h", "-help", "--help", "help":
+		usage()
+		return 0
+	}
+	usage()
+	return 2
+}
