@@ -18,6 +18,9 @@ func (p *Position) perft(ctx context.Context, depth int) (uint64, error) {
 	if depth <= 0 {
 		return 1, nil
 	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
 	w := perftWalker{ctx: ctx}
 	n := w.walk(p, depth)
 	return n, w.err

@@ -1,4 +1,171 @@
 package rules
 
-// Variant is Xiangqi behind the sdk contract.
+import (
+	"sort"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// Variant is Xiangqi behind the sdk contract. It holds nothing: every call
+// works on the state it is given.
 type Variant struct{}
+
+var (
+	_ sdk.Variant = Variant{}
+	_ sdk.Perfter = Variant{}
+)
+
+// Describe tells the host what Xiangqi looks like.
+func (Variant) Describe() sdk.Description {
+	st := func(dx, dy int) sdk.Step { return sdk.Step{DX: dx, DY: dy} }
+	slide := func(dx, dy int) sdk.Step { return sdk.Step{DX: dx, DY: dy, Slide: true} }
+	orth := []sdk.Step{st(0, -1), st(0, 1), st(-1, 0), st(1, 0)}
+	piece := func(id, name string, glyphs [2]string, letter string, steps []sdk.Step) sdk.PieceKind {
+		return sdk.PieceKind{ID: id, Name: name, NameKey: "piece.xiangqi." + name,
+			Glyphs: glyphs[:], Letter: letter, Steps: steps}
+	}
+	king := piece("K", "general", [2]string{"帥", "將"}, "K", orth)
+	king.Royal = true
+	return sdk.Description{
+		ID:      variantID,
+		Name:    "Xiangqi",
+		NameKey: "variant.xiangqi",
+		Seats: []sdk.SeatInfo{
+			{Name: "Red", NameKey: "seat.xiangqi.red", Color: "#c0392b"},
+			{Name: "Black", NameKey: "seat.xiangqi.black", Color: "#1b1b1b"},
+		},
+		Board: sdk.Geometry{
+			Files: 9, Ranks: 10, Points: true, Upright: true,
+			FileLabels: []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"},
+			RankLabels: []string{"9", "8", "7", "6", "5", "4", "3", "2", "1", "0"},
+			Marks: []sdk.Mark{
+				{Kind: "palace", Row: 0, Col: 3, Rows: 3, Cols: 3},
+				{Kind: "palace", Row: 7, Col: 3, Rows: 3, Cols: 3},
+				{Kind: "river", Row: 4},
+			},
+		},
+		Pieces: []sdk.PieceKind{
+			king,
+			piece("A", "advisor", [2]string{"仕", "士"}, "A", []sdk.Step{st(-1, -1), st(1, -1), st(-1, 1), st(1, 1)}),
+			piece("B", "elephant", [2]string{"相", "象"}, "E", []sdk.Step{st(-2, -2), st(2, -2), st(-2, 2), st(2, 2)}),
+			piece("N", "horse", [2]string{"傌", "馬"}, "H", []sdk.Step{
+				st(-1, -2), st(1, -2), st(-2, -1), st(2, -1), st(-2, 1), st(2, 1), st(-1, 2), st(1, 2)}),
+			piece("R", "chariot", [2]string{"俥", "車"}, "R", []sdk.Step{
+				slide(0, -1), slide(0, 1), slide(-1, 0), slide(1, 0)}),
+			piece("C", "cannon", [2]string{"炮", "砲"}, "C", []sdk.Step{
+				slide(0, -1), slide(0, 1), slide(-1, 0), slide(1, 0)}),
+			piece("P", "soldier", [2]string{"兵", "卒"}, "P", []sdk.Step{st(0, -1), st(-1, 0), st(1, 0)}),
+		},
+		Notations: []sdk.Notation{
+			{ID: NotationFENUCCI, Name: "FEN + UCCI", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
+			{ID: NotationWXF, Name: "WXF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
+		},
+		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
+		Resign: true,
+	}
+}
+
+// Start begins a game from the initial position. Xiangqi has no options.
+func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	if len(keys) > 0 {
+		sort.Strings(keys)
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadOption, "xiangqi has no option %q", keys[0])
+	}
+	g := NewGame(StartPosition())
+	return g.encode(), g.view(), nil
+}
+
+// Play applies seat's move: UCCI text or sdk.Resign.
+func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	if seat != 0 && seat != 1 {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeNotYourTurn, "xiangqi has no seat %d", seat)
+	}
+	if g.Over() {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeGameOver, "the game is over")
+	}
+	if m == sdk.Resign {
+		if err := g.Resign(Color(seat)); err != nil {
+			return nil, sdk.View{}, err
+		}
+		return g.encode(), g.view(), nil
+	}
+	if Color(seat) != g.pos.side {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeNotYourTurn, "it is not seat %d's turn", seat)
+	}
+	mv, err := ParseUCCI(string(m))
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	if err := g.Play(mv); err != nil {
+		return nil, sdk.View{}, err
+	}
+	return g.encode(), g.view(), nil
+}
+
+// View describes the game in the state.
+func (Variant) View(s sdk.State) (sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return sdk.View{}, err
+	}
+	return g.view(), nil
+}
+
+// view builds the complete sdk.View of the game.
+func (g *Game) view() sdk.View {
+	p := &g.pos
+	v := sdk.View{
+		Ply:      len(g.moves),
+		Status:   sdk.Playing,
+		Position: p.FEN(),
+		Board:    make([]sdk.Cell, 90),
+		ToMove:   []sdk.Seat{},
+		History:  make([]sdk.PlayedMove, 0, len(g.moves)+1),
+		Legal:    []sdk.LegalMove{},
+		Result:   g.result,
+	}
+	for i := range v.Board {
+		pc := p.board[squareOfCell(i)]
+		if pc == Empty {
+			v.Board[i] = sdk.Cell{Owner: sdk.NoSeat}
+			continue
+		}
+		v.Board[i] = sdk.Cell{Kind: kindLetters[pc.Kind() : pc.Kind()+1], Owner: sdk.Seat(pc.Color()), Facing: 2 * int(pc.Color())}
+	}
+	for i, m := range g.moves {
+		seat := sdk.Seat(g.start.side ^ Color(i&1))
+		v.History = append(v.History, sdk.PlayedMove{Seat: seat, Move: sdk.Move(UCCI(m)), Text: g.texts[i], Alt: UCCI(m)})
+	}
+	if n := len(g.moves); n > 0 {
+		m := g.moves[n-1]
+		v.LastMove = &sdk.LegalMove{Seat: sdk.Seat(p.side ^ 1), Kind: sdk.BoardMove, Move: sdk.Move(UCCI(m)),
+			Text: g.texts[n-1], Alt: UCCI(m), From: m.From().cell(), To: m.To().cell()}
+	}
+	if g.resigned != noResign {
+		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(g.resigned), Move: sdk.Resign, Text: "resign"})
+	}
+	if p.InCheck() {
+		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
+	}
+	if g.result != nil {
+		v.Status = sdk.Over
+		return v
+	}
+	v.ToMove = []sdk.Seat{sdk.Seat(p.side)}
+	if v.InCheck != nil {
+		v.Notices = []string{"notice.check"}
+	}
+	for _, m := range p.LegalMoves() {
+		v.Legal = append(v.Legal, sdk.LegalMove{Seat: sdk.Seat(p.side), Kind: sdk.BoardMove, Move: sdk.Move(UCCI(m)),
+			Text: p.WXF(m), Alt: UCCI(m), From: m.From().cell(), To: m.To().cell()})
+	}
+	return v
+}

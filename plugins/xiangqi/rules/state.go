@@ -1,0 +1,97 @@
+package rules
+
+import (
+	"encoding/binary"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// The state is the game record and nothing else, sealed by sdk.SealState:
+//
+//	version 1 payload:
+//	uvarint len(FEN), the start FEN
+//	uvarint n, then n moves of two bytes: from and to as sdk cell indexes
+//	one byte: 0 when nobody resigned, 1 + the seat that resigned
+//
+// Decoding replays the record through the checked path, so a state that says
+// anything impossible (a bad FEN, an illegal move, a move after the end,
+// trailing bytes) is rejected with code bad_state and everything derived
+// (position, repetition, result) is recomputed, never trusted.
+
+const (
+	variantID    = "xiangqi"
+	stateVersion = 1
+	// maxStateMoves bounds a record: with 32 pieces and 10 soldiers a game
+	// has at most about a hundred captures and forward soldier moves, each
+	// followed by at most 119 other plies.
+	maxStateMoves = 1 << 14
+	maxFENLen     = 128
+)
+
+// encode seals the game's record.
+func (g *Game) encode() sdk.State {
+	fen := g.start.FEN()
+	b := make([]byte, 0, len(fen)+2*len(g.moves)+8)
+	b = binary.AppendUvarint(b, uint64(len(fen)))
+	b = append(b, fen...)
+	b = binary.AppendUvarint(b, uint64(len(g.moves)))
+	for _, m := range g.moves {
+		b = append(b, byte(m.From().cell()), byte(m.To().cell()))
+	}
+	if g.resigned == noResign {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1+byte(g.resigned))
+	}
+	return sdk.SealState(variantID, stateVersion, b)
+}
+
+func badState(format string, args ...any) error {
+	return sdk.Errorf(sdk.CodeBadState, format, args...)
+}
+
+// decodeState opens and replays a state.
+func decodeState(s sdk.State) (*Game, error) {
+	version, b, err := sdk.OpenState(variantID, s)
+	if err != nil {
+		return nil, err
+	}
+	if version != stateVersion {
+		return nil, badState("unknown state version %d", version)
+	}
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > maxFENLen || uint64(len(b)-k) < n {
+		return nil, badState("truncated start position")
+	}
+	b = b[k:]
+	start, err := ParseFEN(string(b[:n]))
+	if err != nil {
+		return nil, badState("start position: %v", err)
+	}
+	b = b[n:]
+	n, k = binary.Uvarint(b)
+	if k <= 0 || n > maxStateMoves || uint64(len(b)-k) != 2*n+1 {
+		return nil, badState("bad move list")
+	}
+	b = b[k:]
+	g := NewGame(start)
+	for i := 0; i < int(n); i++ {
+		from, to := int(b[2*i]), int(b[2*i+1])
+		if from >= 90 || to >= 90 {
+			return nil, badState("move %d is off the board", i+1)
+		}
+		if err := g.Play(newMove(squareOfCell(from), squareOfCell(to))); err != nil {
+			return nil, badState("move %d: %v", i+1, err)
+		}
+	}
+	switch r := b[2*n]; r {
+	case 0:
+	case 1, 2:
+		if err := g.Resign(Color(r - 1)); err != nil {
+			return nil, badState("resignation after the end")
+		}
+	default:
+		return nil, badState("bad resignation byte %d", r)
+	}
+	return g, nil
+}
