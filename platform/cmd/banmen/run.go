@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+
+	"github.com/banmen/banmen/platform/internal/config"
+	"github.com/banmen/banmen/platform/internal/pluginhost"
+	"github.com/banmen/banmen/platform/internal/server"
+)
+
+// run is the whole program, so tests can start a real host in-process: it
+// serves until ctx is done, then shuts down gracefully (plugins included).
+// When the listen address is ready it logs "listening" with the address,
+// which matters when the port is 0.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	cfg, err := config.Load(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	logger := newLogger(cfg, stderr)
+	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	metrics := server.NewMetrics()
+	host, err := pluginhost.Start(ctx, pluginhost.Config{
+		Dir:            cfg.PluginDir,
+		Env:            cfg.PluginEnv,
+		Logger:         logger,
+		CallTimeout:    cfg.Limits.CallTimeout,
+		HealthInterval: cfg.Limits.HealthInterval,
+		RestartBurst:   cfg.Limits.RestartBurst,
+		RestartWindow:  cfg.Limits.RestartWindow,
+		UnavailableFor: cfg.Limits.UnavailableFor,
+		OnRestart:      func(p string) { metrics.PluginRestarts.WithLabelValues(p).Inc() },
+	})
+	if err != nil {
+		return err
+	}
+	defer host.Close()
+	if len(host.Descriptions()) == 0 {
+		logger.Warn("no rules plugins found; build them with `make build`", "plugin_dir", cfg.PluginDir)
+	}
+	app := server.New(server.Deps{Games: host, Config: cfg, Logger: logger, Metrics: metrics})
+	ln, err := net.Listen("tcp", cfg.Addr())
+	if err != nil {
+		return err
+	}
+	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+displayAddr(ln.Addr()))
+	fmt.Fprintf(stdout, "Banmen is serving on http://%s\n", displayAddr(ln.Addr()))
+	served := make(chan error, 1)
+	go func() { served <- app.Listener(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	if err := app.ShutdownWithTimeout(cfg.Limits.ShutdownTimeout); err != nil {
+		logger.Error("shutdown", "err", err)
+	}
+	return nil
+}
+
+func displayAddr(a net.Addr) string {
+	s := a.String()
+	if strings.HasPrefix(s, "[::]:") {
+		return "localhost:" + strings.TrimPrefix(s, "[::]:")
+	}
+	if strings.HasPrefix(s, "0.0.0.0:") {
+		return "localhost:" + strings.TrimPrefix(s, "0.0.0.0:")
+	}
+	return s
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

@@ -1,0 +1,200 @@
+// Package config reads the host's configuration: built-in defaults, then a
+// YAML file, then BANMEN_* environment variables, then command-line flags.
+// It must never read anything else (no global state, no os.Getenv: the
+// caller passes getenv, so tests stay hermetic).
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is the whole configuration of a host.
+type Config struct {
+	Host      string            `yaml:"host"`
+	Port      int               `yaml:"port"`
+	DataDir   string            `yaml:"data_dir"`
+	PluginDir string            `yaml:"plugin_dir"`
+	Variants  []string          `yaml:"variants"`
+	PluginEnv map[string]string `yaml:"plugin_env"`
+	LogLevel  string            `yaml:"log_level"`
+	LogFormat string            `yaml:"log_format"`
+	Limits    Limits            `yaml:"limits"`
+}
+
+// Limits bound what one request or one plugin may cost.
+type Limits struct {
+	BodyBytes       int           `yaml:"body_bytes"`
+	CallTimeout     time.Duration `yaml:"call_timeout"`
+	SuggestTimeout  time.Duration `yaml:"suggest_timeout"`
+	HealthInterval  time.Duration `yaml:"health_interval"`
+	RestartBurst    int           `yaml:"restart_burst"`
+	RestartWindow   time.Duration `yaml:"restart_window"`
+	UnavailableFor  time.Duration `yaml:"unavailable_for"`
+	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
+	RoomTTL         time.Duration `yaml:"room_ttl"`
+}
+
+// Default is the configuration when nothing overrides it.
+func Default() Config {
+	return Config{
+		Port:      8080,
+		DataDir:   "data",
+		PluginDir: "bin/plugins",
+		LogLevel:  "info",
+		LogFormat: "text",
+		Limits: Limits{
+			BodyBytes:       256 << 10,
+			CallTimeout:     5 * time.Second,
+			SuggestTimeout:  10 * time.Second,
+			HealthInterval:  5 * time.Second,
+			RestartBurst:    5,
+			RestartWindow:   time.Minute,
+			UnavailableFor:  30 * time.Second,
+			ShutdownTimeout: 10 * time.Second,
+			RoomTTL:         7 * 24 * time.Hour,
+		},
+	}
+}
+
+// Load builds the configuration from args (flags, including -config FILE)
+// and getenv. Without -config, configs/default.yaml is read when it exists.
+func Load(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	cfg := Default()
+	fs := flag.NewFlagSet("banmen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("config", "", "YAML configuration file (default configs/default.yaml when present)")
+	// Every field is a flag; values are applied after the file and the env.
+	fields := leaves(reflect.ValueOf(&cfg).Elem(), "")
+	set := map[string]*string{}
+	for _, f := range fields {
+		v := new(string)
+		set[f.name] = v
+		fs.Func(f.name, f.help, func(s string) error { *v = s; return nil })
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	path, explicit := *file, *file != ""
+	if !explicit {
+		path = "configs/default.yaml"
+	}
+	if b, err := os.ReadFile(path); err == nil {
+		dec := yaml.NewDecoder(strings.NewReader(string(b)))
+		dec.KnownFields(true)
+		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+			return cfg, fmt.Errorf("config %s: %w", path, err)
+		}
+	} else if explicit {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	fields = leaves(reflect.ValueOf(&cfg).Elem(), "")
+	for _, f := range fields {
+		env := "BANMEN_" + strings.ToUpper(strings.NewReplacer(".", "_").Replace(f.name))
+		if s := getenv(env); s != "" {
+			if err := f.set(s); err != nil {
+				return cfg, fmt.Errorf("%s: %w", env, err)
+			}
+		}
+	}
+	for _, f := range fields {
+		if s := set[f.name]; s != nil && *s != "" {
+			if err := f.set(*s); err != nil {
+				return cfg, fmt.Errorf("-%s: %w", f.name, err)
+			}
+		}
+	}
+	return cfg, cfg.validate()
+}
+
+func (c Config) validate() error {
+	switch {
+	case c.Port < 0 || c.Port > 65535:
+		return fmt.Errorf("port %d out of range", c.Port)
+	case c.PluginDir == "":
+		return errors.New("plugin_dir is empty")
+	case c.Limits.BodyBytes <= 0:
+		return errors.New("limits.body_bytes must be positive")
+	case c.Limits.CallTimeout <= 0 || c.Limits.SuggestTimeout <= 0:
+		return errors.New("limits.call_timeout and limits.suggest_timeout must be positive")
+	}
+	return nil
+}
+
+// Addr is the listen address.
+func (c Config) Addr() string { return c.Host + ":" + strconv.Itoa(c.Port) }
+
+type leaf struct {
+	name, help string
+	set        func(string) error
+}
+
+// leaves lists the settable fields of a struct with their dotted YAML names.
+func leaves(v reflect.Value, prefix string) []leaf {
+	var out []leaf
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		name := prefix + strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		fv := v.Field(i)
+		if fv.Kind() == reflect.Struct {
+			out = append(out, leaves(fv, name+".")...)
+			continue
+		}
+		out = append(out, leaf{name: name, help: "config " + name, set: setter(fv)})
+	}
+	return out
+}
+
+func setter(fv reflect.Value) func(string) error {
+	return func(s string) error {
+		switch fv.Interface().(type) {
+		case time.Duration:
+			d, err := time.ParseDuration(s)
+			if err != nil {
+				return err
+			}
+			fv.SetInt(int64(d))
+		case int:
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return err
+			}
+			fv.SetInt(int64(n))
+		case string:
+			fv.SetString(s)
+		case []string:
+			var list []string
+			for _, p := range strings.Split(s, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					list = append(list, p)
+				}
+			}
+			fv.Set(reflect.ValueOf(list))
+		case map[string]string:
+			m := map[string]string{}
+			for _, p := range strings.Split(s, ",") {
+				k, val, ok := strings.Cut(p, "=")
+				if !ok {
+					return fmt.Errorf("want KEY=VALUE, got %q", p)
+				}
+				m[strings.TrimSpace(k)] = val
+			}
+			fv.Set(reflect.ValueOf(m))
+		default:
+			return fmt.Errorf("unsupported setting type %s", fv.Type())
+		}
+		return nil
+	}
+}

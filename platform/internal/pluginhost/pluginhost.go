@@ -1,0 +1,342 @@
+// Package pluginhost starts the rules plugins, keeps them alive and routes
+// game calls to them. It supervises: a health check notices a dead or hung
+// plugin, a crashed plugin is restarted with backoff, an interrupted call is
+// retried once (rules calls are pure, so a retry is safe), and a plugin that
+// keeps crashing marks its variants unavailable for a while.
+//
+// It must never know a game rule: everything it knows about a variant comes
+// from the variant's Description.
+package pluginhost
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// ErrUnknownVariant is returned for a variant no plugin serves.
+var ErrUnknownVariant = errors.New("unknown variant")
+
+// UnavailableError says a variant's plugin keeps crashing.
+type UnavailableError struct {
+	Variant string
+	Until   time.Time
+	Cause   error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("variant %s is unavailable (its rules plugin keeps failing): %v", e.Variant, e.Cause)
+}
+
+// TimeoutError says a plugin did not answer within the call's deadline.
+type TimeoutError struct {
+	Variant, Call string
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("variant %s did not answer %s in time", e.Variant, e.Call)
+}
+
+// Config configures a Host.
+type Config struct {
+	Dir            string            // every executable file here is a plugin
+	Env            map[string]string // extra environment for plugins
+	Logger         *slog.Logger
+	CallTimeout    time.Duration // default deadline of a call
+	HealthInterval time.Duration // 0 disables the health loop
+	RestartBurst   int           // restarts within RestartWindow before unavailability
+	RestartWindow  time.Duration
+	UnavailableFor time.Duration
+	// OnRestart, when set, is told about every restart (for metrics).
+	OnRestart func(plugin string)
+}
+
+// Host owns the plugin processes.
+type Host struct {
+	cfg       Config
+	procs     []*proc
+	byVariant map[string]*proc
+	descs     []sdk.Description
+	stop      chan struct{}
+	wg        sync.WaitGroup
+}
+
+// proc is one plugin binary and its current process.
+type proc struct {
+	name string
+	path string
+	cfg  *Config
+
+	mu        sync.Mutex
+	conn      *sdk.Conn
+	restarts  []time.Time // recent restart times, for crash-loop detection
+	downUntil time.Time   // unavailable until then
+	lastErr   error
+}
+
+// Start launches every plugin in cfg.Dir and registers their variants. A
+// plugin that fails to start is logged and skipped; a variant served twice
+// is an error.
+func Start(ctx context.Context, cfg Config) (*Host, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.CallTimeout == 0 {
+		cfg.CallTimeout = 5 * time.Second
+	}
+	if cfg.RestartBurst == 0 {
+		cfg.RestartBurst = 5
+	}
+	if cfg.RestartWindow == 0 {
+		cfg.RestartWindow = time.Minute
+	}
+	if cfg.UnavailableFor == 0 {
+		cfg.UnavailableFor = 30 * time.Second
+	}
+	entries, err := os.ReadDir(cfg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("plugin directory: %w", err)
+	}
+	h := &Host{cfg: cfg, byVariant: map[string]*proc{}, stop: make(chan struct{})}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+			continue
+		}
+		p := &proc{name: e.Name(), path: filepath.Join(cfg.Dir, e.Name()), cfg: &h.cfg}
+		conn, err := p.launch(ctx)
+		if err != nil {
+			cfg.Logger.Error("plugin did not start", "plugin", p.name, "err", err)
+			continue
+		}
+		p.conn = conn
+		for _, d := range conn.Descriptions() {
+			if other, dup := h.byVariant[d.ID]; dup {
+				h.Close()
+				conn.Kill()
+				return nil, fmt.Errorf("variant %q is served by both %s and %s", d.ID, other.name, p.name)
+			}
+			h.byVariant[d.ID] = p
+			h.descs = append(h.descs, d)
+		}
+		h.procs = append(h.procs, p)
+		cfg.Logger.Info("plugin started", "plugin", p.name, "pid", conn.PID(), "variants", len(conn.Descriptions()))
+	}
+	sort.Slice(h.descs, func(i, j int) bool { return h.descs[i].ID < h.descs[j].ID })
+	if cfg.HealthInterval > 0 {
+		h.wg.Add(1)
+		go h.healthLoop()
+	}
+	return h, nil
+}
+
+// launch starts the plugin process: no inherited environment but PATH and
+// the configured extras, and a parent-death signal so it never outlives us.
+func (p *proc) launch(ctx context.Context) (*sdk.Conn, error) {
+	cmd := exec.Command(p.path)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range p.cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	setParentDeath(cmd)
+	return sdk.Launch(ctx, sdk.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
+}
+
+// Descriptions are the variants served, sorted by ID.
+func (h *Host) Descriptions() []sdk.Description { return h.descs }
+
+// Description returns one variant's description.
+func (h *Host) Description(id string) (sdk.Description, bool) {
+	for _, d := range h.descs {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return sdk.Description{}, false
+}
+
+// PIDs maps each plugin binary's name to its current process ID (for tests
+// and diagnostics).
+func (h *Host) PIDs() map[string]int {
+	out := map[string]int{}
+	for _, p := range h.procs {
+		p.mu.Lock()
+		if p.conn != nil {
+			out[p.name] = p.conn.PID()
+		}
+		p.mu.Unlock()
+	}
+	return out
+}
+
+// Close kills every plugin process and stops supervision.
+func (h *Host) Close() {
+	select {
+	case <-h.stop:
+	default:
+		close(h.stop)
+	}
+	h.wg.Wait()
+	for _, p := range h.procs {
+		p.mu.Lock()
+		if p.conn != nil {
+			p.conn.Kill()
+			p.conn = nil
+		}
+		p.mu.Unlock()
+	}
+}
+
+// Call runs fn against the plugin that serves variant, with the host's call
+// deadline unless ctx has an earlier one. When the plugin has died (before or
+// during the call) it is restarted and fn is retried once.
+func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx context.Context, c *sdk.Conn) error) error {
+	p, ok := h.byVariant[variant]
+	if !ok {
+		return ErrUnknownVariant
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, h.cfg.CallTimeout)
+		defer cancel()
+	}
+	for attempt := 0; ; attempt++ {
+		conn, err := p.get(ctx, variant)
+		if err != nil {
+			return err
+		}
+		err = fn(ctx, conn)
+		if err == nil {
+			return nil
+		}
+		if _, rule := sdk.AsRuleError(err); rule {
+			return err
+		}
+		if ctx.Err() != nil || status.Code(err) == codes.DeadlineExceeded {
+			// The call overran its deadline: the plugin may be hung, or the
+			// call merely slow. A quick ping tells which; a hung plugin is
+			// replaced so the next call finds a live one.
+			if conn.Ping() != nil {
+				p.replace(conn, fmt.Errorf("hung during %s", call))
+			}
+			return &TimeoutError{Variant: variant, Call: call}
+		}
+		if attempt == 1 {
+			return fmt.Errorf("%s %s: %w", variant, call, err)
+		}
+		h.cfg.Logger.Warn("plugin call failed, restarting the plugin and retrying once",
+			"plugin", p.name, "variant", variant, "call", call, "err", err)
+		p.replace(conn, err)
+	}
+}
+
+// get returns the live connection, starting a new process if the last one
+// died, or an *UnavailableError during a crash loop.
+func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn != nil && !p.conn.Exited() {
+		return p.conn, nil
+	}
+	if p.conn != nil {
+		p.conn.Kill()
+		p.conn = nil
+	}
+	now := time.Now()
+	if now.Before(p.downUntil) {
+		return nil, &UnavailableError{Variant: variant, Until: p.downUntil, Cause: p.lastErr}
+	}
+	// Backoff grows with the restarts in the window: 0, 100 ms, 200 ms, ...
+	p.restarts = slices.DeleteFunc(p.restarts, func(t time.Time) bool { return now.Sub(t) > p.cfg.RestartWindow })
+	if len(p.restarts) >= p.cfg.RestartBurst {
+		p.downUntil = now.Add(p.cfg.UnavailableFor)
+		p.restarts = nil
+		p.cfg.Logger.Error("plugin keeps crashing; its variants are unavailable for a while",
+			"plugin", p.name, "for", p.cfg.UnavailableFor, "err", p.lastErr)
+		return nil, &UnavailableError{Variant: variant, Until: p.downUntil, Cause: p.lastErr}
+	}
+	if n := len(p.restarts); n > 0 {
+		wait := min(time.Duration(50<<n)*time.Millisecond, 3*time.Second)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	p.restarts = append(p.restarts, time.Now())
+	conn, err := p.launch(context.WithoutCancel(ctx))
+	if p.cfg.OnRestart != nil {
+		p.cfg.OnRestart(p.name)
+	}
+	if err != nil {
+		p.lastErr = err
+		p.cfg.Logger.Error("plugin restart failed", "plugin", p.name, "err", err)
+		return nil, fmt.Errorf("restart plugin %s: %w", p.name, err)
+	}
+	p.cfg.Logger.Info("plugin restarted", "plugin", p.name, "pid", conn.PID())
+	p.conn = conn
+	return conn, nil
+}
+
+// replace drops a failed connection (unless another caller already did) so
+// the next get starts a new process.
+func (p *proc) replace(failed *sdk.Conn, cause error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastErr = cause
+	if p.conn == failed {
+		failed.Kill()
+		p.conn = nil
+	}
+}
+
+// healthLoop pings every plugin; one that does not answer is replaced at once
+// rather than at the next player's call.
+func (h *Host) healthLoop() {
+	defer h.wg.Done()
+	t := time.NewTicker(h.cfg.HealthInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+		}
+		for _, p := range h.procs {
+			p.mu.Lock()
+			conn := p.conn
+			p.mu.Unlock()
+			if conn == nil {
+				continue
+			}
+			done := make(chan error, 1)
+			go func() { done <- conn.Ping() }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(2 * time.Second):
+				err = errors.New("health check timed out")
+			}
+			if err != nil {
+				h.cfg.Logger.Warn("plugin failed its health check", "plugin", p.name, "err", err)
+				p.replace(conn, err)
+				if ds := conn.Descriptions(); len(ds) > 0 {
+					// Start the replacement now, not at the next call.
+					_, _ = p.get(context.Background(), ds[0].ID)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+	"github.com/gofiber/fiber/v2"
+)
+
+// The stateless game API: the browser keeps the state (base64 in JSON) and
+// sends it back with every call. It serves Same-device and computer games.
+
+type gameResponse struct {
+	State sdk.State `json:"state"`
+	View  sdk.View  `json:"view"`
+}
+
+type startRequest struct {
+	Options sdk.Options `json:"options"`
+}
+
+type playRequest struct {
+	State sdk.State `json:"state"`
+	Seat  *sdk.Seat `json:"seat"`
+	Move  sdk.Move  `json:"move"`
+}
+
+type viewRequest struct {
+	State sdk.State `json:"state"`
+}
+
+type suggestRequest struct {
+	State sdk.State `json:"state"`
+	Level sdk.Level `json:"level"`
+	// ThinkMillis asks for less time than the server's limit.
+	ThinkMillis int `json:"thinkMillis"`
+}
+
+type exportRequest struct {
+	State  sdk.State `json:"state"`
+	Format string    `json:"format"`
+}
+
+type importRequest struct {
+	Format string `json:"format"`
+	Text   string `json:"text"`
+}
+
+// decode reads a JSON body strictly: one object, known fields only.
+func decode(c *fiber.Ctx, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(c.Body()))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badRequest("the request body is not valid JSON for this call: " + err.Error())
+	}
+	if dec.More() {
+		return badRequest("the request body has data after the JSON object")
+	}
+	return nil
+}
+
+func (s *Server) requireVariant(c *fiber.Ctx) error {
+	id := c.Params("variant")
+	if _, ok := s.games.Description(id); !ok {
+		return notFound("unknown_variant", "no such game: "+id)
+	}
+	c.Locals("variant", id)
+	return c.Next()
+}
+
+func variantOf(c *fiber.Ctx) string { return c.Locals("variant").(string) }
+
+func (s *Server) listVariants(c *fiber.Ctx) error {
+	return c.JSON(s.visible)
+}
+
+func (s *Server) getVariant(c *fiber.Ctx) error {
+	d, ok := s.games.Description(c.Params("variant"))
+	if !ok {
+		return notFound("unknown_variant", "no such game: "+c.Params("variant"))
+	}
+	return c.JSON(d)
+}
+
+func (s *Server) start(c *fiber.Ctx) error {
+	var req startRequest
+	if len(c.Body()) > 0 {
+		if err := decode(c, &req); err != nil {
+			return err
+		}
+	}
+	var out gameResponse
+	err := s.games.Call(c.UserContext(), variantOf(c), "start", func(ctx context.Context, conn *sdk.Conn) (err error) {
+		out.State, out.View, err = conn.Start(ctx, variantOf(c), req.Options)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+func (s *Server) play(c *fiber.Ctx) error {
+	var req playRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if len(req.State) == 0 || req.Seat == nil || req.Move == "" {
+		return badRequest("play needs state, seat and move")
+	}
+	var out gameResponse
+	err := s.games.Call(c.UserContext(), variantOf(c), "play", func(ctx context.Context, conn *sdk.Conn) (err error) {
+		out.State, out.View, err = conn.Play(ctx, variantOf(c), req.State, *req.Seat, req.Move)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+func (s *Server) view(c *fiber.Ctx) error {
+	var req viewRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if len(req.State) == 0 {
+		return badRequest("view needs a state")
+	}
+	out := gameResponse{State: req.State}
+	err := s.games.Call(c.UserContext(), variantOf(c), "view", func(ctx context.Context, conn *sdk.Conn) (err error) {
+		out.View, err = conn.View(ctx, variantOf(c), req.State)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+func (s *Server) suggest(c *fiber.Ctx) error {
+	var req suggestRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if len(req.State) == 0 {
+		return badRequest("suggest needs a state")
+	}
+	think := s.cfg.Limits.SuggestTimeout
+	if req.ThinkMillis > 0 {
+		think = min(think, time.Duration(req.ThinkMillis)*time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(c.UserContext(), think)
+	defer cancel()
+	var move sdk.Move
+	err := s.games.Call(ctx, variantOf(c), "suggest", func(ctx context.Context, conn *sdk.Conn) (err error) {
+		// The plugin gets the thinking time less a margin for the trip back.
+		pctx, cancel := context.WithTimeout(ctx, think-think/10)
+		defer cancel()
+		move, err = conn.Suggest(pctx, variantOf(c), req.State, req.Level)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"move": move})
+}
+
+func (s *Server) export(c *fiber.Ctx) error {
+	var req exportRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if len(req.State) == 0 || req.Format == "" {
+		return badRequest("export needs state and format")
+	}
+	var text string
+	err := s.games.Call(c.UserContext(), variantOf(c), "export", func(ctx context.Context, conn *sdk.Conn) (err error) {
+		text, err = conn.Export(ctx, variantOf(c), req.State, req.Format)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"text": text})
+}
+
+func (s *Server) importGame(c *fiber.Ctx) error {
+	var req importRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if req.Format == "" {
+		return badRequest("import needs format and text")
+	}
+	var out gameResponse
+	err := s.games.Call(c.UserContext(), variantOf(c), "import", func(ctx context.Context, conn *sdk.Conn) (err error) {
+		out.State, out.View, err = conn.Import(ctx, variantOf(c), req.Format, req.Text)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+func (s *Server) healthz(c *fiber.Ctx) error {
+	return c.JSON(fiber.Map{"status": "ok", "variants": len(s.games.Descriptions())})
+}

@@ -1,0 +1,30 @@
+package server
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+)
+
+// routes lists every route of the site.
+func (s *Server) routes(app *fiber.App) {
+	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: s.logPanic}))
+	app.Use(s.securityHeaders)
+	app.Use(s.metrics.middleware)
+
+	app.Get("/healthz", s.healthz)
+	app.Get("/metrics", s.metrics.handler())
+
+	api := app.Group("/api/v1")
+	api.Get("/variants", s.listVariants)
+	api.Get("/variants/:variant", s.getVariant)
+	games := api.Group("/games/:variant", s.requireVariant)
+	games.Post("/start", s.start)
+	games.Post("/play", s.play)
+	games.Post("/view", s.view)
+	games.Post("/suggest", s.suggest)
+	games.Post("/export", s.export)
+	games.Post("/import", s.importGame)
+	api.Use(s.apiNotFound)
+
+	s.pageRoutes(app)
+}

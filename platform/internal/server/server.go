@@ -1,0 +1,81 @@
+// Package server is the host's HTTP face: the stateless game API, the pages,
+// health and metrics. Every route is listed in routes.go; handlers return
+// errors and one ErrorHandler turns them into responses.
+//
+// It must never know a game rule: it passes states and moves between the
+// browser and the rules plugins, and reads everything else from the
+// variants' Descriptions.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/banmen/banmen/platform/internal/config"
+	"github.com/banmen/banmen/sdk"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Games is what the server needs of the plugin host.
+type Games interface {
+	Descriptions() []sdk.Description
+	Description(id string) (sdk.Description, bool)
+	Call(ctx context.Context, variant, call string, fn func(context.Context, *sdk.Conn) error) error
+}
+
+// Deps are the server's collaborators.
+type Deps struct {
+	Games   Games
+	Config  config.Config
+	Logger  *slog.Logger
+	Metrics *Metrics
+}
+
+// Server holds the deps the handlers share.
+type Server struct {
+	games   Games
+	cfg     config.Config
+	log     *slog.Logger
+	metrics *Metrics
+	// visible are the variants the site shows, in the configured order.
+	visible []sdk.Description
+}
+
+// New builds the Fiber app with every route and middleware.
+func New(d Deps) *fiber.App {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Metrics == nil {
+		d.Metrics = NewMetrics()
+	}
+	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics}
+	s.visible = visibleVariants(d.Games, d.Config.Variants)
+	app := fiber.New(fiber.Config{
+		AppName:               "banmen",
+		BodyLimit:             d.Config.Limits.BodyBytes,
+		ErrorHandler:          s.errorHandler,
+		DisableStartupMessage: true,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           120 * time.Second,
+	})
+	s.routes(app)
+	return app
+}
+
+// visibleVariants orders the served variants as configured; an empty list
+// shows them all.
+func visibleVariants(g Games, order []string) []sdk.Description {
+	if len(order) == 0 {
+		return g.Descriptions()
+	}
+	var out []sdk.Description
+	for _, id := range order {
+		if d, ok := g.Description(id); ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
