@@ -1,0 +1,395 @@
+package rules
+
+// move packs a move: from (bits 0–6: a square, or dropBase+kind for a drop),
+// to (bits 7–13) and promote (bit 14). The seat is the position's turn.
+type move uint16
+
+const dropBase = 81
+
+func boardMove(from, to int, promote bool) move {
+	m := move(from) | move(to)<<7
+	if promote {
+		m |= 1 << 14
+	}
+	return m
+}
+
+func dropMove(kind, to int) move { return move(dropBase+kind) | move(to)<<7 }
+
+func (m move) from() int     { return int(m & 127) }
+func (m move) to() int       { return int(m>>7) & 127 }
+func (m move) promote() bool { return m&(1<<14) != 0 }
+func (m move) isDrop() bool  { return m.from() >= dropBase }
+func (m move) dropKind() int { return m.from() - dropBase }
+
+// valid reports whether the packed bits name squares and a droppable kind.
+func (m move) valid() bool {
+	if m.to() >= 81 || m>>15 != 0 {
+		return false
+	}
+	if m.isDrop() {
+		return m.dropKind() >= kindRook && m.dropKind() < numKinds && !m.promote()
+	}
+	return true
+}
+
+// maxResolveDepth bounds the nesting of pawn-drop-mate tests (a pawn drop
+// whose test must itself test a pawn drop...), which real games never reach.
+const maxResolveDepth = 6
+
+// pseudo appends the seat's moves that obey piece movement, captures and the
+// drop restrictions that need no look-ahead (nifu, last rank, flipped king in
+// front), but may leave its king in check.
+func (p *Position) pseudo(seat int, out []move) []move {
+	partner := p.partner(seat)
+	for from, pc := range p.board {
+		if pc == 0 || pc.owner() != seat || pc.flipped() {
+			continue
+		}
+		sh := pc.shape()
+		kind, facing := pc.kind(), pc.facing()
+		mayPromote := !pc.promoted() && canPromote(kind)
+		add := func(to int) {
+			if !mayPromote || !(inZone(from, facing) || inZone(to, facing)) {
+				out = append(out, boardMove(from, to, false))
+				return
+			}
+			out = append(out, boardMove(from, to, true))
+			if kind != kindPawn || !onLastRank(to, facing) {
+				out = append(out, boardMove(from, to, false))
+			}
+		}
+		// target reports whether the piece may land on to; stop whether a
+		// slide ends there.
+		target := func(to int) (ok, stop bool) {
+			t := p.board[to]
+			if t == 0 {
+				return true, false
+			}
+			o := t.owner()
+			if o == seat || t.kind() == kindKing || o == partner {
+				return false, true
+			}
+			return true, true
+		}
+		steps := stepMask[sh]
+		for d := range 8 {
+			if steps&(1<<d) == 0 {
+				continue
+			}
+			if to := neighbour[from][d]; to >= 0 {
+				if ok, _ := target(int(to)); ok {
+					add(int(to))
+				}
+			}
+		}
+		if slides[sh] {
+			for d := 0; d < 8; d += 2 {
+				for to := neighbour[from][d]; to >= 0; to = neighbour[to][d] {
+					ok, stop := target(int(to))
+					if ok {
+						add(int(to))
+					}
+					if stop {
+						break
+					}
+				}
+			}
+		}
+	}
+	hand := &p.hands[seat]
+	if hand[kindRook]|hand[kindGold]|hand[kindSilver]|hand[kindPawn] == 0 {
+		return out
+	}
+	facing := seatFacing(seat)
+	var pawnLines uint32 // lines already holding the seat's unpromoted pawn of its own facing
+	if hand[kindPawn] > 0 {
+		for sq, pc := range p.board {
+			if pc.kind() == kindPawn && !pc.promoted() && pc.owner() == seat && pc.facing() == facing {
+				pawnLines |= 1 << pawnLine(sq, facing)
+			}
+		}
+	}
+	for to, t := range p.board {
+		if t != 0 {
+			continue
+		}
+		for _, k := range handKinds {
+			if hand[k] == 0 {
+				continue
+			}
+			if k == kindPawn {
+				if pawnLines&(1<<pawnLine(to, facing)) != 0 || onLastRank(to, facing) {
+					continue
+				}
+				if f := p.board[neighbour[to][forwardDir(facing)]]; f.flipped() {
+					continue
+				}
+			}
+			out = append(out, dropMove(k, to))
+		}
+	}
+	return out
+}
+
+// undo is what doMove needs to take a move back.
+type undo struct {
+	captured piece
+	moved    piece
+}
+
+// doMove plays m for seat on the board and hands only: no turn, no mates.
+func (p *Position) doMove(seat int, m move) undo {
+	to := m.to()
+	if m.isDrop() {
+		k := m.dropKind()
+		p.hands[seat][k]--
+		p.board[to] = makePiece(k, seat, seatFacing(seat), false)
+		return undo{}
+	}
+	from := m.from()
+	u := undo{captured: p.board[to], moved: p.board[from]}
+	if u.captured != 0 {
+		p.hands[seat][u.captured.kind()]++
+	}
+	pc := u.moved
+	if m.promote() {
+		pc |= promotedBit
+	}
+	p.board[from] = 0
+	p.board[to] = pc
+	if pc.kind() == kindKing {
+		p.kings[seat] = int8(to)
+	}
+	return u
+}
+
+// undoMove takes back doMove.
+func (p *Position) undoMove(seat int, m move, u undo) {
+	to := m.to()
+	if m.isDrop() {
+		p.hands[seat][m.dropKind()]++
+		p.board[to] = 0
+		return
+	}
+	from := m.from()
+	if u.captured != 0 {
+		p.hands[seat][u.captured.kind()]--
+	}
+	p.board[to] = u.captured
+	p.board[from] = u.moved
+	if u.moved.kind() == kindKing {
+		p.kings[seat] = int8(from)
+	}
+}
+
+// legality holds what the legality test of one seat's moves computes once.
+type legality struct {
+	seat, king  int
+	inCheck     bool
+	partner     int
+	partnerSeen squareSet // who attacked the partner's king before the move
+}
+
+func (p *Position) newLegality(seat int) legality {
+	l := legality{seat: seat, king: int(p.kings[seat]), partner: -1}
+	l.inCheck = p.attacked(l.king, seat)
+	if pt := p.partner(seat); pt >= 0 && p.live(pt) {
+		l.partner = pt
+		l.partnerSeen = p.attackers(int(p.kings[pt]), pt)
+	}
+	return l
+}
+
+// legal reports whether the pseudo-legal move m is legal: the own king is not
+// left in check, in pairs no new check is given to the partner, and a pawn
+// drop does not mate the player it checks. depth counts nested resolutions.
+func (p *Position) legal(l *legality, m move, depth int) bool {
+	seat := l.seat
+	from := m.from()
+	quick := !l.inCheck && l.partner < 0 && (m.isDrop() ||
+		(from != l.king && from/9 != l.king/9 && from%9 != l.king%9))
+	if !quick {
+		u := p.doMove(seat, m)
+		ok := !p.attacked(int(p.kings[seat]), seat)
+		if ok && l.partner >= 0 {
+			ok = !p.newCheck(l, m)
+		}
+		p.undoMove(seat, m, u)
+		if !ok {
+			return false
+		}
+	}
+	if m.isDrop() && m.dropKind() == kindPawn {
+		return !p.pawnDropMates(seat, m, depth)
+	}
+	return true
+}
+
+// newCheck reports whether, after the move, a piece attacks the partner's king
+// that did not attack it before (the moved piece counts as new).
+func (p *Position) newCheck(l *legality, m move) bool {
+	now := p.attackers(int(p.kings[l.partner]), l.partner)
+	return !now.minus(l.partnerSeen).empty() || now.has(m.to())
+}
+
+// pawnDropMates reports whether a pawn drop checks a live king whose player
+// is then mated before anyone else moves (uchifuzume, SPEC §4).
+func (p *Position) pawnDropMates(seat int, m move, depth int) bool {
+	ahead := neighbour[m.to()][forwardDir(seatFacing(seat))]
+	if ahead < 0 {
+		return false
+	}
+	t := p.board[ahead]
+	if t.kind() != kindKing || t.flipped() || t.owner() == seat {
+		return false
+	}
+	victim := t.owner()
+	if depth >= maxResolveDepth {
+		return false
+	}
+	q := *p
+	q.doMove(seat, m)
+	q.resolve(seat, depth+1)
+	return !q.live(victim)
+}
+
+// legalMoves appends every legal move of the seat to move.
+func (p *Position) legalMoves(out []move) []move {
+	if p.turn < 0 {
+		return out
+	}
+	seat := int(p.turn)
+	start := len(out)
+	out = p.pseudo(seat, out)
+	l := p.newLegality(seat)
+	n := start
+	for _, m := range out[start:] {
+		if p.legal(&l, m, 0) {
+			out[n] = m
+			n++
+		}
+	}
+	return out[:n]
+}
+
+// hasLegalMove reports whether seat has any legal move. Pawn drops, whose
+// test may need a look-ahead, are tried last.
+func (p *Position) hasLegalMove(seat, depth int) bool {
+	var buf [256]move
+	moves := p.pseudo(seat, buf[:0])
+	l := p.newLegality(seat)
+	for _, m := range moves {
+		if m.isDrop() && m.dropKind() == kindPawn {
+			continue
+		}
+		if p.legal(&l, m, depth) {
+			return true
+		}
+	}
+	for _, m := range moves {
+		if m.isDrop() && m.dropKind() == kindPawn && p.legal(&l, m, depth) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextSeat is who moves after a move by (or the mate of) from: the nearest
+// live seat in check clockwise from it, else its nearest live successor.
+// It returns whether check priority decided.
+func (p *Position) nextSeat(from int) (seat int, priority bool) {
+	for i := 1; i < 4; i++ {
+		s := (from + i) & 3
+		if p.inCheck(s) {
+			return s, true
+		}
+	}
+	return p.successor(from), false
+}
+
+// successor is the nearest live seat clockwise after from, or -1.
+func (p *Position) successor(from int) int {
+	for i := 1; i < 4; i++ {
+		if s := (from + i) & 3; p.live(s) {
+			return s
+		}
+	}
+	return -1
+}
+
+// mateEnded reports whether the mates so far end the game.
+func (p *Position) mateEnded() bool {
+	switch {
+	case p.rules.Pairs:
+		return p.nmates >= 1
+	case p.rules.LastPlayer:
+		return p.liveCount() <= 1
+	default:
+		return p.nmates >= 2
+	}
+}
+
+// resolve settles who moves after mover's move: check priority, then mates of
+// players left without a legal move (each credited to mover), transfers,
+// and the end by mates (turn -1). It returns whether check priority chose a
+// seat other than the plain clockwise successor at any point.
+func (p *Position) resolve(mover, depth int) (priority bool) {
+	from := mover
+	for {
+		if p.mateEnded() {
+			p.turn = -1
+			return priority
+		}
+		next, prio := p.nextSeat(from)
+		if next < 0 {
+			p.turn = -1
+			return priority
+		}
+		if prio && next != p.successor(from) {
+			priority = true
+		}
+		if p.hasLegalMove(next, depth) {
+			p.turn = int8(next)
+			return priority
+		}
+		credit := mover
+		if credit == next || !p.live(credit) {
+			credit = noCredit // nobody else's move came before this mate
+		}
+		p.mate(next, credit)
+		from = next
+	}
+}
+
+// mate flips the seat's king and hands its pieces on: the hand to the
+// credited seat, the board pieces to it (facing kept) or to nobody.
+func (p *Position) mate(seat, credit int) {
+	p.elim |= 1 << seat
+	p.board[p.kings[seat]] |= flippedBit
+	p.mates[p.nmates] = mateRecord{mated: int8(seat), mater: int8(credit)}
+	p.nmates++
+	if credit != noCredit {
+		for _, k := range handKinds {
+			p.hands[credit][k] += p.hands[seat][k]
+		}
+	}
+	p.hands[seat] = [numKinds]uint8{}
+	heir := credit
+	if heir == noCredit || p.rules.Ownerless {
+		heir = ownerless
+	}
+	for sq, pc := range p.board {
+		if pc != 0 && pc.owner() == seat && !pc.flipped() {
+			p.board[sq] = pc.withOwner(heir)
+		}
+	}
+}
+
+// play applies a legal move of the seat to move and settles the turn.
+func (p *Position) play(m move) (priority bool) {
+	seat := int(p.turn)
+	p.doMove(seat, m)
+	p.ply++
+	return p.resolve(seat, 0)
+}

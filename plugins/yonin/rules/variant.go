@@ -1,0 +1,240 @@
+package rules
+
+import (
+	"context"
+	"strings"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// Variant is Yonin Shogi behind the sdk contract. It holds nothing: every
+// method works from its arguments alone and is safe for concurrent use.
+type Variant struct{}
+
+var (
+	_ sdk.Variant = Variant{}
+	_ sdk.Perfter = Variant{}
+)
+
+// formatID is the one notation: initial position text and moves.
+const formatID = "yonin"
+
+// Describe tells the host and the browser what Yonin Shogi is.
+func (Variant) Describe() sdk.Description {
+	gold := []sdk.Step{{DX: 0, DY: -1}, {DX: -1, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 0}, {DX: 1, DY: 0}, {DX: 0, DY: 1}}
+	slide := []sdk.Step{{DX: 0, DY: -1, Slide: true}, {DX: 0, DY: 1, Slide: true}, {DX: -1, DY: 0, Slide: true}, {DX: 1, DY: 0, Slide: true}}
+	diag := []sdk.Step{{DX: -1, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 1}, {DX: 1, DY: 1}}
+	king := append(append([]sdk.Step{}, diag...), sdk.Step{DX: 0, DY: -1}, sdk.Step{DX: 0, DY: 1}, sdk.Step{DX: -1, DY: 0}, sdk.Step{DX: 1, DY: 0})
+	return sdk.Description{
+		ID:      "yonin",
+		Name:    "Yonin Shogi",
+		NameKey: "variant.yonin",
+		Seats: []sdk.SeatInfo{
+			{Name: "South", NameKey: "seat.yonin.south", Color: "#c0392b"},
+			{Name: "West", NameKey: "seat.yonin.west", Color: "#2471a3"},
+			{Name: "North", NameKey: "seat.yonin.north", Color: "#1e8449"},
+			{Name: "East", NameKey: "seat.yonin.east", Color: "#b7950b"},
+		},
+		Board: sdk.Geometry{
+			Files: 9, Ranks: 9,
+			FileLabels: []string{"9", "8", "7", "6", "5", "4", "3", "2", "1"},
+			RankLabels: []string{"a", "b", "c", "d", "e", "f", "g", "h", "i"},
+		},
+		Pieces: []sdk.PieceKind{
+			{ID: "K", Name: "king", NameKey: "piece.yonin.king", Glyphs: []string{"玉"}, Letter: "K", Steps: king, Royal: true},
+			{ID: "R", Name: "rook", NameKey: "piece.yonin.rook", Glyphs: []string{"飛"}, Letter: "R", Steps: slide,
+				Promoted: &sdk.PromotedForm{Name: "dragon", NameKey: "piece.yonin.dragon", Glyphs: []string{"龍"}, Letter: "+R", Steps: append(append([]sdk.Step{}, slide...), diag...)}},
+			{ID: "G", Name: "gold", NameKey: "piece.yonin.gold", Glyphs: []string{"金"}, Letter: "G", Steps: gold},
+			{ID: "S", Name: "silver", NameKey: "piece.yonin.silver", Glyphs: []string{"銀"}, Letter: "S",
+				Steps:    []sdk.Step{{DX: 0, DY: -1}, {DX: -1, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 1}, {DX: 1, DY: 1}},
+				Promoted: &sdk.PromotedForm{Name: "promoted silver", NameKey: "piece.yonin.promoted_silver", Glyphs: []string{"全"}, Letter: "+S", Steps: gold}},
+			{ID: "P", Name: "pawn", NameKey: "piece.yonin.pawn", Glyphs: []string{"歩"}, Letter: "P",
+				Steps:    []sdk.Step{{DX: 0, DY: -1}},
+				Promoted: &sdk.PromotedForm{Name: "tokin", NameKey: "piece.yonin.tokin", Glyphs: []string{"と"}, Letter: "+P", Steps: gold}},
+		},
+		Options: optionSpecs,
+		Notations: []sdk.Notation{{
+			ID: formatID, Name: "Yonin position text + moves", Import: true,
+			MediaType: "text/plain; charset=utf-8", Extension: ".txt",
+		}},
+		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
+		Resign: false,
+		Hands:  true,
+	}
+}
+
+// Start begins a game from the standard setup with the given options.
+func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
+	set, err := parseOptions(opts)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	g := newGame(set, startPosition(set.rules, set.firstSeat))
+	return g.encodeState(), g.view(), nil
+}
+
+// Play applies seat's move. Resign does not exist in Yonin Shogi.
+func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	if m == sdk.Resign {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "there is no resignation in Yonin Shogi")
+	}
+	if seat < 0 || seat > 3 {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeNotYourTurn, "no seat %d", seat)
+	}
+	ms, mv, err := parseMove(string(m))
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	if ms != int(seat) {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadMove, "move %q is written for seat %c, played by seat %c", m, seatUpper[ms], seatUpper[seat])
+	}
+	if err := g.play(int(seat), mv); err != nil {
+		return nil, sdk.View{}, err
+	}
+	return g.encodeState(), g.view(), nil
+}
+
+// View describes a game.
+func (Variant) View(s sdk.State) (sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return sdk.View{}, err
+	}
+	return g.view(), nil
+}
+
+// Suggest picks the computer's move for the seat to move.
+func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return "", err
+	}
+	depth, ok := levelDepth[level]
+	if !ok {
+		return "", sdk.Errorf(sdk.CodeBadOption, "unknown level %q", level)
+	}
+	moves := g.legal()
+	if len(moves) == 0 {
+		return "", sdk.Errorf(sdk.CodeNoMove, "no move to suggest: the game is over")
+	}
+	m := choose(ctx, &g.pos, moves, depth)
+	return sdk.Move(moveText(int(g.pos.turn), m)), nil
+}
+
+// Export writes the game record: the initial position text, then the moves.
+func (Variant) Export(s sdk.State, format string) (string, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return "", err
+	}
+	if format != formatID {
+		return "", sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	}
+	return g.record(), nil
+}
+
+// Import reads a game record (or a lone position text).
+func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
+	if format != formatID {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	}
+	g, err := parseRecord(text)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	return g.encodeState(), g.view(), nil
+}
+
+// view is the game as the contract describes it.
+func (g *game) view() sdk.View {
+	p := &g.pos
+	v := sdk.View{
+		Ply:      len(g.moves),
+		Status:   sdk.Playing,
+		Position: p.Text(),
+		Board:    make([]sdk.Cell, 81),
+		Hands:    make([][]sdk.HandPiece, 4),
+		ToMove:   []sdk.Seat{},
+		Score:    make([]int, 4),
+		History:  make([]sdk.PlayedMove, 0, len(g.moves)),
+		Legal:    []sdk.LegalMove{},
+		Result:   g.result(),
+		Details:  g.set.details(),
+	}
+	for sq, pc := range p.board {
+		c := sdk.Cell{Owner: sdk.NoSeat}
+		if pc != 0 {
+			c = sdk.Cell{Kind: string(kindLetters[pc.kind()]), Owner: sdk.Seat(pc.owner()), Facing: pc.facing(), Promoted: pc.promoted(), Flipped: pc.flipped()}
+			if pc.owner() == ownerless {
+				c.Owner = sdk.NoSeat
+			}
+		}
+		v.Board[sq] = c
+	}
+	for s := range 4 {
+		v.Hands[s] = []sdk.HandPiece{}
+		for _, k := range handKinds {
+			if n := p.hands[s][k]; n > 0 {
+				v.Hands[s] = append(v.Hands[s], sdk.HandPiece{Kind: string(kindLetters[k]), Count: int(n)})
+			}
+		}
+		v.Score[s] = p.Score(s)
+		if p.inCheck(s) {
+			v.InCheck = append(v.InCheck, sdk.Seat(s))
+		}
+	}
+	for _, m := range p.mates[:p.nmates] {
+		v.Eliminated = append(v.Eliminated, sdk.Seat(m.mated))
+	}
+	var mates []string
+	for _, m := range p.mates[:p.nmates] {
+		mates = append(mates, string([]byte{seatLower[m.mated], seatLower[(m.mater+5)%5]}))
+	}
+	v.Details = append(v.Details, sdk.KeyValue{Key: "mates", Value: strings.Join(mates, ",")})
+	// Replay for the display texts, which need the position before each move.
+	q := g.start
+	for i, m := range g.moves {
+		seat := int(g.movers[i])
+		lm := legalMove(&q, seat, m)
+		v.History = append(v.History, sdk.PlayedMove{Seat: lm.Seat, Move: lm.Move, Text: lm.Text})
+		if i == len(g.moves)-1 {
+			v.LastMove = &lm
+		}
+		q.turn = int8(seat)
+		q.play(m)
+	}
+	if g.end != "" {
+		v.Status = sdk.Over
+		return v
+	}
+	v.ToMove = []sdk.Seat{sdk.Seat(p.turn)}
+	for _, m := range g.legal() {
+		v.Legal = append(v.Legal, legalMove(p, int(p.turn), m))
+	}
+	if len(v.InCheck) > 0 {
+		v.Notices = append(v.Notices, "notice.check")
+	}
+	if g.priority {
+		v.Notices = append(v.Notices, "notice.check_priority")
+	}
+	if g.mated > 0 {
+		v.Notices = append(v.Notices, "notice.mate")
+	}
+	return v
+}
+
+// legalMove describes a move of seat in position p for the UI.
+func legalMove(p *Position, seat int, m move) sdk.LegalMove {
+	lm := sdk.LegalMove{
+		Seat: sdk.Seat(seat), Kind: sdk.BoardMove, Move: sdk.Move(moveText(seat, m)),
+		Text: p.displayText(seat, m), From: m.from(), To: m.to(), Promote: m.promote(),
+	}
+	if m.isDrop() {
+		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, string(kindLetters[m.dropKind()])
+	}
+	return lm
+}
