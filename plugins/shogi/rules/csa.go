@@ -1,0 +1,312 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// CSA is the Computer Shogi Association's record format, version 2.2: "PI"
+// or P1..P9 and P+/P- lines for the position, "+" or "-" for the side to
+// move, moves as "+7776FU" (the piece after the move, so a promotion shows
+// as its promoted name, "+8822UM"), drops from "00", and special moves
+// (%TORYO, %KACHI, %TSUMI, %SENNICHITE, %+ILLEGAL_ACTION, ...).
+
+// csaNames are the CSA names of every kind.
+var csaNames = [15]string{"", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY"}
+
+var csaSigns = [2]string{"+", "-"}
+
+func csaKind(s string) int {
+	for k, n := range csaNames {
+		if k > 0 && n == s {
+			return k
+		}
+	}
+	return 0
+}
+
+// csaMove writes m, played in p, in CSA.
+func csaMove(p *Position, m Move) string {
+	to := fmt.Sprintf("%d%d", 9-colOf[m.to()], rowOf[m.to()]+1)
+	if m.isDrop() {
+		return csaSigns[p.side] + "00" + to + csaNames[m.dropKind()]
+	}
+	k := kindOf(p.b[m.from()])
+	if m.promotes() {
+		k += promoted
+	}
+	return fmt.Sprintf("%s%d%d%s%s", csaSigns[p.side], 9-colOf[m.from()], rowOf[m.from()]+1, to, csaNames[k])
+}
+
+// exportCSA writes the game as CSA V2.2.
+func (g *game) exportCSA() string {
+	var sb strings.Builder
+	sb.WriteString("V2.2\nN+\nN-\n")
+	p := &g.start
+	if p.isStandardStart() {
+		sb.WriteString("PI\n")
+	} else {
+		for r := 0; r < 9; r++ {
+			fmt.Fprintf(&sb, "P%d", r+1)
+			for col := 0; col < 9; col++ {
+				pc := p.b[mb(r, col)]
+				if pc == 0 {
+					sb.WriteString(" * ")
+				} else {
+					sb.WriteString(csaSigns[colorOf(pc)] + csaNames[kindOf(pc)])
+				}
+			}
+			sb.WriteByte('\n')
+		}
+		for c := 0; c < 2; c++ {
+			line := "P" + csaSigns[c]
+			for _, k := range handOrder {
+				for i := 0; i < int(p.hand[c][k]); i++ {
+					line += "00" + csaNames[k]
+				}
+			}
+			if len(line) > 2 {
+				sb.WriteString(line + "\n")
+			}
+		}
+	}
+	sb.WriteString(csaSigns[p.side] + "\n")
+	for _, r := range g.records {
+		switch {
+		case r.m != 0:
+			sb.WriteString(r.csa + "\n")
+		case r.move == DeclareMove:
+			sb.WriteString("%KACHI\n")
+		default:
+			if r.seat != g.pos.side {
+				// CSA's %TORYO speaks for the side to move; say who it was.
+				fmt.Fprintf(&sb, "'%s resigned\n", colorName[r.seat])
+			}
+			sb.WriteString("%TORYO\n")
+		}
+	}
+	if res := g.result; res != nil {
+		switch res.Reason {
+		case ReasonCheckmate:
+			sb.WriteString("%TSUMI\n")
+		case ReasonRepetition:
+			sb.WriteString("%SENNICHITE\n")
+		case ReasonPerpetualCheck:
+			fmt.Fprintf(&sb, "%%%sILLEGAL_ACTION\n", csaSigns[res.Winners[0]^1])
+		case ReasonStalemate:
+			sb.WriteString("'stalemate: the side to move has no legal move and loses\n")
+		}
+	}
+	return sb.String()
+}
+
+// importCSA reads a CSA record (versions 2 to 3 read alike for a game).
+func importCSA(text string) (*game, error) {
+	text = strings.TrimPrefix(text, "\ufeff")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	bad := func(format string, args ...any) error {
+		return sdk.Errorf(sdk.CodeBadNotation, "CSA: "+format, args...)
+	}
+	p := newEmptyPosition()
+	var placed [15]int // pieces placed so far by base kind, for "AL"
+	haveBoard := false
+	var g *game
+	n := 0
+	place := func(c int, sq int, k int) error {
+		if sq == 0 {
+			if k < pawn || k > gold {
+				return bad("%s cannot be in hand", csaNames[k])
+			}
+			if int(p.hand[c][k]) >= maxCount[k] {
+				return bad("too many %s", csaNames[k])
+			}
+			p.hand[c][k]++
+		} else {
+			if p.b[sq] != 0 {
+				return bad("two pieces on one cell")
+			}
+			if k == king && p.kingSq[c] != 0 {
+				return bad("two kings")
+			}
+			p.put(sq, makePiece(c, k))
+		}
+		placed[baseKind[k]]++
+		return nil
+	}
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "'") {
+			continue
+		}
+		lines = append(lines, strings.Split(l, ",")...)
+	}
+	for _, line := range lines {
+		line = strings.TrimRight(line, " \t")
+		switch {
+		case line == "", strings.HasPrefix(line, "'"), strings.HasPrefix(line, "V"), strings.HasPrefix(line, "N"),
+			strings.HasPrefix(line, "$"), strings.HasPrefix(line, "T"):
+			continue
+		case line == "PI" || strings.HasPrefix(line, "PI") && len(line) > 2:
+			s, _ := ParseSFEN(StartSFEN)
+			p.b, p.kingSq = s.b, s.kingSq
+			// Handicap removals: "PI82HI22KA".
+			for r := line[2:]; len(r) > 0; r = r[min(4, len(r)):] {
+				if len(r) < 4 {
+					return nil, bad("bad PI line %q", clip(line))
+				}
+				sq, ok := csaSquare(r[:2])
+				k := csaKind(r[2:4])
+				if !ok || sq == 0 || p.b[sq] == 0 || kindOf(p.b[sq]) != k {
+					return nil, bad("bad PI line %q", clip(line))
+				}
+				p.put(sq, 0)
+			}
+			haveBoard = true
+			for _, sq := range squares {
+				if pc := p.b[sq]; pc != 0 {
+					placed[baseKind[kindOf(pc)]]++
+				}
+			}
+		case len(line) >= 2 && line[0] == 'P' && line[1] >= '1' && line[1] <= '9':
+			r := int(line[1] - '1')
+			cells := line[2:]
+			for len(cells) < 27 {
+				cells += " "
+			}
+			if len(cells) != 27 {
+				return nil, bad("bad board line %q", clip(line))
+			}
+			for col := 0; col < 9; col++ {
+				cell := cells[3*col : 3*col+3]
+				if strings.TrimSpace(cell) == "*" || strings.TrimSpace(cell) == "" {
+					continue
+				}
+				c := strings.IndexByte("+-", cell[0])
+				k := csaKind(cell[1:])
+				if c < 0 || k == 0 {
+					return nil, bad("bad cell %q on line %q", cell, clip(line))
+				}
+				if err := place(c, mb(r, col), k); err != nil {
+					return nil, err
+				}
+			}
+			haveBoard = true
+		case strings.HasPrefix(line, "P+") || strings.HasPrefix(line, "P-"):
+			c := strings.IndexByte("+-", line[1])
+			for r := line[2:]; len(r) > 0; r = r[min(4, len(r)):] {
+				if len(r) < 4 {
+					return nil, bad("bad line %q", clip(line))
+				}
+				if r[:4] == "00AL" {
+					for k := pawn; k <= gold; k++ {
+						for placed[k] < maxCount[k] {
+							if err := place(c, 0, k); err != nil {
+								return nil, err
+							}
+						}
+					}
+					continue
+				}
+				sq, ok := csaSquare(r[:2])
+				k := csaKind(r[2:4])
+				if !ok || k == 0 {
+					return nil, bad("bad line %q", clip(line))
+				}
+				if err := place(c, sq, k); err != nil {
+					return nil, err
+				}
+			}
+			haveBoard = true
+		case (line == "+" || line == "-") && g == nil:
+			if !haveBoard {
+				return nil, bad("the side to move comes before the position")
+			}
+			p.side = strings.IndexByte("+-", line[0])
+			if err := p.validate(); err != nil {
+				return nil, err
+			}
+			g = newGame(p)
+		case line[0] == '+' || line[0] == '-' || line[0] == '%':
+			if g == nil {
+				return nil, bad("a move before the position and the side to move")
+			}
+			n++
+			switch line {
+			case "%TORYO":
+				if err := g.play(g.pos.side, sdk.Resign); err != nil {
+					return nil, notationError(n, err)
+				}
+				continue
+			case "%KACHI":
+				if err := g.play(g.pos.side, DeclareMove); err != nil {
+					return nil, notationError(n, err)
+				}
+				continue
+			}
+			if line[0] == '%' {
+				return g, nil
+			}
+			m, err := parseCSAMove(&g.pos, line)
+			if err != nil {
+				return nil, notationError(n, err)
+			}
+			if err := g.play(g.pos.side, sdk.Move(m.USI())); err != nil {
+				return nil, notationError(n, err)
+			}
+		default:
+			return nil, bad("cannot read %q", clip(line))
+		}
+	}
+	if g == nil {
+		return nil, bad("no side to move")
+	}
+	return g, nil
+}
+
+// csaSquare reads "77" (or "00" for the hand, returned as 0).
+func csaSquare(s string) (int, bool) {
+	if s == "00" {
+		return 0, true
+	}
+	if len(s) != 2 || s[0] < '1' || s[0] > '9' || s[1] < '1' || s[1] > '9' {
+		return 0, false
+	}
+	return mb(int(s[1]-'1'), int('9'-s[0])), true
+}
+
+// parseCSAMove reads "+7776FU" (or "-0055KA") in position p.
+func parseCSAMove(p *Position, s string) (Move, error) {
+	bad := func() (Move, error) { return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a CSA move", clip(s)) }
+	if len(s) != 7 {
+		return bad()
+	}
+	if s[0] != csaSigns[p.side][0] {
+		return 0, sdk.Errorf(sdk.CodeNotYourTurn, "%q is not the side to move's move", clip(s))
+	}
+	from, ok1 := csaSquare(s[1:3])
+	to, ok2 := csaSquare(s[3:5])
+	k := csaKind(s[5:7])
+	if !ok1 || !ok2 || to == 0 || k == 0 {
+		return bad()
+	}
+	if from == 0 {
+		if k > gold {
+			return bad()
+		}
+		return dropMove(k, to), nil
+	}
+	have := kindOf(p.b[from])
+	if p.b[from]&colorMask != colorFlag[p.side] {
+		return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: no piece of the side to move there", clip(s))
+	}
+	switch {
+	case have == k:
+		return boardMove(from, to, false), nil
+	case canPromote(have) && have+promoted == k:
+		return boardMove(from, to, true), nil
+	}
+	return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: the piece there is %s", clip(s), csaNames[have])
+}

@@ -1,0 +1,210 @@
+package rules
+
+import (
+	"github.com/banmen/banmen/sdk"
+)
+
+// Result reason keys (i18n).
+const (
+	ReasonCheckmate      = "result.checkmate"
+	ReasonStalemate      = "result.stalemate"
+	ReasonRepetition     = "result.repetition"
+	ReasonPerpetualCheck = "result.perpetual_check"
+	ReasonDeclaration    = "result.declaration"
+	ReasonResignation    = "result.resignation"
+)
+
+// record is one played move and what it did.
+type record struct {
+	seat  int
+	move  sdk.Move // USI text, DeclareMove or sdk.Resign
+	m     Move     // 0 for a declaration or a resignation
+	check bool     // the move gave check
+	text  string   // Japanese with the side mark
+	alt   string   // western
+	kif   string   // KIF move text, "７六歩(77)"
+	csa   string   // CSA move text, "+7776FU"
+}
+
+// game is a whole game: where it started, every move, and what the rules
+// made of them. It is rebuilt from the State on every call, replaying and
+// checking every move, so no stored byte is trusted.
+type game struct {
+	start   Position
+	pos     Position
+	records []record
+	// history[i] is the position after i plies, for repetition.
+	history []Position
+	keys    []uint64
+	result  *sdk.Result
+}
+
+func newGame(start Position) *game {
+	g := &game{start: start, pos: start}
+	g.history = append(g.history, start)
+	g.keys = append(g.keys, start.key())
+	return g
+}
+
+// ply is the number of moves played, resignations and declarations included.
+func (g *game) ply() int { return len(g.records) }
+
+// over tells whether the game has ended.
+func (g *game) over() bool { return g.result != nil }
+
+// prevTo is the target cell of the last board move (for 同), 0 when none.
+func (g *game) prevTo() int {
+	if n := len(g.records); n > 0 {
+		if m := g.records[n-1].m; m != 0 {
+			return m.to()
+		}
+	}
+	return 0
+}
+
+// play applies a move of seat, checking everything. On error g is unchanged.
+func (g *game) play(seat int, mv sdk.Move) error {
+	if g.over() {
+		return sdk.Errorf(sdk.CodeGameOver, "the game is over")
+	}
+	if seat != sente && seat != gote {
+		return sdk.Errorf(sdk.CodeNotYourTurn, "shogi has seats 0 and 1, not %d", seat)
+	}
+	if mv == sdk.Resign {
+		g.records = append(g.records, record{seat: seat, move: mv, text: marks[seat] + "投了", alt: "resigns"})
+		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat ^ 1)}, Reason: ReasonResignation}
+		return nil
+	}
+	if seat != g.pos.side {
+		return sdk.Errorf(sdk.CodeNotYourTurn, "it is %s's turn", colorName[g.pos.side])
+	}
+	if mv == DeclareMove {
+		if !g.pos.canDeclare() {
+			return sdk.Errorf(sdk.CodeIllegalMove, "the entering-king declaration is not valid now")
+		}
+		g.records = append(g.records, record{seat: seat, move: mv, text: marks[seat] + "入玉宣言", alt: "declares"})
+		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat)}, Reason: ReasonDeclaration}
+		return nil
+	}
+	m, err := ParseUSI(string(mv))
+	if err != nil {
+		return err
+	}
+	legal := g.pos.legalMoves(nil)
+	if !containsMove(legal, m) {
+		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", mv)
+	}
+	n := namer{p: &g.pos, legal: legal, prevTo: g.prevTo()}
+	rec := record{
+		seat: seat, move: sdk.Move(m.USI()), m: m,
+		text: marks[seat] + n.Japanese(m),
+		alt:  n.Western(m),
+		kif:  kifMove(&g.pos, m, g.prevTo()),
+		csa:  csaMove(&g.pos, m),
+	}
+	g.pos.do(m)
+	g.pos.moveNum++
+	rec.check = g.pos.inCheck()
+	g.records = append(g.records, rec)
+	g.history = append(g.history, g.pos)
+	g.keys = append(g.keys, g.pos.key())
+	g.judge()
+	return nil
+}
+
+func containsMove(list []Move, m Move) bool {
+	for _, x := range list {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// judge ends the game after a board move when the rules say so: no legal
+// move (checkmate or stalemate, both lost by the side to move), or the
+// fourth occurrence of a position (a draw, or a loss for the side that gave
+// check with every move of the cycle).
+func (g *game) judge() {
+	mover := g.pos.side ^ 1
+	if !g.pos.hasLegal() {
+		reason := ReasonStalemate
+		if g.pos.inCheck() {
+			reason = ReasonCheckmate
+		}
+		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(mover)}, Reason: reason}
+		return
+	}
+	n := len(g.keys) - 1
+	first, count := -1, 0
+	for i := n; i >= 0; i-- {
+		if g.keys[i] == g.keys[n] && g.history[i].sameAs(&g.pos) {
+			count++
+			first = i
+		}
+	}
+	if count < 4 {
+		return
+	}
+	// The moves of the cycle are those played from the first occurrence on:
+	// records[first:] (record i leads from history[i] to history[i+1]).
+	var allCheck [2]bool
+	allCheck[sente], allCheck[gote] = true, true
+	for _, r := range g.records[first:] {
+		if !r.check {
+			allCheck[r.seat] = false
+		}
+	}
+	switch {
+	case allCheck[sente] && !allCheck[gote]:
+		g.result = &sdk.Result{Winners: []sdk.Seat{gote}, Reason: ReasonPerpetualCheck}
+	case allCheck[gote] && !allCheck[sente]:
+		g.result = &sdk.Result{Winners: []sdk.Seat{sente}, Reason: ReasonPerpetualCheck}
+	default:
+		g.result = &sdk.Result{Draw: true, Reason: ReasonRepetition}
+	}
+}
+
+// declarePoints returns what the entering-king declaration counts for the
+// side to move: whether its king stands in the enemy camp, how many other
+// own pieces stand there, and the points of those pieces and the hand
+// (rook and bishop, promoted or not, 5; every other piece but the king 1).
+func (p *Position) declarePoints() (kingIn bool, pieces, points int) {
+	c := p.side
+	ks := p.kingSq[c]
+	if ks == 0 || !zone[c][ks] {
+		return false, 0, 0
+	}
+	flag := colorFlag[c]
+	for _, sq := range squares {
+		pc := p.b[sq]
+		if pc&colorMask != flag || !zone[c][sq] || kindOf(pc) == king {
+			continue
+		}
+		pieces++
+		if b := baseKind[kindOf(pc)]; b == rook || b == bishop {
+			points += 5
+		} else {
+			points++
+		}
+	}
+	for k := pawn; k <= gold; k++ {
+		w := 1
+		if k == rook || k == bishop {
+			w = 5
+		}
+		points += w * int(p.hand[c][k])
+	}
+	return true, pieces, points
+}
+
+// declareThreshold is the points a declaration needs: 28 for Sente, 27 for
+// Gote.
+var declareThreshold = [2]int{28, 27}
+
+// canDeclare tells whether the side to move may declare and win: king in the
+// enemy camp and not in check, ten more own pieces there, and enough points.
+func (p *Position) canDeclare() bool {
+	in, pieces, points := p.declarePoints()
+	return in && pieces >= 10 && points >= declareThreshold[p.side] && !p.inCheck()
+}

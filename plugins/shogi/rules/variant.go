@@ -1,0 +1,253 @@
+package rules
+
+import (
+	"context"
+	"sort"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// ID is the variant's ID, its URL path segment and plugin key.
+const ID = "shogi"
+
+// Notation IDs.
+const (
+	FormatSFENUSI = "sfen+usi"
+	FormatKIF     = "kif"
+	FormatCSA     = "csa"
+)
+
+// ActionDeclare is the i18n key of the declaration button.
+const ActionDeclare = "action.declare"
+
+// Variant is shogi behind the sdk contract. It holds nothing: every game
+// travels in its State.
+type Variant struct{}
+
+var (
+	_ sdk.Variant = Variant{}
+	_ sdk.Perfter = Variant{}
+	_ sdk.Divider = Variant{}
+)
+
+// New returns the shogi variant.
+func New() Variant { return Variant{} }
+
+// kindIDs are the piece kind IDs (USI letters) by base kind.
+var kindIDs = [9]string{"", "P", "L", "N", "S", "B", "R", "G", "K"}
+
+// Describe tells the host what shogi looks like.
+func (Variant) Describe() sdk.Description {
+	orth := []sdk.Step{{DX: 0, DY: -1, Slide: true}, {DX: 1, DY: 0, Slide: true}, {DX: 0, DY: 1, Slide: true}, {DX: -1, DY: 0, Slide: true}}
+	diag := []sdk.Step{{DX: 1, DY: -1, Slide: true}, {DX: 1, DY: 1, Slide: true}, {DX: -1, DY: 1, Slide: true}, {DX: -1, DY: -1, Slide: true}}
+	step := func(s []sdk.Step) []sdk.Step {
+		out := make([]sdk.Step, len(s))
+		for i, x := range s {
+			out[i] = sdk.Step{DX: x.DX, DY: x.DY}
+		}
+		return out
+	}
+	goldSteps := []sdk.Step{{DX: -1, DY: -1}, {DX: 0, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 0}, {DX: 1, DY: 0}, {DX: 0, DY: 1}}
+	gold := func(name, glyph string) *sdk.PromotedForm {
+		return &sdk.PromotedForm{Name: name, NameKey: "piece.shogi." + name, Glyphs: []string{glyph}, Letter: "+", Steps: goldSteps}
+	}
+	pieces := []sdk.PieceKind{
+		{ID: "R", Name: "rook", NameKey: "piece.shogi.rook", Glyphs: []string{"飛"}, Letter: "R", Steps: orth,
+			Promoted: &sdk.PromotedForm{Name: "dragon", NameKey: "piece.shogi.dragon", Glyphs: []string{"龍"}, Letter: "+R", Steps: append(append([]sdk.Step{}, orth...), step(diag)...)}},
+		{ID: "B", Name: "bishop", NameKey: "piece.shogi.bishop", Glyphs: []string{"角"}, Letter: "B", Steps: diag,
+			Promoted: &sdk.PromotedForm{Name: "horse", NameKey: "piece.shogi.horse", Glyphs: []string{"馬"}, Letter: "+B", Steps: append(append([]sdk.Step{}, diag...), step(orth)...)}},
+		{ID: "G", Name: "gold", NameKey: "piece.shogi.gold", Glyphs: []string{"金"}, Letter: "G", Steps: goldSteps},
+		{ID: "S", Name: "silver", NameKey: "piece.shogi.silver", Glyphs: []string{"銀"}, Letter: "S",
+			Steps:    []sdk.Step{{DX: -1, DY: -1}, {DX: 0, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 1}, {DX: 1, DY: 1}},
+			Promoted: gold("promoted_silver", "全")},
+		{ID: "N", Name: "knight", NameKey: "piece.shogi.knight", Glyphs: []string{"桂"}, Letter: "N",
+			Steps:    []sdk.Step{{DX: -1, DY: -2, Jump: true}, {DX: 1, DY: -2, Jump: true}},
+			Promoted: gold("promoted_knight", "圭")},
+		{ID: "L", Name: "lance", NameKey: "piece.shogi.lance", Glyphs: []string{"香"}, Letter: "L",
+			Steps:    []sdk.Step{{DX: 0, DY: -1, Slide: true}},
+			Promoted: gold("promoted_lance", "杏")},
+		{ID: "P", Name: "pawn", NameKey: "piece.shogi.pawn", Glyphs: []string{"歩"}, Letter: "P",
+			Steps:    []sdk.Step{{DX: 0, DY: -1}},
+			Promoted: gold("tokin", "と")},
+		{ID: "K", Name: "king", NameKey: "piece.shogi.king", Glyphs: []string{"玉", "王"}, Letter: "K", Royal: true,
+			Steps: step(append(append([]sdk.Step{}, orth...), diag...))},
+	}
+	for i := range pieces {
+		if f := pieces[i].Promoted; f != nil && f.Letter == "+" {
+			f.Letter = "+" + pieces[i].Letter
+		}
+	}
+	files := make([]string, 9)
+	ranks := make([]string, 9)
+	for i := 0; i < 9; i++ {
+		files[i] = string(rune('9' - i))
+		ranks[i] = jpRanks[i+1]
+	}
+	return sdk.Description{
+		ID: ID, Name: "Shogi", NameKey: "variant.shogi",
+		Seats: []sdk.SeatInfo{
+			{Name: "Sente", NameKey: "seat.shogi.sente", Color: "#1f1f1f"},
+			{Name: "Gote", NameKey: "seat.shogi.gote", Color: "#b22222"},
+		},
+		Board: sdk.Geometry{
+			Files: 9, Ranks: 9, FileLabels: files, RankLabels: ranks,
+			Marks: []sdk.Mark{
+				{Kind: "star", Row: 3, Col: 3, Seat: sdk.NoSeat}, {Kind: "star", Row: 3, Col: 6, Seat: sdk.NoSeat},
+				{Kind: "star", Row: 6, Col: 3, Seat: sdk.NoSeat}, {Kind: "star", Row: 6, Col: 6, Seat: sdk.NoSeat},
+			},
+		},
+		Pieces: pieces,
+		Notations: []sdk.Notation{
+			{ID: FormatSFENUSI, Name: "SFEN + USI", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
+			{ID: FormatKIF, Name: "KIF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".kif"},
+			{ID: FormatCSA, Name: "CSA", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".csa"},
+		},
+		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
+		Resign: true,
+		Hands:  true,
+	}
+}
+
+// Start begins a game from the initial position. Shogi has no options.
+func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
+	for k := range opts {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadOption, "shogi has no option %q", clip(k))
+	}
+	p, err := ParseSFEN(StartSFEN)
+	if err != nil {
+		panic(err) // the start position is a constant
+	}
+	g := newGame(p)
+	return g.encode(), g.view(), nil
+}
+
+// Play applies seat's move.
+func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	if err := g.play(int(seat), m); err != nil {
+		return nil, sdk.View{}, err
+	}
+	return g.encode(), g.view(), nil
+}
+
+// View describes the game in s.
+func (Variant) View(s sdk.State) (sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return sdk.View{}, err
+	}
+	return g.view(), nil
+}
+
+// Perft counts the legal-move tree below position (an SFEN; the start
+// position when empty).
+func (Variant) Perft(ctx context.Context, position string, depth int) (uint64, error) {
+	p, err := parsePerftPosition(position)
+	if err != nil {
+		return 0, err
+	}
+	return p.Perft(ctx, depth)
+}
+
+// Divide splits the perft count by root move (USI text).
+func (Variant) Divide(ctx context.Context, position string, depth int) (map[string]uint64, error) {
+	p, err := parsePerftPosition(position)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]uint64{}
+	for _, m := range p.legalMoves(nil) {
+		cap := p.do(m)
+		n, err := p.Perft(ctx, depth-1)
+		p.undo(m, cap)
+		if err != nil {
+			return nil, err
+		}
+		out[m.USI()] = n
+	}
+	return out, nil
+}
+
+// view builds the complete View of the game.
+func (g *game) view() sdk.View {
+	p := &g.pos
+	v := sdk.View{
+		Ply:      g.ply(),
+		Position: p.SFEN(),
+		Board:    make([]sdk.Cell, 81),
+		Hands:    make([][]sdk.HandPiece, 2),
+		History:  make([]sdk.PlayedMove, 0, len(g.records)),
+		Legal:    []sdk.LegalMove{},
+	}
+	for i, sq := range squares {
+		pc := p.b[sq]
+		if pc == 0 {
+			v.Board[i] = sdk.Cell{Owner: sdk.NoSeat}
+			continue
+		}
+		c, k := colorOf(pc), kindOf(pc)
+		v.Board[i] = sdk.Cell{Kind: kindIDs[baseKind[k]], Owner: sdk.Seat(c), Facing: 2 * c, Promoted: k > king}
+	}
+	for c := 0; c < 2; c++ {
+		v.Hands[c] = []sdk.HandPiece{}
+		for _, k := range handOrder {
+			if n := p.hand[c][k]; n > 0 {
+				v.Hands[c] = append(v.Hands[c], sdk.HandPiece{Kind: kindIDs[k], Count: int(n)})
+			}
+		}
+	}
+	for _, r := range g.records {
+		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: r.move, Text: r.text, Alt: r.alt})
+	}
+	for i := len(g.records) - 1; i >= 0; i-- {
+		if r := g.records[i]; r.m != 0 {
+			lm := legalMoveOf(r.seat, r.m, r.text, r.alt)
+			v.LastMove = &lm
+			break
+		}
+	}
+	if p.inCheck() {
+		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
+	}
+	if g.over() {
+		v.Status = sdk.Over
+		v.Result = g.result
+		if g.result.Reason == ReasonCheckmate && len(g.result.Winners) == 1 {
+			// The mated king lies face down.
+			if ks := p.kingSq[p.side]; ks != 0 {
+				v.Board[cellOf[ks]].Flipped = true
+			}
+		}
+		return v
+	}
+	v.Status = sdk.Playing
+	v.ToMove = []sdk.Seat{sdk.Seat(p.side)}
+	legal := p.legalMoves(nil)
+	n := namer{p: p, legal: legal, prevTo: g.prevTo()}
+	v.Legal = make([]sdk.LegalMove, 0, len(legal)+1)
+	for _, m := range legal {
+		v.Legal = append(v.Legal, legalMoveOf(p.side, m, marks[p.side]+n.Japanese(m), n.Western(m)))
+	}
+	if p.canDeclare() {
+		v.Legal = append(v.Legal, sdk.LegalMove{
+			Seat: sdk.Seat(p.side), Kind: sdk.Action, Move: DeclareMove, Key: ActionDeclare,
+			Text: marks[p.side] + "入玉宣言", Alt: "declare", From: -1, To: -1,
+		})
+	}
+	sort.SliceStable(v.Legal, func(i, j int) bool { return v.Legal[i].Move < v.Legal[j].Move })
+	return v
+}
+
+// legalMoveOf describes a move for the UI.
+func legalMoveOf(seat int, m Move, text, alt string) sdk.LegalMove {
+	lm := sdk.LegalMove{Seat: sdk.Seat(seat), Move: sdk.Move(m.USI()), Text: text, Alt: alt, To: cellOf[m.to()]}
+	if m.isDrop() {
+		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, kindIDs[m.dropKind()]
+	} else {
+		lm.Kind, lm.From, lm.Promote = sdk.BoardMove, cellOf[m.from()], m.promotes()
+	}
+	return lm
+}
