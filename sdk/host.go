@@ -9,7 +9,9 @@ import (
 	"log"
 	"log/slog"
 	"os/exec"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/banmen/banmen/sdk/internal/wire"
 	hclog "github.com/hashicorp/go-hclog"
@@ -138,14 +140,33 @@ func (c *Conn) game3(call string, r *wire.GameResponse, err error) (State, View,
 	return r.State, viewFromWire(r.View), nil
 }
 
+// textError rejects text the wire cannot carry: protobuf strings are UTF-8,
+// and no valid move, notation or option is anything else.
+func textError(code, what string, texts ...string) error {
+	for _, t := range texts {
+		if !utf8.ValidString(t) {
+			return Errorf(code, "%s is not valid UTF-8 text", what)
+		}
+	}
+	return nil
+}
+
 // Start calls the variant's Start.
 func (c *Conn) Start(ctx context.Context, variant string, opts Options) (State, View, error) {
+	for k, v := range opts {
+		if err := textError(CodeBadOption, "option "+strconv.Quote(k), k, v); err != nil {
+			return nil, View{}, err
+		}
+	}
 	r, err := c.game.Start(ctx, &wire.StartRequest{Variant: variant, Options: opts})
 	return c.game3("start", r, err)
 }
 
 // Play calls the variant's Play.
 func (c *Conn) Play(ctx context.Context, variant string, s State, seat Seat, m Move) (State, View, error) {
+	if err := textError(CodeBadMove, "the move", string(m)); err != nil {
+		return nil, View{}, err
+	}
 	r, err := c.game.Play(ctx, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)})
 	return c.game3("play", r, err)
 }
@@ -159,6 +180,9 @@ func (c *Conn) View(ctx context.Context, variant string, s State) (View, error) 
 
 // Suggest calls the variant's Suggest; ctx's deadline travels to the plugin.
 func (c *Conn) Suggest(ctx context.Context, variant string, s State, level Level) (Move, error) {
+	if err := textError(CodeBadOption, "the level", string(level)); err != nil {
+		return "", err
+	}
 	req := &wire.SuggestRequest{Variant: variant, State: s, Level: string(level)}
 	if d, ok := ctx.Deadline(); ok {
 		req.DeadlineUnixNano = d.UnixNano()
@@ -175,6 +199,9 @@ func (c *Conn) Suggest(ctx context.Context, variant string, s State, level Level
 
 // Export calls the variant's Export.
 func (c *Conn) Export(ctx context.Context, variant string, s State, format string) (string, error) {
+	if err := textError(CodeBadFormat, "the format", format); err != nil {
+		return "", err
+	}
 	r, err := c.game.Export(ctx, &wire.ExportRequest{Variant: variant, State: s, Format: format})
 	if err != nil {
 		return "", c.transport("export", err)
@@ -187,12 +214,18 @@ func (c *Conn) Export(ctx context.Context, variant string, s State, format strin
 
 // Import calls the variant's Import.
 func (c *Conn) Import(ctx context.Context, variant, format, text string) (State, View, error) {
+	if err := textError(CodeBadNotation, "the game record", format, text); err != nil {
+		return nil, View{}, err
+	}
 	r, err := c.game.Import(ctx, &wire.ImportRequest{Variant: variant, Format: format, Text: text})
 	return c.game3("import", r, err)
 }
 
 // Perft calls the variant's Perft.
 func (c *Conn) Perft(ctx context.Context, variant, position string, depth int) (uint64, error) {
+	if err := textError(CodeBadPosition, "the position", position); err != nil {
+		return 0, err
+	}
 	r, err := c.game.Perft(ctx, &wire.PerftRequest{Variant: variant, Position: position, Depth: int32(depth)})
 	if err != nil {
 		return 0, c.transport("perft", err)

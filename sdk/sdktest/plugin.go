@@ -1,0 +1,46 @@
+package sdktest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// BuildPlugin builds the main package at pkg (an import path such as
+// "github.com/banmen/banmen/plugins/shogi") into a temporary directory and
+// returns the binary's path. It uses the go command on PATH.
+func BuildPlugin(t testing.TB, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", bin, pkg)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("build %s: %v", pkg, err)
+	}
+	return bin
+}
+
+// RunPlugin starts the plugin binary at path as the host would (over
+// go-plugin's gRPC transport) and runs the conformance suite against every
+// variant it serves, so the contract is checked across the process boundary
+// too: state bytes, views and rule errors must survive the wire unchanged.
+func RunPlugin(t *testing.T, path string, c Config) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(path)})
+	if err != nil {
+		t.Fatalf("launch %s: %v", path, err)
+	}
+	t.Cleanup(conn.Kill)
+	for _, d := range conn.Descriptions() {
+		t.Run(d.ID, func(t *testing.T) {
+			RunWith(t, sdk.Remote{Conn: conn, ID: d.ID}, c)
+		})
+	}
+}
