@@ -20,7 +20,12 @@ var (
 const formatID = "yonin"
 
 // Describe tells the host and the browser what Yonin Shogi is.
-func (Variant) Describe() sdk.Description {
+func (Variant) Describe() sdk.Description { return description }
+
+// description is built once, so that Describe is the same value every call.
+var description = describe()
+
+func describe() sdk.Description {
 	gold := []sdk.Step{{DX: 0, DY: -1}, {DX: -1, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 0}, {DX: 1, DY: 0}, {DX: 0, DY: 1}}
 	slide := []sdk.Step{{DX: 0, DY: -1, Slide: true}, {DX: 0, DY: 1, Slide: true}, {DX: -1, DY: 0, Slide: true}, {DX: 1, DY: 0, Slide: true}}
 	diag := []sdk.Step{{DX: -1, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 1}, {DX: 1, DY: 1}}
