@@ -734,10 +734,15 @@ func (s *suite) testOver(t *testing.T) {
 		}
 		for _, l := range s.d.Levels[:min(1, len(s.d.Levels))] {
 			ctx, cancel := context.WithTimeout(context.Background(), s.c.SuggestDeadline)
+			t0 := time.Now()
 			m, err := s.callSuggest(t, ctx, o.state, l)
 			cancel()
 			if ok, why := isRuleError(err, ""); !ok {
 				r.errorf("%s: Suggest(%q) after the end returned %q: %s; want a RuleError", o.name, l, m, why)
+			}
+			if el := time.Since(t0); el > s.c.SuggestDeadline+s.c.SuggestGrace {
+				r.errorf("%s: Suggest(%q) after the end took %v", o.name, l, el)
+				return
 			}
 		}
 	}
@@ -1014,6 +1019,7 @@ func (s *suite) testSuggest(t *testing.T) {
 				cancel()
 				if el > deadline+grace {
 					r.errorf("%s: Suggest took %v with a deadline of %v", p.name, el, deadline)
+					return // the other positions would only wait as long
 				}
 				if err != nil {
 					r.errorf("%s: Suggest: %v", p.name, err)
@@ -1035,6 +1041,7 @@ func (s *suite) testSuggest(t *testing.T) {
 					cancel()
 					if el := time.Since(t0); el > grace {
 						r.errorf("%s: Suggest took %v with a done context", p.name, el)
+						return
 					}
 					if err == nil {
 						s.checkSuggested(t, r, p, m)

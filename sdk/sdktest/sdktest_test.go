@@ -1,0 +1,223 @@
+package sdktest_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/examples/tictactoe"
+	"github.com/banmen/banmen/sdk/sdktest"
+)
+
+func TestTicTacToe(t *testing.T) {
+	sdktest.Run(t, tictactoe.Variant{})
+}
+
+// base is the sound variant the mutants break, one fault each.
+type base = tictactoe.Variant
+
+type alias struct{ base } // accepts "B2" for "b2"
+
+func (v alias) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	return v.base.Play(s, seat, sdk.Move(strings.ToLower(string(m))))
+}
+
+type anySeat struct{ base } // lets any seat play for the seat to move
+
+func (v anySeat) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	if view, err := v.base.View(s); err == nil && len(view.ToMove) > 0 && m != sdk.Resign {
+		seat = view.ToMove[0]
+	}
+	return v.base.Play(s, seat, m)
+}
+
+type panicky struct{ base } // trusts short states
+
+func (v panicky) View(s sdk.State) (sdk.View, error) {
+	_ = s[4]
+	return v.base.View(s)
+}
+
+type unsealed struct{ base } // keeps the payload without the envelope
+
+func (unsealed) seal(s sdk.State, v sdk.View, err error) (sdk.State, sdk.View, error) {
+	if err != nil {
+		return s, v, err
+	}
+	_, p, err := sdk.OpenState(tictactoe.ID, s)
+	return p, v, err
+}
+
+func (unsealed) open(s sdk.State) sdk.State { return sdk.SealState(tictactoe.ID, 1, s) }
+
+func (v unsealed) Start(o sdk.Options) (sdk.State, sdk.View, error) { return v.seal(v.base.Start(o)) }
+func (v unsealed) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	return v.seal(v.base.Play(v.open(s), seat, m))
+}
+func (v unsealed) View(s sdk.State) (sdk.View, error) { return v.base.View(v.open(s)) }
+func (v unsealed) Export(s sdk.State, f string) (string, error) {
+	return v.base.Export(v.open(s), f)
+}
+func (v unsealed) Import(f, text string) (sdk.State, sdk.View, error) {
+	return v.seal(v.base.Import(f, text))
+}
+func (v unsealed) Suggest(ctx context.Context, s sdk.State, l sdk.Level) (sdk.Move, error) {
+	return v.base.Suggest(ctx, v.open(s), l)
+}
+
+type plyOff struct{ base } // counts plies from one in Play only
+
+func (v plyOff) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	st, view, err := v.base.Play(s, seat, m)
+	view.Ply++
+	return st, view, err
+}
+
+type slowSuggest struct{ base } // ignores the deadline
+
+func (v slowSuggest) Suggest(ctx context.Context, s sdk.State, l sdk.Level) (sdk.Move, error) {
+	if _, err := v.base.View(s); err == nil {
+		time.Sleep(600 * time.Millisecond)
+	}
+	return v.base.Suggest(ctx, s, l)
+}
+
+type offBoard struct{ base } // suggests a move that does not exist
+
+func (offBoard) Suggest(context.Context, sdk.State, sdk.Level) (sdk.Move, error) { return "d4", nil }
+
+type perftOff struct{ base } // miscounts deeper trees
+
+func (v perftOff) Perft(ctx context.Context, pos string, depth int) (uint64, error) {
+	n, err := v.base.Perft(ctx, pos, depth)
+	if depth >= 3 {
+		n++
+	}
+	return n, err
+}
+
+type overIllegal struct{ base } // says illegal_move, not game_over, after the end
+
+func (v overIllegal) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	if view, err := v.base.View(s); err == nil && view.Status == sdk.Over {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeIllegalMove, "no")
+	}
+	return v.base.Play(s, seat, m)
+}
+
+type lossyImport struct{ base } // imports every game as the start
+
+func (v lossyImport) Import(f, text string) (sdk.State, sdk.View, error) {
+	if _, _, err := v.base.Import(f, text); err != nil {
+		return nil, sdk.View{}, err
+	}
+	return v.base.Start(nil)
+}
+
+type lenientImport struct{ base } // imports garbage as the start
+
+func (v lenientImport) Import(f, text string) (sdk.State, sdk.View, error) {
+	if f == "moves" && strings.ContainsAny(text, "\x00\x01\xff") {
+		return v.base.Start(nil)
+	}
+	return v.base.Import(f, text)
+}
+
+type upperText struct{ base } // lists "B2" but records "b2"
+
+func (v upperText) fix(s sdk.State, view sdk.View, err error) (sdk.State, sdk.View, error) {
+	for i := range view.Legal {
+		view.Legal[i].Text = strings.ToUpper(view.Legal[i].Text)
+	}
+	return s, view, err
+}
+
+func (v upperText) Start(o sdk.Options) (sdk.State, sdk.View, error) { return v.fix(v.base.Start(o)) }
+func (v upperText) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	return v.fix(v.base.Play(s, seat, m))
+}
+func (v upperText) View(s sdk.State) (sdk.View, error) {
+	view, err := v.base.View(s)
+	_, view, err = v.fix(nil, view, err)
+	return view, err
+}
+
+type scribbler struct{ base } // writes into the state it is given
+
+func (v scribbler) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	st, view, err := v.base.Play(s, seat, m)
+	if err == nil && len(s) > 0 {
+		s[len(s)-1]++
+	}
+	return st, view, err
+}
+
+type noResign struct{ base } // offers resigning but refuses it
+
+func (v noResign) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	if m == sdk.Resign {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeIllegalMove, "no")
+	}
+	return v.base.Play(s, seat, m)
+}
+
+type anyOption struct{ base } // ignores unknown options
+
+func (v anyOption) Start(sdk.Options) (sdk.State, sdk.View, error) { return v.base.Start(nil) }
+
+// mutants maps each broken variant to the subtest that must catch it.
+var mutants = map[string]struct {
+	v       sdk.Variant
+	subtest string
+}{
+	"alias":         {alias{}, "reject"},
+	"anySeat":       {anySeat{}, "seats"},
+	"panicky":       {panicky{}, "hostile_state"},
+	"unsealed":      {unsealed{}, "hostile_state"},
+	"plyOff":        {plyOff{}, "games"},
+	"slowSuggest":   {slowSuggest{}, "suggest"},
+	"offBoard":      {offBoard{}, "suggest"},
+	"perftOff":      {perftOff{}, "perft"},
+	"overIllegal":   {overIllegal{}, "over"},
+	"lossyImport":   {lossyImport{}, "notations"},
+	"lenientImport": {lenientImport{}, "import_garbage"},
+	"upperText":     {upperText{}, "games"},
+	"scribbler":     {scribbler{}, "games"},
+	"noResign":      {noResign{}, "resign"},
+	"anyOption":     {anyOption{}, "options"},
+}
+
+// TestMutant runs the suite on the mutant named by $SDKTEST_MUTANT; it is
+// meant to fail, in a child process of TestSuiteCatchesMutants.
+func TestMutant(t *testing.T) {
+	name := os.Getenv("SDKTEST_MUTANT")
+	if name == "" {
+		t.Skip("run by TestSuiteCatchesMutants")
+	}
+	sdktest.RunWith(t, mutants[name].v, sdktest.Config{Games: 3, SuggestDeadline: 200 * time.Millisecond})
+}
+
+// TestSuiteCatchesMutants proves that the suite can fail: every mutant must
+// fail it, in the subtest meant to catch its fault.
+func TestSuiteCatchesMutants(t *testing.T) {
+	if os.Getenv("SDKTEST_MUTANT") != "" {
+		t.Skip("inside a mutant run")
+	}
+	for name, m := range mutants {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestMutant$", "-test.v")
+			cmd.Env = append(os.Environ(), "SDKTEST_MUTANT="+name)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("the suite passes a variant that is broken (%s)", name)
+			}
+			if !strings.Contains(string(out), "--- FAIL: TestMutant/"+m.subtest+" ") {
+				t.Errorf("subtest %s did not fail; output:\n%s", m.subtest, out)
+			}
+		})
+	}
+}
