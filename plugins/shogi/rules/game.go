@@ -43,6 +43,8 @@ func newGame(start Position) *game {
 	g := &game{start: start, pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())
+	// A set-up position may already be lost for the side to move.
+	g.judge()
 	return g
 }
 

@@ -26,7 +26,6 @@ const (
 // levelDepth is the full-width depth of each level.
 var levelDepth = map[sdk.Level]int{sdk.Easy: 1, sdk.Medium: 2, sdk.Hard: 3}
 
-
 // Suggest returns the computer's move for the side to move.
 func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
 	g, err := decodeState(s)
