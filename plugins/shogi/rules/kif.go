@@ -194,10 +194,14 @@ var kifStop = map[string]bool{
 
 // importKIF reads a KIF record (its main line; variations are skipped).
 func importKIF(text string) (*game, error) {
+	if !utf8.ValidString(text) {
+		return nil, sdk.Errorf(sdk.CodeBadNotation, "KIF: the text is not UTF-8")
+	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	var rows []string
+	known := false // a line only KIF has was seen
 	hands := [2]string{"", ""}
 	side := sente
 	moveNum := 1
@@ -212,8 +216,11 @@ func importKIF(text string) (*game, error) {
 		trimmed := strings.TrimLeft(line, " \t")
 		switch {
 		case trimmed == "", strings.HasPrefix(line, "#"), strings.HasPrefix(line, "*"), strings.HasPrefix(line, "&"),
-			strings.HasPrefix(line, "まで"), strings.HasPrefix(line, "手数----"), strings.HasPrefix(line, "+---"),
+			strings.HasPrefix(line, "まで"):
+			continue
+		case strings.HasPrefix(line, "手数----"), strings.HasPrefix(line, "+---"),
 			strings.HasPrefix(trimmed, "９ ８") || strings.HasPrefix(trimmed, "９　８"):
+			known = true
 			continue
 		case strings.HasPrefix(line, "変化："):
 			return finishKIF(g, rows, hands, side, moveNum, handicap)
@@ -243,6 +250,7 @@ func importKIF(text string) (*game, error) {
 			if key, val, ok := strings.Cut(line, "："); ok && !isMoveLine(trimmed) {
 				switch key {
 				case "手合割":
+					known = true
 					handicap = strings.TrimSpace(val)
 				case "先手の持駒", "下手の持駒":
 					hands[sente] = val
@@ -253,9 +261,6 @@ func importKIF(text string) (*game, error) {
 			}
 		}
 		if !isMoveLine(trimmed) {
-			if g == nil {
-				continue // an unknown header line
-			}
 			return nil, bad("cannot read %q", clip(line))
 		}
 		if g == nil {
@@ -293,6 +298,9 @@ func importKIF(text string) (*game, error) {
 		if err := g.play(g.pos.side, sdk.Move(m.USI())); err != nil {
 			return nil, notationError(n, err)
 		}
+	}
+	if g == nil && !known && len(rows) == 0 {
+		return nil, bad("no KIF header, board or moves")
 	}
 	return finishKIF(g, rows, hands, side, moveNum, handicap)
 }

@@ -36,8 +36,13 @@ func New() Variant { return Variant{} }
 // kindIDs are the piece kind IDs (USI letters) by base kind.
 var kindIDs = [9]string{"", "P", "L", "N", "S", "B", "R", "G", "K"}
 
-// Describe tells the host what shogi looks like.
-func (Variant) Describe() sdk.Description {
+// Describe tells the host what shogi looks like. It is built once, so that
+// every call returns the very same description.
+func (Variant) Describe() sdk.Description { return description }
+
+var description = describe()
+
+func describe() sdk.Description {
 	orth := []sdk.Step{{DX: 0, DY: -1, Slide: true}, {DX: 1, DY: 0, Slide: true}, {DX: 0, DY: 1, Slide: true}, {DX: -1, DY: 0, Slide: true}}
 	diag := []sdk.Step{{DX: 1, DY: -1, Slide: true}, {DX: 1, DY: 1, Slide: true}, {DX: -1, DY: 1, Slide: true}, {DX: -1, DY: -1, Slide: true}}
 	step := func(s []sdk.Step) []sdk.Step {
