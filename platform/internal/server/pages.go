@@ -2,36 +2,112 @@ package server
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"html/template"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/banmen/banmen/locales"
+	"github.com/banmen/banmen/platform/internal/i18n"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/webui"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/filesystem"
 )
 
-// pages holds the parsed page templates: each page is the layout plus its own
-// "content" block.
+// The pages: /{lang}/ (home), /{lang}/{variant}/ (landing and rules) and
+// /{lang}/{variant}/play?mode=local (the board). Every string comes from
+// locales/; the board's scripts get theirs from a JSON block in the page, so
+// the CSP (script-src 'self') holds without any inline script.
+
+// pageNames are the page templates; each defines "content" for the layout.
+var pageNames = []string{"home", "landing", "play", "soon", "notfound"}
+
+// uiPrefixes are the key prefixes the board's scripts need.
+var uiPrefixes = []string{"ui.", "seat.", "piece.", "result.", "notice.", "action.", "error.", "option.", "variant.", "moves.", "board.", "notation.", "mode."}
+
+// pages holds the parsed templates per language, so each language's
+// template functions translate without a lookup of the request.
 type pages struct {
-	byName map[string]*template.Template
+	cat    *i18n.Catalog
+	byLang map[string]map[string]*template.Template
+	// static is the URL prefix of the embedded static files, versioned by
+	// their content so browsers may cache them for a year.
+	static string
 }
 
-func parsePages() *pages {
-	p := &pages{byName: map[string]*template.Template{}}
-	for _, name := range []string{"home"} {
-		p.byName[name] = template.Must(template.ParseFS(webui.Templates(), "layout.html", name+".html"))
-	}
-	return p
+// block is a paragraph or a bulleted list of a long text: lines starting
+// with "- " make a list, blank lines separate blocks.
+type block struct {
+	List  bool
+	Items []string
 }
 
-func (p *pages) render(c *fiber.Ctx, name string, data any) error {
-	var buf bytes.Buffer
-	if err := p.byName[name].ExecuteTemplate(&buf, "layout", data); err != nil {
-		return err
+// qa is one question and its answer.
+type qa struct{ Q, A string }
+
+func parsePages(cat *i18n.Catalog, static string) (*pages, error) {
+	p := &pages{cat: cat, byLang: map[string]map[string]*template.Template{}, static: static}
+	for _, lang := range cat.Langs() {
+		p.byLang[lang] = map[string]*template.Template{}
+		for _, name := range pageNames {
+			t, err := template.New(name).Funcs(p.funcs(lang)).ParseFS(webui.Templates(), "layout.html", name+".html")
+			if err != nil {
+				return nil, err
+			}
+			p.byLang[lang][name] = t
+		}
 	}
-	c.Type("html", "utf-8")
-	return c.Send(buf.Bytes())
+	return p, nil
+}
+
+func (p *pages) funcs(lang string) template.FuncMap {
+	return template.FuncMap{
+		"t": func(key string, args ...any) string { return p.cat.T(lang, key, args...) },
+		"has": func(key string) bool {
+			_, ok := p.cat.Lookup(lang, key)
+			return ok
+		},
+		"blocks": func(key string) []block { return blocks(p.cat.T(lang, key)) },
+		// faq collects prefix.1.q/a, prefix.2.q/a, … while they exist.
+		"faq": func(prefix string) []qa {
+			var out []qa
+			for i := 1; ; i++ {
+				q, ok := p.cat.Lookup(lang, prefix+"."+strconv.Itoa(i)+".q")
+				if !ok {
+					return out
+				}
+				out = append(out, qa{q, p.cat.T(lang, prefix+"."+strconv.Itoa(i)+".a")})
+			}
+		},
+		"static": func(name string) string { return p.static + name },
+		"list":   func(xs ...string) []string { return xs },
+	}
+}
+
+func blocks(text string) []block {
+	var out []block
+	for _, para := range strings.Split(text, "\n\n") {
+		lines := strings.Split(strings.TrimSpace(para), "\n")
+		list := true
+		for _, l := range lines {
+			list = list && strings.HasPrefix(l, "- ")
+		}
+		if list {
+			b := block{List: true}
+			for _, l := range lines {
+				b.Items = append(b.Items, strings.TrimPrefix(l, "- "))
+			}
+			out = append(out, b)
+		} else {
+			out = append(out, block{Items: []string{strings.Join(lines, " ")}})
+		}
+	}
+	return out
 }
 
 // pageData is what every page template receives.
@@ -39,42 +115,186 @@ type pageData struct {
 	Lang        string
 	Title       string
 	Description string
-	Variants    []sdk.Description
+	Langs       []langLink
+	Variants    []variantCard
+	Variant     *variantCard
+	Board       *boardData
+	Mode        string
+}
+
+// langLink is one entry of the language switcher: the same page in another
+// language.
+type langLink struct {
+	Code, Name, Href string
+	Current          bool
+}
+
+// variantCard is a game as the pages show it.
+type variantCard struct {
+	ID, NameKey string
+	Players     int
+	Hands       bool
+}
+
+// boardData is the JSON the board's scripts read from the page.
+type boardData struct {
+	Lang       string            `json:"lang"`
+	Mode       string            `json:"mode"`
+	API        string            `json:"api"`
+	StorageKey string            `json:"storageKey"`
+	Variant    sdk.Description   `json:"variant"`
+	Strings    map[string]string `json:"strings"`
+}
+
+func (p *pages) render(c *fiber.Ctx, status int, name string, d pageData) error {
+	d.Langs = p.langLinks(c, d.Lang)
+	var buf bytes.Buffer
+	if err := p.byLang[d.Lang][name].ExecuteTemplate(&buf, "layout", d); err != nil {
+		return err
+	}
+	c.Type("html", "utf-8")
+	c.Set(fiber.HeaderContentLanguage, d.Lang)
+	c.Set(fiber.HeaderVary, fiber.HeaderAcceptLanguage)
+	return c.Status(status).Send(buf.Bytes())
+}
+
+// langLinks points at the current page in every language: the first path
+// segment is the language.
+func (p *pages) langLinks(c *fiber.Ctx, cur string) []langLink {
+	rest := "/"
+	if seg := strings.SplitN(strings.TrimPrefix(c.Path(), "/"), "/", 2); len(seg) == 2 && p.cat.Has(seg[0]) {
+		rest = "/" + seg[1]
+	}
+	if q := string(c.Request().URI().QueryString()); q != "" {
+		rest += "?" + q
+	}
+	var out []langLink
+	for _, code := range p.cat.Langs() {
+		out = append(out, langLink{Code: code, Name: p.cat.T(code, "lang.name"), Href: "/" + code + rest, Current: code == cur})
+	}
+	return out
 }
 
 func (s *Server) pageRoutes(app *fiber.App) {
-	pg := parsePages()
-	app.Use("/static", filesystem.New(filesystem.Config{
-		Root:   httpFS(webui.Static()),
-		MaxAge: 3600,
-	}))
+	cat, err := i18n.Load(locales.FS)
+	if err != nil {
+		panic(err) // the locales are embedded: a broken file is a build error
+	}
+	static := "/static/" + contentHash(webui.Static()) + "/"
+	pg, err := parsePages(cat, static)
+	if err != nil {
+		panic(err) // the templates are embedded too
+	}
+	app.Use(static, filesystem.New(filesystem.Config{Root: httpFS(webui.Static()), MaxAge: 365 * 24 * 3600}))
+	app.Use("/static", filesystem.New(filesystem.Config{Root: httpFS(webui.Static()), MaxAge: 3600}))
+	app.Get("/favicon.ico", func(c *fiber.Ctx) error { return c.Redirect(static+"favicon.svg", fiber.StatusMovedPermanently) })
+
+	lang := func(c *fiber.Ctx) (string, bool) {
+		l := c.Params("lang")
+		return l, cat.Has(l)
+	}
+	find := func(id string) (*variantCard, sdk.Description, bool) {
+		for _, d := range s.visible {
+			if d.ID == id {
+				return card(d), d, true
+			}
+		}
+		return nil, sdk.Description{}, false
+	}
+	variant := func(c *fiber.Ctx) (*variantCard, sdk.Description, bool) { return find(c.Params("variant")) }
+	notFoundPage := func(c *fiber.Ctx) error {
+		l, ok := lang(c)
+		if !ok {
+			l = cat.Match(c.Get(fiber.HeaderAcceptLanguage))
+		}
+		return pg.render(c, fiber.StatusNotFound, "notfound", pageData{Lang: l, Title: cat.T(l, "notfound.title")})
+	}
+
 	app.Get("/", func(c *fiber.Ctx) error {
-		return c.Redirect("/"+preferredLang(c)+"/", fiber.StatusFound)
+		return c.Redirect("/"+cat.Match(c.Get(fiber.HeaderAcceptLanguage))+"/", fiber.StatusFound)
 	})
 	app.Get("/:lang/", func(c *fiber.Ctx) error {
-		lang := c.Params("lang")
-		if !supportedLang(lang) {
-			return notFound("not_found", "no such page")
+		l, ok := lang(c)
+		if !ok {
+			// A game without a language ("/shogi/") gets one.
+			if _, _, ok := find(c.Params("lang")); ok {
+				return c.Redirect("/"+cat.Match(c.Get(fiber.HeaderAcceptLanguage))+"/"+url.PathEscape(c.Params("lang"))+"/", fiber.StatusFound)
+			}
+			return notFoundPage(c)
 		}
-		return pg.render(c, "home", pageData{
-			Lang: lang, Title: "Banmen — Shogi, Yonin Shogi and Xiangqi in your browser",
-			Description: "Play Shogi, four-player Yonin Shogi and Xiangqi free in your browser.",
-			Variants:    s.visible,
+		var cards []variantCard
+		for _, d := range s.visible {
+			cards = append(cards, *card(d))
+		}
+		return pg.render(c, fiber.StatusOK, "home", pageData{
+			Lang: l, Title: cat.T(l, "home.title"), Description: cat.T(l, "home.meta"), Variants: cards,
 		})
 	})
+	app.Get("/:lang/:variant/", func(c *fiber.Ctx) error {
+		l, ok := lang(c)
+		v, _, found := variant(c)
+		if !ok || !found {
+			return notFoundPage(c)
+		}
+		return pg.render(c, fiber.StatusOK, "landing", pageData{
+			Lang: l, Variant: v,
+			Title:       titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
+			Description: titleOr(cat, l, "landing."+v.ID+".meta", ""),
+		})
+	})
+	app.Get("/:lang/:variant/play", func(c *fiber.Ctx) error {
+		l, ok := lang(c)
+		v, d, found := variant(c)
+		if !ok || !found {
+			return notFoundPage(c)
+		}
+		name := cat.T(l, v.NameKey)
+		mode := c.Query("mode", "local")
+		if mode == "friend" || mode == "computer" {
+			return pg.render(c, fiber.StatusOK, "soon", pageData{Lang: l, Variant: v, Mode: mode, Title: cat.T(l, "mode.soon.title")})
+		}
+		if mode != "local" {
+			return notFoundPage(c)
+		}
+		return pg.render(c, fiber.StatusOK, "play", pageData{
+			Lang: l, Variant: v, Mode: mode,
+			Title: cat.T(l, "play.title", "game", name), Description: cat.T(l, "play.meta", "game", name),
+			Board: &boardData{
+				Lang: l, Mode: mode, API: "/api/v1/games/" + d.ID, StorageKey: "banmen.local." + d.ID,
+				Variant: d, Strings: cat.Subset(l, uiPrefixes...),
+			},
+		})
+	})
+	app.Use(notFoundPage)
 }
 
-// supportedLang reports whether the site has pages in lang.
-func supportedLang(lang string) bool { return lang == "en" }
+func card(d sdk.Description) *variantCard {
+	return &variantCard{ID: d.ID, NameKey: d.NameKey, Players: len(d.Seats), Hands: d.Hands}
+}
 
-// preferredLang picks the page language from Accept-Language.
-func preferredLang(c *fiber.Ctx) string {
-	for _, part := range strings.Split(c.Get(fiber.HeaderAcceptLanguage), ",") {
-		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-		base, _, _ := strings.Cut(strings.ToLower(tag), "-")
-		if supportedLang(base) {
-			return base
-		}
+func titleOr(cat *i18n.Catalog, lang, key, def string) string {
+	if _, ok := cat.Lookup(lang, key); ok {
+		return cat.T(lang, key)
 	}
-	return "en"
+	return def
+}
+
+// contentHash names a version of the static files, so their URLs change
+// whenever any of them does.
+func contentHash(fsys fs.FS) string {
+	h := sha256.New()
+	var names []string
+	_ = fs.WalkDir(fsys, ".", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	for _, n := range names {
+		b, _ := fs.ReadFile(fsys, n)
+		h.Write([]byte(n))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:10]
 }

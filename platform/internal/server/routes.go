@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/compress"
 	"github.com/gofiber/fiber/v2/middleware/recover"
 )
 
@@ -10,6 +11,7 @@ func (s *Server) routes(app *fiber.App) {
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: s.logPanic}))
 	app.Use(s.securityHeaders)
 	app.Use(s.metrics.middleware)
+	app.Use(compress.New(compress.Config{Level: compress.LevelBestSpeed}))
 
 	app.Get("/healthz", s.healthz)
 	app.Get("/metrics", s.metrics.handler())

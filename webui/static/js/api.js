@@ -1,0 +1,39 @@
+// The stateless game API: the browser keeps the state and sends it back with
+// every call.
+
+/** ApiError is a refusal of the server, with its stable code and i18n key. */
+export class ApiError extends Error {
+  constructor(detail, status) {
+    super(detail.message || detail.code);
+    this.code = detail.code;
+    this.key = detail.key || `error.${detail.code}`;
+    this.status = status;
+  }
+}
+
+/** Api calls /api/v1/games/{variant}/… for one variant. */
+export class Api {
+  constructor(base) { this.base = base; }
+
+  async post(call, body) {
+    let res;
+    try {
+      res = await fetch(`${this.base}/${call}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError({ code: 'network', message: 'network' }, 0);
+    }
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw new ApiError(json?.error ?? { code: 'internal', message: res.statusText }, res.status);
+    return json;
+  }
+
+  start(options) { return this.post('start', { options }); }
+  play(state, seat, move) { return this.post('play', { state, seat, move }); }
+  view(state) { return this.post('view', { state }); }
+  export(state, format) { return this.post('export', { state, format }); }
+  import(format, text) { return this.post('import', { format, text }); }
+}

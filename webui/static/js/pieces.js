@@ -1,0 +1,76 @@
+// Drawing pieces as SVG markup, in a 100-unit cell centred on 0,0. A piece's
+// look comes only from the Description: its glyphs, its promoted form, its
+// steps (for the beginner set) and its owner's colour.
+
+/** esc makes text safe inside SVG or HTML markup. */
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const PENTAGON = '0,-45 31,-33 38,43 -38,43 -31,-33';
+
+/** kindOf finds a piece kind of the Description by ID. */
+export function kindOf(desc, id) {
+  return desc.pieces.find((p) => p.id === id);
+}
+
+/** glyphOf is the character a piece shows for its owner. */
+export function glyphOf(kind, owner, promoted) {
+  const g = promoted && kind.promoted ? kind.promoted.glyphs : kind.glyphs;
+  if (!g || g.length === 0) return kind.letter || kind.id;
+  return g[owner >= 0 && owner < g.length ? owner : 0];
+}
+
+/** nameKeyOf is the i18n key of a piece's name. */
+export function nameKeyOf(kind, promoted) {
+  return promoted && kind.promoted ? kind.promoted.nameKey : kind.nameKey;
+}
+
+/**
+ * pieceSVG draws one piece. facing is in quarter turns clockwise as the
+ * piece appears on screen; upright pieces keep their text upright but their
+ * beginner marks still point the way the piece moves.
+ */
+export function pieceSVG(desc, cell, facing, { beginner = false, color = '#222', royalCheck = false } = {}) {
+  const kind = kindOf(desc, cell.kind);
+  if (!kind) return '';
+  const deg = ((facing % 4) + 4) % 4 * 90;
+  const upright = desc.board.upright;
+  const glyph = esc(glyphOf(kind, cell.owner, cell.promoted));
+  const steps = (cell.promoted && kind.promoted ? kind.promoted.steps : kind.steps) || [];
+  const marks = beginner && !cell.flipped ? stepMarks(steps, color) : '';
+  const check = royalCheck ? '<circle class="check" r="48"/>' : '';
+  if (upright) {
+    return `<g class="piece disc">${check}<circle r="44" class="disc-face" stroke="${esc(color)}"/>`
+      + `<circle r="37" fill="none" stroke="${esc(color)}" stroke-width="2"/>`
+      + (marks ? `<g transform="rotate(${deg})">${marks}</g>` : '')
+      + `<text class="glyph" y="${beginner ? 12 : 15}" font-size="${beginner ? 36 : 44}" fill="${esc(color)}">${glyph}</text></g>`;
+  }
+  if (cell.flipped) {
+    return `<g class="piece flipped" transform="rotate(${deg})"><polygon points="${PENTAGON}" class="back" stroke="${esc(color)}"/>`
+      + `<circle r="9" fill="${esc(color)}" cy="5"/></g>`;
+  }
+  const ink = cell.promoted ? 'promoted' : '';
+  return `<g class="piece">${check}<g transform="rotate(${deg})"><polygon points="${PENTAGON}" class="wood" stroke="${esc(color)}"/>`
+    + marks
+    + `<text class="glyph ${ink}" y="${beginner ? 14 : 17}" font-size="${beginner ? 32 : 44}" fill="${esc(color)}">${glyph}</text></g></g>`;
+}
+
+// stepMarks shows how a piece moves: a dot for a step, a bar for a slide,
+// a ring for a jump, placed in the direction of the move.
+function stepMarks(steps, color) {
+  let out = '';
+  for (const s of steps) {
+    const len = Math.hypot(s.dx, s.dy) || 1;
+    const ux = s.dx / len;
+    const uy = s.dy / len;
+    if (s.jump) {
+      out += `<circle cx="${(s.dx * 13).toFixed(1)}" cy="${(s.dy * 16).toFixed(1)}" r="4.5" fill="none" stroke="${esc(color)}" stroke-width="2.5"/>`;
+    } else if (s.slide) {
+      out += `<line x1="${(ux * 22).toFixed(1)}" y1="${(uy * 22).toFixed(1)}" x2="${(ux * 36).toFixed(1)}" y2="${(uy * 36).toFixed(1)}" stroke="${esc(color)}" stroke-width="5" stroke-linecap="round"/>`;
+    } else {
+      out += `<circle cx="${(ux * 31).toFixed(1)}" cy="${(uy * 31).toFixed(1)}" r="4.5" fill="${esc(color)}"/>`;
+    }
+  }
+  return `<g class="steps">${out}</g>`;
+}

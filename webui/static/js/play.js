@@ -1,0 +1,465 @@
+// The Same-device game page: it starts or resumes a game, keeps it in
+// localStorage, sends the chosen moves to the server and shows the View it
+// answers with. The board itself is board.js.
+
+import { Api, ApiError } from './api.js';
+import { Board } from './board.js';
+import { makeT } from './i18n.js';
+import { glyphOf, kindOf, pieceSVG } from './pieces.js';
+import { Store } from './store.js';
+
+const data = JSON.parse(document.getElementById('board-data').textContent);
+const desc = data.variant;
+const t = makeT(data.strings);
+const api = new Api(data.api);
+const store = new Store(data.storageKey);
+const prefs = new Store('banmen.prefs');
+const $ = (id) => document.getElementById(id);
+
+const game = { state: null, view: null, options: {} };
+let alt = false; // show the alternative move texts (western shogi names, UCCI)
+
+// ---- announcements and notices
+
+const live = $('live');
+function announce(text) {
+  // Clearing first makes a repeated text be spoken again.
+  live.textContent = '';
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
+function notice(text, kind = 'info', id = '') {
+  const box = $('notices');
+  if (id && box.querySelector(`[data-id="${id}"]`)) return;
+  const p = document.createElement('p');
+  p.className = `notice notice-${kind}`;
+  if (id) p.dataset.id = id;
+  p.textContent = text;
+  const x = document.createElement('button');
+  x.type = 'button';
+  x.className = 'notice-close';
+  x.setAttribute('aria-label', t('ui.close'));
+  x.textContent = '×';
+  x.addEventListener('click', () => p.remove());
+  p.append(x);
+  box.append(p);
+}
+
+function clearNotices() {
+  for (const p of $('notices').querySelectorAll('.notice:not([data-id="storage"])')) p.remove();
+}
+
+function errorText(err) {
+  if (err instanceof ApiError) {
+    if (err.code === 'network') return t('ui.network');
+    return t.has(err.key) ? t(err.key) : t('ui.error', { message: err.message });
+  }
+  return t('ui.error', { message: String(err?.message ?? err) });
+}
+
+// ---- dialogs
+
+function dialog(id) {
+  const d = $(id);
+  return new Promise((resolve) => {
+    const done = (v) => { d.removeEventListener('close', onClose); resolve(v); };
+    const onClose = () => done(d.returnValue === 'yes');
+    d.returnValue = '';
+    d.addEventListener('close', onClose);
+    d.showModal();
+  });
+}
+
+function confirm(text) {
+  $('confirm-text').textContent = text;
+  return dialog('confirm-dialog');
+}
+
+async function choosePromotion(moves) {
+  const box = $('promote-choices');
+  box.replaceChildren();
+  let chosen = null;
+  const from = game.view.board[moves[0].from];
+  for (const m of [...moves].sort((a, b) => Number(b.promote) - Number(a.promote))) {
+    const b = document.createElement('button');
+    b.type = 'submit';
+    b.value = 'yes';
+    b.className = 'promote-choice';
+    const cell = { ...from, promoted: Boolean(m.promote) || (from.promoted && !m.promote) };
+    const kind = kindOf(desc, from.kind);
+    b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { color: desc.seats[from.owner]?.color })}</svg>`;
+    const label = document.createElement('span');
+    label.textContent = `${m.promote ? t('ui.promote') : t('ui.noPromote')} (${glyphOf(kind, from.owner, cell.promoted)})`;
+    b.append(label);
+    b.addEventListener('click', () => { chosen = m; });
+    box.append(b);
+  }
+  const ok = await dialog('promote-dialog');
+  return ok ? chosen : null;
+}
+
+// ---- the game
+
+const board = new Board($('arena'), {
+  desc,
+  t,
+  announce,
+  promote: choosePromotion,
+  onMove: (m) => play(m),
+});
+
+async function play(m) {
+  try {
+    const res = await api.play(game.state, m.seat, m.move);
+    clearNotices();
+    set(res, game.options);
+    const v = game.view;
+    let text = t('ui.announce.move', { seat: t(desc.seats[m.seat].nameKey), move: alt && m.alt ? m.alt : m.text });
+    if ((v.inCheck || []).length && v.status === 'playing') text += `. ${t('ui.check')}`;
+    if (v.status === 'over') text += `. ${resultText(v)}`;
+    announce(text);
+  } catch (err) {
+    board.update(game.view);
+    notice(errorText(err), 'error');
+  }
+}
+
+function set(res, options) {
+  game.state = res.state;
+  game.view = res.view;
+  game.options = options || {};
+  save();
+  render();
+}
+
+function save() {
+  const ok = store.save({ v: 1, state: game.state, options: game.options });
+  if (!ok) notice(t('ui.storageOff'), 'warn', 'storage');
+}
+
+function seatName(s) { return t(desc.seats[s]?.nameKey ?? String(s)); }
+
+function list(names) {
+  return names.reduce((a, b) => (a ? t('ui.and', { a, b }) : b), '');
+}
+
+function resultText(v) {
+  const r = v.result;
+  if (!r) return t('ui.gameOver');
+  const why = t.has(r.reason) ? t(r.reason) : r.reason;
+  let head;
+  if (r.draw || !(r.winners || []).length) head = t('ui.draw');
+  else if (r.winners.length === 1) head = t('ui.wins', { seat: seatName(r.winners[0]) });
+  else head = t('ui.winTeam', { seats: list(r.winners.map(seatName)) });
+  return `${head} — ${why}`;
+}
+
+function render() {
+  const v = game.view;
+  board.update(v);
+  document.body.dataset.status = v.status;
+  document.body.dataset.ply = String(v.ply);
+
+  // Status: the side to move, check, or the result with places.
+  const st = $('status');
+  st.replaceChildren();
+  const line = document.createElement('p');
+  line.className = 'status-line';
+  if (v.status === 'over') {
+    line.textContent = resultText(v);
+    st.append(line);
+    const places = v.result?.places || [];
+    if (places.length > 2) {
+      const ol = document.createElement('ol');
+      ol.className = 'places';
+      ol.setAttribute('aria-label', t('ui.places'));
+      const order = places.map((p, s) => [p, s]).sort((a, b) => a[0] - b[0]);
+      for (const [p, s] of order) {
+        const li = document.createElement('li');
+        li.textContent = t('ui.place', { place: p, seat: seatName(s) });
+        li.style.borderColor = desc.seats[s].color;
+        ol.append(li);
+      }
+      st.append(ol);
+    }
+  } else {
+    const s = (v.toMove || [])[0];
+    const dot = document.createElement('span');
+    dot.className = 'seat-dot';
+    if (s !== undefined) dot.style.background = desc.seats[s].color;
+    line.append(dot, document.createTextNode(s !== undefined ? t('ui.toMove', { seat: seatName(s) }) : ''));
+    if ((v.inCheck || []).length) {
+      const c = document.createElement('strong');
+      c.className = 'check-flag';
+      c.textContent = ` ${t('ui.check')}`;
+      line.append(c);
+    }
+    st.append(line);
+    for (const key of v.notices || []) {
+      if (key === 'notice.check') continue;
+      const p = document.createElement('p');
+      p.className = 'status-notice';
+      p.textContent = t(key);
+      st.append(p);
+    }
+  }
+
+  // Actions (a declaration) and Resign, for the seat to move.
+  const actions = $('actions');
+  actions.replaceChildren();
+  for (const m of (v.status === 'playing' ? v.legal : []).filter((x) => x.kind === 'action')) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'button action';
+    b.textContent = t.has(m.key) ? t(m.key) : m.text;
+    b.addEventListener('click', () => play(m));
+    actions.append(b);
+  }
+  $('resign').hidden = !desc.resign || v.status !== 'playing';
+
+  renderHistory();
+}
+
+function renderHistory() {
+  const v = game.view;
+  const ol = $('history');
+  ol.replaceChildren();
+  const hasAlt = v.history.some((h) => h.alt && h.alt !== h.text);
+  $('notation-toggle').hidden = !hasAlt;
+  for (const [i, h] of v.history.entries()) {
+    const li = document.createElement('li');
+    const dot = document.createElement('span');
+    dot.className = 'seat-dot';
+    dot.style.background = desc.seats[h.seat]?.color ?? '#888';
+    dot.title = seatName(h.seat);
+    const num = document.createElement('span');
+    num.className = 'ply';
+    num.textContent = t('ui.moveNumber', { n: i + 1 });
+    const txt = document.createElement('span');
+    txt.className = 'move-text';
+    txt.textContent = alt && h.alt ? h.alt : h.text;
+    li.append(num, dot, txt);
+    ol.append(li);
+  }
+  $('no-moves').hidden = v.history.length > 0;
+  ol.scrollTop = ol.scrollHeight;
+}
+
+// ---- new game, resume, import, export
+
+async function start(options) {
+  try {
+    const res = await api.start(options);
+    clearNotices();
+    set(res, options);
+    announce(t('ui.toMove', { seat: seatName(game.view.toMove[0]) }));
+  } catch (err) {
+    notice(errorText(err), 'error');
+  }
+}
+
+function optionFields() {
+  const box = $('options-fields');
+  box.replaceChildren();
+  const specs = (desc.options || []).filter((o) => !o.host);
+  for (const o of specs) {
+    const id = `opt-${o.key}`;
+    const row = document.createElement('div');
+    row.className = `field field-${o.type}`;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.textContent = t.has(o.nameKey) ? t(o.nameKey) : o.name;
+    const cur = game.options[o.key] ?? o.default;
+    let input;
+    if (o.type === 'bool') {
+      input = document.createElement('input');
+      input.type = 'checkbox';
+      input.checked = cur === 'true';
+    } else if (o.type === 'int') {
+      input = document.createElement('input');
+      input.type = 'number';
+      input.min = String(o.min ?? 0);
+      input.max = String(o.max ?? 0);
+      input.value = cur;
+    } else {
+      input = document.createElement('select');
+      for (const c of o.choices || []) {
+        const opt = document.createElement('option');
+        opt.value = c;
+        opt.textContent = t.has(`${o.nameKey}.${c}`) ? t(`${o.nameKey}.${c}`) : c;
+        opt.selected = c === cur;
+        input.append(opt);
+      }
+    }
+    input.id = id;
+    input.dataset.key = o.key;
+    input.dataset.type = o.type;
+    if (o.type === 'bool') row.append(input, label); else row.append(label, input);
+    box.append(row);
+  }
+  return specs.length > 0;
+}
+
+function readOptions() {
+  const out = {};
+  for (const el of $('options-fields').querySelectorAll('[data-key]')) {
+    out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : String(el.value);
+  }
+  return out;
+}
+
+async function newGame() {
+  const inProgress = game.view && game.view.ply > 0 && game.view.status === 'playing';
+  if (optionFields()) {
+    $('options-confirm').hidden = !inProgress;
+    if (await dialog('options-dialog')) await start(readOptions());
+    return;
+  }
+  if (inProgress && !(await confirm(t('ui.confirmNew')))) return;
+  await start({});
+}
+
+async function resign() {
+  const s = game.view.toMove[0];
+  if (!(await confirm(t('ui.confirmResign', { seat: seatName(s) })))) return;
+  await play({ seat: s, move: 'resign', text: t('ui.resign') });
+}
+
+function fillFormats() {
+  const label = (n) => (t.has(`notation.${n.id}`) ? t(`notation.${n.id}`) : n.name);
+  for (const [id, only] of [['export-format', false], ['import-format', true]]) {
+    const sel = $(id);
+    for (const n of desc.notations.filter((x) => !only || x.import)) {
+      const o = document.createElement('option');
+      o.value = n.id;
+      o.textContent = label(n);
+      sel.append(o);
+    }
+  }
+  $('import-box').hidden = !desc.notations.some((n) => n.import);
+}
+
+async function doExport() {
+  const format = $('export-format').value;
+  try {
+    const res = await api.export(game.state, format);
+    $('export-text').value = res.text;
+    $('export-text').hidden = false;
+    $('export-copy').disabled = false;
+    $('export-download').disabled = false;
+  } catch (err) {
+    notice(errorText(err), 'error');
+  }
+}
+
+async function copyExport() {
+  const text = $('export-text').value;
+  try {
+    await navigator.clipboard.writeText(text);
+    announce(t('ui.copied'));
+    $('export-status').textContent = t('ui.copied');
+  } catch {
+    $('export-text').select();
+    $('export-status').textContent = t('ui.copyFailed');
+  }
+}
+
+function downloadExport() {
+  const n = desc.notations.find((x) => x.id === $('export-format').value);
+  const blob = new Blob([$('export-text').value], { type: n.mediaType || 'text/plain' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `${desc.id}-${new Date().toISOString().slice(0, 10)}${n.extension || '.txt'}`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+async function doImport() {
+  const text = $('import-text').value.trim();
+  if (!text) return;
+  if (game.view.ply > 0 && game.view.status === 'playing' && !(await confirm(t('ui.confirmImport')))) return;
+  try {
+    const res = await api.import($('import-format').value, text);
+    clearNotices();
+    set(res, {});
+    $('import-text').value = '';
+    announce(t('ui.imported'));
+    notice(t('ui.imported'), 'info');
+  } catch (err) {
+    notice(errorText(err), 'error');
+  }
+}
+
+// ---- preferences: rotation and the beginner pieces
+
+const pref = prefs.load() || {};
+const rot = pref[`rotation.${desc.id}`] || 0;
+board.setRotation(rot);
+board.setBeginner(Boolean(pref.beginner));
+$('beginner').checked = Boolean(pref.beginner);
+$('beginner-row').hidden = !desc.pieces.some((p) => (p.steps || []).length);
+
+function savePref(k, v) {
+  const p = prefs.load() || {};
+  p[k] = v;
+  prefs.save(p);
+}
+
+$('flip').addEventListener('click', () => {
+  const step = desc.seats.length > 2 ? 1 : 2;
+  board.setRotation(board.rotation + step);
+  savePref(`rotation.${desc.id}`, board.rotation);
+});
+$('beginner').addEventListener('change', (e) => {
+  board.setBeginner(e.target.checked);
+  savePref('beginner', e.target.checked);
+});
+$('new-game').addEventListener('click', newGame);
+$('resign').addEventListener('click', resign);
+$('export-go').addEventListener('click', doExport);
+$('export-copy').addEventListener('click', copyExport);
+$('export-download').addEventListener('click', downloadExport);
+$('import-go').addEventListener('click', doImport);
+for (const b of document.querySelectorAll('#notation-toggle button')) {
+  b.addEventListener('click', () => {
+    alt = b.dataset.alt === 'true';
+    for (const x of document.querySelectorAll('#notation-toggle button')) x.setAttribute('aria-pressed', String(x === b));
+    renderHistory();
+  });
+}
+const textKey = t.has(`moves.text.${desc.id}`) ? `moves.text.${desc.id}` : 'moves.text';
+const altKey = t.has(`moves.alt.${desc.id}`) ? `moves.alt.${desc.id}` : 'moves.alt';
+document.querySelector('#notation-toggle [data-alt="false"]').textContent = t(textKey);
+document.querySelector('#notation-toggle [data-alt="true"]').textContent = t(altKey);
+fillFormats();
+
+// ---- go: resume the saved game, else start one
+
+async function boot() {
+  if (!store.ok) notice(t('ui.storageOff'), 'warn', 'storage');
+  const saved = store.load();
+  if (saved?.state) {
+    try {
+      const res = await api.view(saved.state);
+      set(res, saved.options);
+      notice(t('ui.resumed'), 'info');
+      document.body.dataset.ready = 'true';
+      return;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) {
+        // The saved game may be fine: keep it and let a reload try again.
+        notice(errorText(err), 'error');
+        return;
+      }
+      {
+        notice(t('ui.badSave'), 'warn');
+      }
+    }
+  }
+  await start({});
+  document.body.dataset.ready = 'true';
+}
+
+boot();
