@@ -1,0 +1,445 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests start the real host (run) with real plugin subprocesses and
+// talk to it over HTTP, as a browser would.
+
+var pluginDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "banmen-plugins")
+	if err != nil {
+		panic(err)
+	}
+	for name, pkg := range map[string]string{
+		"tictactoe": "github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe",
+		"faulty":    "github.com/banmen/banmen/platform/internal/pluginhost/testdata/faulty",
+	} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Run(); err != nil {
+			panic(fmt.Sprintf("build %s: %v", name, err))
+		}
+	}
+	pluginDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// syncBuffer is a bytes.Buffer safe for the host's and the test's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type host struct {
+	url    string
+	logs   *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+var urlLine = regexp.MustCompile(`serving on (http://\S+)`)
+
+// startHost runs the host on a free port with the test plugins.
+func startHost(t *testing.T, args ...string) *host {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &host{logs: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	stdout := &syncBuffer{}
+	all := append([]string{"-port", "0", "-plugin_dir", pluginDir, "-data_dir", t.TempDir(),
+		"-limits.health_interval", "200ms"}, args...)
+	go func() { h.done <- run(ctx, all, func(string) string { return "" }, stdout, h.logs) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for h.url == "" {
+		if m := urlLine.FindStringSubmatch(stdout.String()); m != nil {
+			h.url = m[1]
+			break
+		}
+		select {
+		case err := <-h.done:
+			t.Fatalf("host stopped: %v\n%s", err, h.logs)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("host did not start:\n%s", h.logs)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Cleanup(func() { h.stop(t) })
+	return h
+}
+
+func (h *host) stop(t *testing.T) {
+	if h.cancel == nil {
+		return
+	}
+	h.cancel()
+	h.cancel = nil
+	select {
+	case err := <-h.done:
+		if err != nil {
+			t.Errorf("host: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Errorf("host did not shut down")
+	}
+}
+
+type apiResult struct {
+	status int
+	body   map[string]any
+	raw    string
+}
+
+func (h *host) post(t *testing.T, path string, body any) apiResult {
+	t.Helper()
+	var r io.Reader
+	switch b := body.(type) {
+	case string:
+		r = strings.NewReader(b)
+	default:
+		j, _ := json.Marshal(b)
+		r = bytes.NewReader(j)
+	}
+	resp, err := http.Post(h.url+path, "application/json", r)
+	if err != nil {
+		t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	out := apiResult{status: resp.StatusCode, raw: string(raw)}
+	_ = json.Unmarshal(raw, &out.body)
+	return out
+}
+
+func errCode(r apiResult) string {
+	e, _ := r.body["error"].(map[string]any)
+	s, _ := e["code"].(string)
+	return s
+}
+
+// game is a game of the stateless API, as the browser keeps it.
+type game struct {
+	h       *host
+	variant string
+	state   string
+	ply     float64
+}
+
+func newGame(t *testing.T, h *host, variant string) *game {
+	t.Helper()
+	r := h.post(t, "/api/v1/games/"+variant+"/start", map[string]any{})
+	if r.status != 200 {
+		t.Fatalf("start: %d %s", r.status, r.raw)
+	}
+	return &game{h: h, variant: variant, state: r.body["state"].(string)}
+}
+
+func (g *game) play(t *testing.T, seat int, move string) apiResult {
+	t.Helper()
+	r := g.h.post(t, "/api/v1/games/"+g.variant+"/play", map[string]any{"state": g.state, "seat": seat, "move": move})
+	if r.status == 200 {
+		g.state = r.body["state"].(string)
+		g.ply = r.body["view"].(map[string]any)["ply"].(float64)
+	}
+	return r
+}
+
+func (g *game) mustPlay(t *testing.T, seat int, move string) {
+	t.Helper()
+	if r := g.play(t, seat, move); r.status != 200 {
+		t.Fatalf("play %s: %d %s", move, r.status, r.raw)
+	}
+}
+
+// pluginPID asks the faulty plugin for its process ID.
+func pluginPID(t *testing.T, g *game) int {
+	t.Helper()
+	r := g.play(t, 0, "pid")
+	if errCode(r) != "pid" {
+		t.Fatalf("pid: %d %s", r.status, r.raw)
+	}
+	pid, err := strconv.Atoi(r.body["error"].(map[string]any)["message"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+func alive(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+func TestVariantsComeFromPlugins(t *testing.T) {
+	h := startHost(t)
+	resp, err := http.Get(h.url + "/api/v1/variants")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var ds []struct{ ID string }
+	if err := json.NewDecoder(resp.Body).Decode(&ds); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range ds {
+		ids = append(ids, d.ID)
+	}
+	if got := strings.Join(ids, ","); got != "faulty,tictactoe" {
+		t.Errorf("variants = %s, want faulty,tictactoe", got)
+	}
+}
+
+func TestPlayAWholeGameOverHTTP(t *testing.T) {
+	h := startHost(t)
+	g := newGame(t, h, "tictactoe")
+	for i, m := range []string{"a1", "b1", "a2", "b2", "a3"} {
+		g.mustPlay(t, i%2, m)
+	}
+	r := h.post(t, "/api/v1/games/tictactoe/view", map[string]any{"state": g.state})
+	view := r.body["view"].(map[string]any)
+	if view["status"] != "over" {
+		t.Fatalf("status = %v, want over", view["status"])
+	}
+	res := view["result"].(map[string]any)
+	if w := res["winners"].([]any); len(w) != 1 || w[0].(float64) != 0 {
+		t.Errorf("winners = %v, want [0]", w)
+	}
+	ex := h.post(t, "/api/v1/games/tictactoe/export", map[string]any{"state": g.state, "format": "moves"})
+	if ex.status != 200 || !strings.Contains(ex.body["text"].(string), "a1 b1 a2 b2 a3") {
+		t.Errorf("export: %d %s", ex.status, ex.raw)
+	}
+	im := h.post(t, "/api/v1/games/tictactoe/import", map[string]any{"format": "moves", "text": ex.body["text"]})
+	if im.status != 200 || im.body["view"].(map[string]any)["ply"].(float64) != 5 {
+		t.Errorf("import: %d %s", im.status, im.raw)
+	}
+	sg := newGame(t, h, "tictactoe")
+	if r := h.post(t, "/api/v1/games/tictactoe/suggest", map[string]any{"state": sg.state, "level": "hard"}); r.status != 200 || r.body["move"] == "" {
+		t.Errorf("suggest: %d %s", r.status, r.raw)
+	}
+}
+
+func TestErrorsAreClear(t *testing.T) {
+	h := startHost(t, "-limits.body_bytes", "4096")
+	g := newGame(t, h, "tictactoe")
+	cases := []struct {
+		name, path string
+		body       any
+		status     int
+		code       string
+	}{
+		{"illegal move", "/api/v1/games/tictactoe/play", map[string]any{"state": g.state, "seat": 0, "move": "d4"}, 422, "bad_move"},
+		{"occupied", "/api/v1/games/tictactoe/play", map[string]any{"state": g.state, "seat": 1, "move": "a1"}, 422, "not_your_turn"},
+		{"bad json", "/api/v1/games/tictactoe/play", "{not json", 400, "bad_request"},
+		{"bad base64", "/api/v1/games/tictactoe/play", `{"state":"%%%","seat":0,"move":"a1"}`, 400, "bad_request"},
+		{"unknown field", "/api/v1/games/tictactoe/play", `{"state":"AAAA","seat":0,"move":"a1","x":1}`, 400, "bad_request"},
+		{"missing seat", "/api/v1/games/tictactoe/play", map[string]any{"state": g.state, "move": "a1"}, 400, "bad_request"},
+		{"garbage state", "/api/v1/games/tictactoe/play", map[string]any{"state": "AAECAwQFBgcICQ==", "seat": 0, "move": "a1"}, 422, "bad_state"},
+		{"unknown variant", "/api/v1/games/chess/start", map[string]any{}, 404, "unknown_variant"},
+		{"unknown route", "/api/v1/nothing", map[string]any{}, 404, "not_found"},
+		{"too large", "/api/v1/games/tictactoe/import", map[string]any{"format": "moves", "text": strings.Repeat("a1 ", 3000)}, 413, "too_large"},
+		{"bad format", "/api/v1/games/tictactoe/export", map[string]any{"state": g.state, "format": "pdf"}, 422, "bad_format"},
+		{"bad option", "/api/v1/games/tictactoe/start", map[string]any{"options": map[string]string{"nope": "1"}}, 422, "bad_option"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := h.post(t, c.path, c.body)
+			if r.status != c.status || errCode(r) != c.code {
+				t.Errorf("got %d %q, want %d %q: %s", r.status, errCode(r), c.status, c.code, r.raw)
+			}
+		})
+	}
+}
+
+// A plugin killed between two calls is restarted, and the game goes on from
+// the state the browser holds: nothing is lost.
+func TestPluginKilledBetweenCalls(t *testing.T) {
+	h := startHost(t)
+	g := newGame(t, h, "faulty")
+	g.mustPlay(t, 0, "b2")
+	pid := pluginPID(t, g)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	g.mustPlay(t, 1, "a1")
+	g.mustPlay(t, 0, "c3")
+	if g.ply != 3 {
+		t.Errorf("ply = %v, want 3", g.ply)
+	}
+	if np := pluginPID(t, g); np == pid || alive(pid) {
+		t.Errorf("plugin not replaced: old %d new %d", pid, np)
+	}
+}
+
+// A plugin killed while a call is in flight: the host restarts it and retries
+// the call once, so the player sees the move succeed.
+func TestPluginKilledDuringCall(t *testing.T) {
+	h := startHost(t)
+	g := newGame(t, h, "faulty")
+	g.mustPlay(t, 0, "b2")
+	pid := pluginPID(t, g)
+	go func() {
+		time.Sleep(150 * time.Millisecond) // the slow move sleeps 400 ms
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}()
+	g.mustPlay(t, 1, "slow:a1")
+	if g.ply != 2 {
+		t.Errorf("ply = %v, want 2", g.ply)
+	}
+	if alive(pid) {
+		t.Errorf("old plugin %d still alive", pid)
+	}
+	g.mustPlay(t, 0, "c3")
+}
+
+// A hung plugin call ends in a clear timeout instead of hanging the request,
+// and the next call is served.
+func TestHungCallTimesOut(t *testing.T) {
+	h := startHost(t, "-limits.call_timeout", "500ms")
+	g := newGame(t, h, "faulty")
+	start := time.Now()
+	r := g.play(t, 0, "hang")
+	if el := time.Since(start); el > 3*time.Second {
+		t.Errorf("hung call took %v", el)
+	}
+	if r.status != 504 || errCode(r) != "timeout" {
+		t.Errorf("hung call: %d %s", r.status, r.raw)
+	}
+	g.mustPlay(t, 0, "b2")
+}
+
+// A plugin that crashes on every try marks its variant unavailable (503),
+// while other plugins' variants keep working.
+func TestCrashLoopMarksVariantUnavailable(t *testing.T) {
+	h := startHost(t, "-limits.restart_burst", "3", "-limits.unavailable_for", "1m")
+	g := newGame(t, h, "faulty")
+	var last apiResult
+	for i := 0; i < 6; i++ {
+		last = g.play(t, 0, "crash")
+		if last.status == 503 {
+			break
+		}
+	}
+	if last.status != 503 || errCode(last) != "variant_unavailable" {
+		t.Fatalf("after crashes: %d %s", last.status, last.raw)
+	}
+	if r := h.post(t, "/api/v1/games/faulty/start", map[string]any{}); r.status != 503 {
+		t.Errorf("start while unavailable: %d", r.status)
+	}
+	ok := newGame(t, h, "tictactoe")
+	ok.mustPlay(t, 0, "a1")
+}
+
+// Plugins end with the host: on graceful shutdown, and when the host is
+// killed outright (the parent-death signal).
+func TestPluginsDieWithHost(t *testing.T) {
+	t.Run("graceful", func(t *testing.T) {
+		h := startHost(t)
+		pid := pluginPID(t, newGame(t, h, "faulty"))
+		h.stop(t)
+		waitDead(t, pid)
+	})
+	t.Run("sigkill", func(t *testing.T) {
+		bin := filepath.Join(t.TempDir(), "banmen")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		cmd := exec.Command(bin, "-port", "0", "-plugin_dir", pluginDir, "-data_dir", t.TempDir())
+		stdout := &syncBuffer{}
+		cmd.Stdout, cmd.Stderr = stdout, io.Discard
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Process.Kill()
+		var url string
+		for i := 0; i < 400 && url == ""; i++ {
+			if m := urlLine.FindStringSubmatch(stdout.String()); m != nil {
+				url = m[1]
+			}
+			time.Sleep(25 * time.Millisecond)
+		}
+		if url == "" {
+			t.Fatal("host did not start")
+		}
+		pid := pluginPID(t, newGame(t, &host{url: url}, "faulty"))
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		waitDead(t, pid)
+	})
+}
+
+func waitDead(t *testing.T, pid int) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		// A dead child of ours may linger as a zombie until reaped; read its
+		// state instead of trusting kill(pid, 0).
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Errorf("plugin %d outlived its host", pid)
+}
+
+// Plugins see none of the host's environment but PATH.
+func TestPluginsInheritNoSecrets(t *testing.T) {
+	t.Setenv("BANMEN_TEST_SECRET", "hunter2")
+	h := startHost(t)
+	pid := pluginPID(t, newGame(t, h, "faulty"))
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(env), "hunter2") {
+		t.Errorf("plugin environment leaks a host secret: %q", env)
+	}
+}
+
+func TestHealthAndMetrics(t *testing.T) {
+	h := startHost(t)
+	for _, path := range []string{"/healthz", "/metrics"} {
+		resp, err := http.Get(h.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("%s: %d", path, resp.StatusCode)
+		}
+		if path == "/metrics" && !strings.Contains(string(b), "banmen_http_requests_total") {
+			t.Errorf("metrics lack banmen_http_requests_total")
+		}
+	}
+}
