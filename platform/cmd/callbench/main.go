@@ -1,0 +1,110 @@
+// Command callbench measures what the plugin boundary costs: the latency of
+// one Play call made through a real plugin process (go-plugin gRPC), beside
+// the same call made in-process, and prints p50/p99 of both and of their
+// difference. It also times Play through every plugin found in the plugin
+// directory. It prints figures; it asserts nothing.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/examples/tictactoe"
+)
+
+func main() {
+	n := flag.Int("n", 5000, "calls per measurement")
+	dir := flag.String("plugins", defaultDir(), "plugin directory")
+	flag.Parse()
+	if err := run(*n, *dir); err != nil {
+		fmt.Fprintln(os.Stderr, "callbench:", err)
+		os.Exit(1)
+	}
+}
+
+func defaultDir() string {
+	if b := os.Getenv("BANMEN_BIN"); b != "" {
+		return filepath.Join(b, "plugins")
+	}
+	return "bin/plugins"
+}
+
+func run(n int, dir string) error {
+	ctx := context.Background()
+	local := tictactoe.Variant{}
+	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(filepath.Join(dir, "tictactoe"))})
+	if err != nil {
+		return fmt.Errorf("%w (run `make build` first)", err)
+	}
+	defer conn.Kill()
+	st, v, err := local.Start(nil)
+	if err != nil {
+		return err
+	}
+	move := v.Legal[0].Move
+	in := measure(n, func() error { _, _, err := local.Play(st, 0, move); return err })
+	out := measure(n, func() error { _, _, err := conn.Play(ctx, "tictactoe", st, 0, move); return err })
+	if in.err != nil || out.err != nil {
+		return fmt.Errorf("play: %v %v", in.err, out.err)
+	}
+	fmt.Printf("play call, tictactoe, %d calls each\n", n)
+	fmt.Printf("  in-process        p50 %8s  p99 %8s\n", in.p(50), in.p(99))
+	fmt.Printf("  through plugin    p50 %8s  p99 %8s\n", out.p(50), out.p(99))
+	fmt.Printf("  boundary overhead p50 %8s  p99 %8s  (target p50 < 100µs)\n", out.p(50)-in.p(50), out.p(99)-in.p(99))
+
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() == "tictactoe" {
+			continue
+		}
+		c, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(filepath.Join(dir, e.Name()))})
+		if err != nil {
+			fmt.Printf("  %s: %v\n", e.Name(), err)
+			continue
+		}
+		for _, d := range c.Descriptions() {
+			st, v, err := c.Start(ctx, d.ID, nil)
+			if err != nil || len(v.Legal) == 0 {
+				continue
+			}
+			m, seat := v.Legal[0].Move, v.Legal[0].Seat
+			r := measure(n/5, func() error { _, _, err := c.Play(ctx, d.ID, st, seat, m); return err })
+			fmt.Printf("play call through plugin, %-8s start position (%d legal moves): p50 %8s  p99 %8s\n",
+				d.ID, len(v.Legal), r.p(50), r.p(99))
+		}
+		c.Kill()
+	}
+	return nil
+}
+
+type sample struct {
+	d   []time.Duration
+	err error
+}
+
+func (s sample) p(q int) time.Duration { return s.d[(len(s.d)-1)*q/100] }
+
+func measure(n int, f func() error) sample {
+	for i := 0; i < n/10; i++ { // warm up
+		if err := f(); err != nil {
+			return sample{err: err}
+		}
+	}
+	s := sample{d: make([]time.Duration, n)}
+	for i := range s.d {
+		t := time.Now()
+		if err := f(); err != nil {
+			return sample{err: err}
+		}
+		s.d[i] = time.Since(t)
+	}
+	slices.Sort(s.d)
+	return s
+}
