@@ -1,0 +1,92 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+func TestExport(t *testing.T) {
+	st, _, err := Variant{}.Import(NotationFENUCCI, "startpos moves h2e2 h9g7 h0g2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Variant{}.Export(st, NotationFENUCCI)
+	if want := "fen " + StartFEN + " moves h2e2 h9g7 h0g2"; err != nil || got != want {
+		t.Errorf("fen+ucci:\n got %q\nwant %q (%v)", got, want, err)
+	}
+	got, err = Variant{}.Export(st, NotationWXF)
+	want := "FEN: " + StartFEN + "\n1. C2.5 H8+7\n2. H2+3\nResult: *\n"
+	if err != nil || got != want {
+		t.Errorf("wxf:\n got %q\nwant %q (%v)", got, want, err)
+	}
+
+	// Black to move first, a finished game.
+	st, _, err = Variant{}.Import(NotationFENUCCI, "fen 3k5/9/9/9/9/9/9/9/7r1/4K4 b - - 0 7 moves h1h0 e0e1 h0h1 e1e0 h1h0 e0e1 h0h1 e1e0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = Variant{}.Export(st, NotationWXF)
+	want = "FEN: 3k5/9/9/9/9/9/9/9/7r1/4K4 b - - 0 7\n7. ... R8+1\n8. K5+1 R8-1\n9. K5-1 R8+1\n10. K5+1 R8-1\n11. K5-1\nResult: 1-0 perpetual check\n"
+	if got != want {
+		t.Errorf("wxf:\n got %q\nwant %q", got, want)
+	}
+	if _, err := (Variant{}).Export(st, "pgn"); !hasCode(err, sdk.CodeBadFormat) {
+		t.Errorf("unknown format: %v", err)
+	}
+}
+
+func TestImportFENUCCI(t *testing.T) {
+	for _, text := range []string{
+		"startpos",
+		"position startpos",
+		"startpos moves",
+		StartFEN,
+		"fen " + StartFEN,
+		"position fen " + StartFEN,
+		"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+	} {
+		_, v, err := Variant{}.Import(NotationFENUCCI, text)
+		if err != nil || v.Position != StartFEN {
+			t.Errorf("Import(%q) = %q, %v", text, v.Position, err)
+		}
+	}
+	for _, tc := range []struct{ text, code string }{
+		{"", sdk.CodeBadNotation},
+		{"startpos x", sdk.CodeBadNotation},
+		{"startpos moves h2e2 h2e2", sdk.CodeBadNotation},
+		{"startpos moves e2", sdk.CodeBadNotation},
+		{"fen 9/9 w moves", sdk.CodeBadPosition},
+	} {
+		if _, _, err := (Variant{}).Import(NotationFENUCCI, tc.text); !hasCode(err, tc.code) {
+			t.Errorf("Import(%q) = %v, want %s", tc.text, err, tc.code)
+		}
+	}
+}
+
+func TestImportWXF(t *testing.T) {
+	text := "FEN: " + StartFEN + "\n1. C2.5 H8+7\n2. H2+3 R9.8\nResult: 0-1 resignation\n"
+	st, v, err := Variant{}.Import(NotationWXF, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Ply != 4 || v.Result == nil || v.Result.Reason != ReasonResignation || v.Result.Winners[0] != 1 {
+		t.Errorf("imported: ply %d result %+v", v.Ply, v.Result)
+	}
+	if out, _ := (Variant{}).Export(st, NotationWXF); out != text {
+		t.Errorf("export of the import:\n got %q\nwant %q", out, text)
+	}
+	// No FEN line: the start; '=' and lower case accepted.
+	_, v, err = Variant{}.Import(NotationWXF, "1. c2=5 h8+7")
+	if err != nil || v.Ply != 2 {
+		t.Errorf("bare moves: ply %d, %v", v.Ply, err)
+	}
+	for _, bad := range []string{"1. C2.5 K5+2", "FEN: x", "1. C2.5\nFEN: " + StartFEN, "1. Z9"} {
+		if _, _, err := (Variant{}).Import(NotationWXF, bad); err == nil {
+			t.Errorf("Import(%q) accepted", bad)
+		} else if re, ok := sdk.AsRuleError(err); !ok || !strings.HasPrefix(re.Code, "bad_") {
+			t.Errorf("Import(%q): %v", bad, err)
+		}
+	}
+}
