@@ -162,39 +162,3 @@ func TestAttacks(t *testing.T) {
 		})
 	}
 }
-
-// TestMakeUnmake walks a few plies and checks that unmake restores
-// everything, piece lists included.
-func TestMakeUnmake(t *testing.T) {
-	p := mustFEN(t, perftTable[1].fen)
-	var walk func(depth int)
-	walk = func(depth int) {
-		if depth == 0 {
-			return
-		}
-		for _, m := range p.LegalMoves() {
-			before := *p
-			u := p.make(m)
-			walk(depth - 1)
-			p.unmake(m, u)
-			if !samePosition(p, &before) {
-				t.Fatalf("make/unmake %s changed the position", UCCI(m))
-			}
-		}
-	}
-	walk(3)
-}
-
-// samePosition compares everything that matters (slot entries of empty
-// squares are stale by design).
-func samePosition(a, b *Position) bool {
-	if a.board != b.board || a.list != b.list || a.n != b.n || a.king != b.king || a.side != b.side {
-		return false
-	}
-	for i := range a.board {
-		if a.board[i] != Empty && a.board[i] != Border && a.slot[i] != b.slot[i] {
-			return false
-		}
-	}
-	return true
-}
