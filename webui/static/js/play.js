@@ -80,11 +80,12 @@ async function choosePromotion(moves) {
   box.replaceChildren();
   let chosen = null;
   const from = game.view.board[moves[0].from];
-  for (const m of [...moves].sort((a, b) => Number(b.promote) - Number(a.promote))) {
+  for (const m of [...moves].sort((a, b) => Number(Boolean(b.promote)) - Number(Boolean(a.promote)))) {
     const b = document.createElement('button');
     b.type = 'submit';
     b.value = 'yes';
     b.className = 'promote-choice';
+    b.dataset.promote = String(Boolean(m.promote));
     const cell = { ...from, promoted: Boolean(m.promote) || (from.promoted && !m.promote) };
     const kind = kindOf(desc, from.kind);
     b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { color: desc.seats[from.owner]?.color })}</svg>`;

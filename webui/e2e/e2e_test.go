@@ -1,0 +1,498 @@
+// Package e2e plays whole games in a real Chromium against the real host
+// binary and the real rules plugins: by mouse, by touch and by keyboard
+// only, with a reload in the middle, and checks the exported records. Any
+// JavaScript exception or console error fails the test.
+//
+// It must never reach into the host's internals: it drives the site as a
+// person would, through the page.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+const chromium = "/usr/bin/chromium"
+
+var (
+	baseURL    string
+	browserCtx context.Context
+)
+
+func TestMain(m *testing.M) { os.Exit(run(m)) }
+
+func run(m *testing.M) int {
+	if _, err := os.Stat(chromium); err != nil {
+		fmt.Println("e2e: skipped, no Chromium at", chromium)
+		return 0
+	}
+	tmp, err := os.MkdirTemp("", "banmen-e2e-")
+	if err != nil {
+		fmt.Println("e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	bin := os.Getenv("BANMEN_BIN")
+	if bin == "" {
+		bin = filepath.Join(tmp, "bin")
+		if err := build(bin); err != nil {
+			fmt.Println("e2e: build:", err)
+			return 1
+		}
+	}
+	stop, err := startHost(bin, tmp)
+	if err != nil {
+		fmt.Println("e2e: host:", err)
+		return 1
+	}
+	defer stop()
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(filepath.Join(tmp, "chromium")),
+	)
+	defer cancelAlloc()
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil {
+		fmt.Println("e2e: chromium:", err)
+		return 1
+	}
+	browserCtx = ctx
+	return m.Run()
+}
+
+// build compiles the host and the three game plugins, as `make build` does.
+func build(bin string) error {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		return err
+	}
+	targets := map[string]string{"banmen": "./platform/cmd/banmen"}
+	for _, p := range []string{"shogi", "yonin", "xiangqi"} {
+		targets["plugins/"+p] = "./plugins/" + p
+	}
+	for out, pkg := range targets {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, out), pkg)
+		cmd.Dir = root
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %v\n%s", pkg, err, b)
+		}
+	}
+	return nil
+}
+
+// startHost runs the host on a free port and waits for its "serving" line.
+func startHost(bin, tmp string) (stop func(), err error) {
+	cmd := exec.Command(filepath.Join(bin, "banmen"), "-port", "0",
+		"-plugin_dir", filepath.Join(bin, "plugins"), "-data_dir", filepath.Join(tmp, "data"))
+	cmd.Stderr = io.Discard
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	stop = func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "Banmen is serving on "); ok {
+				found <- strings.TrimSpace(u)
+			}
+		}
+	}()
+	select {
+	case baseURL = <-found:
+		return stop, nil
+	case <-time.After(30 * time.Second):
+		stop()
+		return nil, errors.New("no serving line within 30s")
+	}
+}
+
+// tab opens a new tab, fails the test on any page error at the end, and
+// returns a context bounded by the test's time.
+func tab(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu   sync.Mutex
+		errs []string
+	)
+	msgs := chromedp.Console(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				mu.Lock()
+				errs = append(errs, fmt.Sprintf("%s %s:%d %s", m.Type, m.URL, m.Line+1, m.Text))
+				mu.Unlock()
+			}
+		}
+	}()
+	tctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() {
+		tcancel()
+		cancel()
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		for _, e := range errs {
+			t.Errorf("page error: %s", e)
+		}
+	})
+	return tctx
+}
+
+func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// wait polls a JavaScript predicate.
+func wait(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
+		t.Fatalf("waiting for %s: %v (status %q)", js, err, statusText(ctx))
+	}
+}
+
+func statusText(ctx context.Context) string {
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById('status')?.innerText ?? ''`))
+	return s
+}
+
+// open loads a board page and waits until the game is on screen.
+func open(t *testing.T, ctx context.Context, path string) {
+	t.Helper()
+	do(t, ctx, chromedp.Navigate(baseURL+path))
+	wait(t, ctx, `document.body.dataset.ready === 'true'`)
+}
+
+func waitPly(t *testing.T, ctx context.Context, ply int) {
+	t.Helper()
+	wait(t, ctx, fmt.Sprintf(`document.body.dataset.ply === '%d'`, ply))
+}
+
+// center is the middle of the first element matching sel, scrolled into view.
+func center(t *testing.T, ctx context.Context, sel string) (x, y float64) {
+	t.Helper()
+	xy := eval[[]float64](t, ctx, fmt.Sprintf(`(() => {
+		const e = document.querySelector(%q);
+		if (!e) return null;
+		e.scrollIntoView({block: 'nearest'});
+		const r = e.getBoundingClientRect();
+		return [r.x + r.width / 2, r.y + r.height / 2];
+	})()`, sel))
+	return xy[0], xy[1]
+}
+
+func cellSel(i int) string { return fmt.Sprintf(`.cell[data-index="%d"]`, i) }
+
+// shogiCell is the cell index of a USI square ("7g"): files 9…1 left to
+// right, ranks a…i top to bottom, as seen by the first seat. Yonin uses the
+// same squares.
+func shogiCell(sq string) int { return int(sq[1]-'a')*9 + int('9'-sq[0]) }
+
+// xiangqiCell is the cell index of a UCCI square ("h2"): files a…i left to
+// right, ranks 9…0 top to bottom.
+func xiangqiCell(sq string) int { return int('9'-sq[1])*9 + int(sq[0]-'a') }
+
+// exportText opens the export panel, exports in format and returns the text.
+func exportText(t *testing.T, ctx context.Context, format string) string {
+	t.Helper()
+	do(t, ctx,
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('export-box').open = true`),
+		chromedp.SetValue(chromedp.ID("export-format"), format),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('export-text').value = ''`),
+		chromedp.Click(chromedp.ID("export-go")),
+	)
+	wait(t, ctx, `document.getElementById('export-text').value !== ''`)
+	return eval[string](t, ctx, `document.getElementById('export-text').value`)
+}
+
+// xiangqiGame is a complete game, Red mating Black in 37 plies, found by
+// letting the plugin's computer play Red strongly against a weak Black.
+const xiangqiGame = "a3a4 b7d7 b2a2 c9a7 a2a6 d7d2 a6a9 d2d5 a4a5 i6i5 a5a6 e9e8 a6a7 e8e9 a7a8 i9i6 h2h9 i6i9 h9h8 d5e5 c0e2 e5d5 a8b8 d5e5 b8b9 h7g7 b9c9 e5d5 c9d9 e9d9 a9f9 i5i4 f9i9 g9e7 a0a8 d5d2 h8h9"
+
+// TestXiangqiMouse plays a whole xiangqi game with the mouse, clicking and
+// dragging, reloads in the middle, and checks the FEN + UCCI export.
+func TestXiangqiMouse(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.EmulateViewport(1366, 900))
+	open(t, ctx, "/en/xiangqi/play?mode=local")
+	moves := strings.Fields(xiangqiGame)
+	for i, m := range moves {
+		fx, fy := center(t, ctx, cellSel(xiangqiCell(m[:2])))
+		tx, ty := center(t, ctx, cellSel(xiangqiCell(m[2:])))
+		if i%4 == 3 {
+			do(t, ctx, chromedp.DragAndDropXY(fx, fy, tx, ty))
+		} else {
+			do(t, ctx, chromedp.MouseClickXY(fx, fy))
+			wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
+			do(t, ctx, chromedp.MouseClickXY(tx, ty))
+		}
+		waitPly(t, ctx, i+1)
+		if i == 17 {
+			do(t, ctx, chromedp.Reload())
+			wait(t, ctx, `document.body.dataset.ready === 'true'`)
+			waitPly(t, ctx, i+1)
+			if n := eval[int](t, ctx, `document.querySelectorAll('#history li').length`); n != i+1 {
+				t.Fatalf("after reload the move list has %d moves, want %d", n, i+1)
+			}
+		}
+	}
+	wait(t, ctx, `document.body.dataset.status === 'over'`)
+	if s := statusText(ctx); !strings.Contains(s, "Red wins") || !strings.Contains(s, "checkmate") {
+		t.Errorf("status %q, want Red winning by checkmate", s)
+	}
+	want := "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves " + xiangqiGame
+	if got := exportText(t, ctx, "fen+ucci"); strings.TrimSpace(got) != want {
+		t.Errorf("FEN + UCCI export:\n got %q\nwant %q", got, want)
+	}
+	if got := exportText(t, ctx, "wxf"); !strings.Contains(got, "P9+1") {
+		t.Errorf("WXF export lacks the first move P9+1:\n%s", got)
+	}
+}
+
+// shogiTsume is a position where Sente mates in three plies: a silver
+// enters the zone (promotion asked), the king steps aside, a gold is dropped.
+const shogiTsume = "4k4/9/9/5S3/9/9/9/9/4K4 b GP 1"
+
+// TestShogiTouch imports a position through the Import panel and mates by
+// touch on a phone-sized screen, choosing the promotion and dropping a piece
+// from hand, with a reload in the middle; then checks the SFEN + USI export.
+func TestShogiTouch(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
+	open(t, ctx, "/en/shogi/play?mode=local")
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the page is %dpx wide on a 390px screen: it scrolls sideways", w)
+	}
+	// A fresh game may already be there from another test; start clean.
+	tapEl := func(sel string) {
+		t.Helper()
+		x, y := center(t, ctx, sel)
+		do(t, ctx, chromedp.TapXY(x, y))
+	}
+	tapEl("#import-box summary")
+	do(t, ctx, chromedp.SetValue(chromedp.ID("import-format"), "sfen+usi"), chromedp.SetValue(chromedp.ID("import-text"), shogiTsume))
+	tapEl("#import-go")
+	if eval[bool](t, ctx, `document.getElementById('confirm-dialog').open`) {
+		tapEl("#confirm-yes")
+	}
+	wait(t, ctx, `document.body.dataset.ply === '0' && document.querySelector('.hand-piece[data-seat="0"][data-kind="G"]') !== null`)
+
+	tapEl(cellSel(shogiCell("4d")))
+	wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
+	tapEl(cellSel(shogiCell("4c")))
+	wait(t, ctx, `document.getElementById('promote-dialog').open`)
+	if first := eval[string](t, ctx, `document.querySelector('.promote-choice').dataset.promote`); first != "true" {
+		t.Errorf("the first promotion choice is promote=%s, want the promotion first", first)
+	}
+	tapEl(`.promote-choice[data-promote="true"]`)
+	waitPly(t, ctx, 1)
+
+	do(t, ctx, chromedp.Reload())
+	wait(t, ctx, `document.body.dataset.ready === 'true'`)
+	waitPly(t, ctx, 1)
+	if got := eval[string](t, ctx, `document.querySelector('#history li').innerText`); !strings.Contains(got, "銀成") {
+		t.Errorf("first move %q is not a promotion", got)
+	}
+
+	tapEl(cellSel(shogiCell("5a")))
+	wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
+	tapEl(cellSel(shogiCell("4a")))
+	waitPly(t, ctx, 2)
+	tapEl(`.hand-piece[data-seat="0"][data-kind="G"]`)
+	wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
+	tapEl(cellSel(shogiCell("4b")))
+	waitPly(t, ctx, 3)
+	wait(t, ctx, `document.body.dataset.status === 'over'`)
+	if s := statusText(ctx); !strings.Contains(s, "Sente wins") || !strings.Contains(s, "checkmate") {
+		t.Errorf("status %q, want Sente winning by checkmate", s)
+	}
+	// Western names in the move list.
+	tapEl(`#notation-toggle [data-alt="true"]`)
+	if got := eval[string](t, ctx, `document.getElementById('history').innerText`); !strings.Contains(got, "G*4b") {
+		t.Errorf("western move list %q lacks G*4b", got)
+	}
+	want := "sfen " + shogiTsume + " moves 4d4c+ 5a4a G*4b"
+	if got := exportText(t, ctx, "sfen+usi"); strings.TrimSpace(got) != want {
+		t.Errorf("SFEN + USI export:\n got %q\nwant %q", got, want)
+	}
+	if got := exportText(t, ctx, "kif"); !strings.Contains(got, "金打") {
+		t.Errorf("KIF export lacks the gold drop:\n%s", got)
+	}
+}
+
+// yoninMoves reach a check-priority position: after South's last move East
+// is in check and answers out of turn (West was next), capturing the silver.
+var yoninMoves = []string{"S:4i3h", "W:9g8h", "N:4b4c", "E:1g2h", "S:3h3g", "W:8h9g", "N:5a4b", "E:1d2c", "S:3g2f", "E:2e2f"}
+
+// TestYoninKeyboard plays Yonin Shogi with the keyboard only: Tab onto the
+// board, arrows, Enter to pick up and put down; it checks the check-priority
+// turn, the announcements, a reload, and the export.
+func TestYoninKeyboard(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.EmulateViewport(1366, 900))
+	open(t, ctx, "/en/yonin/play?mode=local")
+	if eval[int](t, ctx, `Number(document.body.dataset.ply)`) != 0 {
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('banmen.local.yonin')`), chromedp.Reload())
+		wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.ply === '0'`)
+	}
+	// Tab from the top of the page until the board has the focus.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement?.blur(); window.scrollTo(0, 0)`))
+	for i := 0; ; i++ {
+		if i > 60 {
+			t.Fatal("Tab never reached the board")
+		}
+		do(t, ctx, chromedp.KeyEvent(kb.Tab))
+		if eval[bool](t, ctx, `document.activeElement?.classList.contains('cell') ?? false`) {
+			break
+		}
+	}
+	if !eval[bool](t, ctx, `getComputedStyle(document.activeElement).outlineStyle !== 'none'`) {
+		t.Error("the focused square shows no outline")
+	}
+	goTo := func(i int) {
+		t.Helper()
+		for range 40 {
+			cur := eval[int](t, ctx, `Number(document.activeElement.dataset.index)`)
+			if cur == i {
+				return
+			}
+			dx, dy := i%9-cur%9, i/9-cur/9
+			key := kb.ArrowDown
+			switch {
+			case dx > 0:
+				key = kb.ArrowRight
+			case dx < 0:
+				key = kb.ArrowLeft
+			case dy < 0:
+				key = kb.ArrowUp
+			}
+			do(t, ctx, chromedp.KeyEvent(key))
+		}
+		t.Fatalf("the arrows never reached cell %d", i)
+	}
+	for n, m := range yoninMoves {
+		from, to := shogiCell(m[2:4]), shogiCell(m[4:6])
+		goTo(from)
+		do(t, ctx, chromedp.KeyEvent(kb.Enter))
+		wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
+		goTo(to)
+		do(t, ctx, chromedp.KeyEvent(kb.Enter))
+		waitPly(t, ctx, n+1)
+		wait(t, ctx, `document.getElementById('live').textContent !== ''`)
+		if n == 8 {
+			// East is in check and moves out of turn, before West.
+			if s := statusText(ctx); !strings.Contains(s, "East to move") || !strings.Contains(s, "Check priority") {
+				t.Errorf("after %s the status is %q, want East to answer the check out of turn", m, s)
+			}
+			if live := eval[string](t, ctx, `document.getElementById('live').textContent`); !strings.Contains(live, "Check") {
+				t.Errorf("the live region said %q, want the check announced", live)
+			}
+			do(t, ctx, chromedp.Reload())
+			wait(t, ctx, `document.body.dataset.ready === 'true'`)
+			waitPly(t, ctx, n+1)
+			do(t, ctx, chromedp.Focus(chromedp.CSS(`.cell[tabindex="0"]`)))
+		}
+	}
+	if s := statusText(ctx); !strings.Contains(s, "South to move") {
+		t.Errorf("after East's answer the status is %q, want South to move", s)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('.hand-piece[data-seat="3"]').length`); n != 1 {
+		t.Errorf("East's hand shows %d kinds, want the captured silver", n)
+	}
+	got := exportText(t, ctx, "yonin")
+	if !strings.Contains(got, "\n"+strings.Join(yoninMoves, "\n")+"\n") {
+		t.Errorf("Yonin export lacks the moves:\n%s", got)
+	}
+}
+
+// TestPageWeight loads a board page into an empty cache and sums what the
+// network transferred, compressed: it must stay under 200 KB.
+func TestPageWeight(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"shogi", "yonin", "xiangqi"} {
+		var (
+			mu    sync.Mutex
+			total float64
+			count int
+		)
+		lctx, cancel := context.WithCancel(ctx)
+		if err := chromedp.Listen(lctx, func(ev any) {
+			if e, ok := ev.(*network.EventLoadingFinished); ok {
+				mu.Lock()
+				total += e.EncodedDataLength
+				count++
+				mu.Unlock()
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		open(t, ctx, "/en/"+v+"/play?mode=local")
+		wait(t, ctx, `document.fonts.status === 'loaded'`)
+		do(t, ctx, chromedp.Sleep(300*time.Millisecond))
+		cancel()
+		mu.Lock()
+		t.Logf("%s board page: %d requests, %.1f KB transferred", v, count, total/1024)
+		if total > 200*1024 {
+			t.Errorf("%s board page transfers %.1f KB, more than 200 KB", v, total/1024)
+		}
+		mu.Unlock()
+	}
+}
