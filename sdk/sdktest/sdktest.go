@@ -41,7 +41,8 @@ import (
 // Config tunes a conformance run. Zero fields take the defaults shown, which
 // keep a run well under 20 s for a slow variant (Suggest waits dominate).
 type Config struct {
-	// Games is the number of random games played (default 6, 2 with -short).
+	// Games is the number of random games played (default 4, or one per
+	// option set up to 8; 2 with -short).
 	Games int
 	// Seed seeds the random games: the same seed plays the same games.
 	Seed uint64
@@ -73,7 +74,6 @@ func (c Config) withDefaults(d sdk.Description) Config {
 			}
 		}
 	}
-	def(&c.Games, 6, 2)
 	def(&c.MaxPlies, 200, 200)
 	def(&c.SuggestPositions, 2, 1)
 	if c.PerftNodes == 0 {
@@ -91,6 +91,7 @@ func (c Config) withDefaults(d sdk.Description) Config {
 	if len(c.Options) == 0 {
 		c.Options = append([]sdk.Options{nil}, singleOptions(d)...)
 	}
+	def(&c.Games, min(max(4, len(c.Options)), 8), 2)
 	return c
 }
 
@@ -518,8 +519,8 @@ func joinLines(lines []string) string {
 // testLegal plays every listed move at a few positions of each game.
 func (s *suite) testLegal(t *testing.T) {
 	r := &reporter{t: t}
-	budget := 4000
-	for _, p := range s.positions(s.rand(100), 3) {
+	budget := 600 // Play calls: a slow variant's Play takes milliseconds
+	for _, p := range s.positions(s.rand(100), 2) {
 		for _, m := range p.view.Legal {
 			if budget--; budget < 0 || r.done() {
 				return
@@ -577,7 +578,7 @@ func garbageText(r *rand.Rand, n int, printable bool) string {
 func (s *suite) testReject(t *testing.T) {
 	r := &reporter{t: t}
 	rnd := s.rand(200)
-	for _, p := range append(s.startPositions(), s.positions(rnd, 4)...) {
+	for _, p := range append(s.startPositions(), s.positions(rnd, 2)...) {
 		if len(p.view.Legal) == 0 {
 			continue
 		}
@@ -594,7 +595,7 @@ func (s *suite) testReject(t *testing.T) {
 			text string
 		}
 		var cands []cand
-		for range min(8, len(p.view.Legal)) {
+		for range min(4, len(p.view.Legal)) {
 			m := p.view.Legal[rnd.IntN(len(p.view.Legal))]
 			for _, x := range perturb(rnd, string(m.Move), alphabet) {
 				cands = append(cands, cand{m.Seat, x})
@@ -1151,6 +1152,10 @@ func (s *suite) testPerft(t *testing.T) {
 		}
 	}
 
+	if dv, ok := s.v.(sdk.Divider); ok {
+		s.checkDivider(t, dv)
+	}
+
 	// Early plies of the random games: one level deep, the count must be
 	// the number of listed moves (later plies could depend on history).
 	r := &reporter{t: t}
@@ -1199,7 +1204,33 @@ func (s *suite) testPerft(t *testing.T) {
 			t.Error(msg)
 		}
 	case <-time.After(2 * time.Second):
-		t.Errorf("Perft with a cancelled context did not return within 2 s")
+		t.Errorf("Perft with a cancelled context did not return within 2 s (check ctx.Err() inside the recursion, not only between root moves)")
+	}
+}
+
+// checkDivider compares an sdk.Divider's split of perft 2 from the start
+// with the listed legal moves.
+func (s *suite) checkDivider(t *testing.T, dv sdk.Divider) {
+	want, err := Divide(s.v, s.start, 2)
+	if err != nil {
+		t.Errorf("Divide(start, 2) through Play: %v", err)
+		return
+	}
+	var got map[string]uint64
+	if protect(t, "Divide", func() { got, err = dv.Divide(context.Background(), "", 2) }) != nil {
+		return
+	}
+	if err != nil {
+		t.Errorf("Divide(\"\", 2): %v", err)
+		return
+	}
+	if len(got) != len(want) {
+		t.Errorf("Divide(\"\", 2) has %d root moves, %d are listed", len(got), len(want))
+	}
+	for _, e := range want {
+		if n, ok := got[string(e.Move)]; !ok || n != e.Nodes {
+			t.Errorf("Divide(\"\", 2)[%q] = %d (present %v), the listed moves give %d", e.Move, n, ok, e.Nodes)
+		}
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package tictactoe is the smallest complete Banmen variant: the template to
-// copy when adding a game. It implements sdk.Variant (and sdk.Perfter) with
+// copy when adding a game. It implements sdk.Variant (and sdk.Perfter, sdk.Divider) with
 // pure rules: every call decodes the game from the State it is given, checks
 // it, and encodes the result; nothing is kept between calls.
 //
@@ -21,6 +21,7 @@ type Variant struct{}
 var (
 	_ sdk.Variant = Variant{}
 	_ sdk.Perfter = Variant{}
+	_ sdk.Divider = Variant{}
 )
 
 // ID is the variant's key, in URLs and in every sealed state.
