@@ -13,7 +13,7 @@ type genCtx struct {
 	block [mbSize]bool
 	// between lists the empty cells between a sliding checker and the king:
 	// the only cells a drop may answer a check on.
-	between  [8]int
+	between  [7]int
 	nBetween int
 	// pinned holds dir8 index + 1 of the line a pinned piece must keep to.
 	pinned [mbSize]int8
@@ -57,41 +57,37 @@ func (p *Position) checkInfo(ks int, g *genCtx) {
 	eflag := colorFlag[c^1]
 	for i, d := range dir8 {
 		q := ks + d
+		for p.b[q] == 0 {
+			q += d
+		}
 		pc := p.b[q]
 		opp := uint8(1) << ((i + 4) & 7)
-		if pc != 0 {
-			if pc&colorMask == eflag {
-				if (stepMask[pc]|slideMask[pc])&opp != 0 {
-					g.checkers++
-					g.block[q] = true
+		if pc&colorMask == eflag {
+			if slideMask[pc]&opp != 0 || (q == ks+d && stepMask[pc]&opp != 0) {
+				g.checkers++
+				// Drops may only block a single check: the cells between
+				// a second checker and the king are not needed.
+				for s := ks + d; s != q; s += d {
+					g.block[s] = true
+					if g.checkers == 1 {
+						g.between[g.nBetween] = s
+						g.nBetween++
+					}
 				}
-				continue
-			}
-			if pc == wall {
-				continue
-			}
-			// An own piece: pinned if an enemy slider stands behind it.
-			q2 := q + d
-			for p.b[q2] == 0 {
-				q2 += d
-			}
-			if pc2 := p.b[q2]; pc2&colorMask == eflag && slideMask[pc2]&opp != 0 {
-				g.pinned[q] = int8(i + 1)
+				g.block[q] = true
 			}
 			continue
 		}
+		if pc == wall {
+			continue
+		}
+		// An own piece: pinned if an enemy slider stands behind it.
 		q2 := q + d
 		for p.b[q2] == 0 {
 			q2 += d
 		}
 		if pc2 := p.b[q2]; pc2&colorMask == eflag && slideMask[pc2]&opp != 0 {
-			g.checkers++
-			for s := q; s != q2; s += d {
-				g.block[s] = true
-				g.between[g.nBetween] = s
-				g.nBetween++
-			}
-			g.block[q2] = true
+			g.pinned[q] = int8(i + 1)
 		}
 	}
 	kn := makePiece(c^1, knight)

@@ -56,6 +56,9 @@ func decodeState(s sdk.State) (*game, error) {
 	if err != nil {
 		return nil, bad("bad position: " + err.Error())
 	}
+	if start.SFEN() != string(b[:n]) {
+		return nil, bad("the position is not written canonically")
+	}
 	b = b[n:]
 	count, k := binary.Uvarint(b)
 	if k <= 0 || count > maxStateMoves {

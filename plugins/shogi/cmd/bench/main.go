@@ -1,0 +1,195 @@
+// Command bench measures the shogi move generator: it runs our perft
+// in-process and Fairy-Stockfish's (USI mode, `go perft N`) on the same
+// positions in the same run, checks that the counts agree with each other
+// and with the published ones, and prints both speeds and their ratio.
+//
+//	go run ./plugins/shogi/cmd/bench [-depth 5] [-fsf /usr/games/fairy-stockfish] [-only start]
+//
+// Depth 6 of the start position (547,581,517 nodes) is the deep check that
+// the normal tests leave out: go run ./plugins/shogi/cmd/bench -depth 6 -only start.
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/banmen/banmen/plugins/shogi/rules"
+)
+
+// A benchPosition is a position of shared/testdata/perft.md with the depth to
+// run it at (relative to -depth for the start position) and its published
+// counts.
+type benchPosition struct {
+	name  string
+	sfen  string
+	depth func(d int) int
+	known map[int]uint64
+}
+
+var positions = []benchPosition{
+	{"start", rules.StartSFEN, func(d int) int { return d },
+		map[int]uint64{1: 30, 2: 900, 3: 25470, 4: 719731, 5: 19861490, 6: 547581517}},
+	{"matsuri", "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1", func(d int) int { return max(1, d-2) },
+		map[int]uint64{1: 207, 2: 28684, 3: 4809015}},
+	{"most-moves", "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", func(d int) int { return max(1, d-2) },
+		map[int]uint64{1: 593, 2: 105677}},
+}
+
+func main() {
+	depth := flag.Int("depth", 5, "perft depth of the start position (the others run shallower)")
+	fsfPath := flag.String("fsf", "/usr/games/fairy-stockfish", "Fairy-Stockfish binary")
+	only := flag.String("only", "", "run only the named position (start, matsuri, most-moves)")
+	flag.Parse()
+	if err := run(*depth, *fsfPath, *only, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(depth int, fsfPath, only string, out io.Writer) error {
+	fsf, err := startFSF(fsfPath)
+	if err != nil {
+		fmt.Fprintf(out, "Fairy-Stockfish unavailable (%v): ours only\n", err)
+	} else {
+		defer fsf.close()
+	}
+	fmt.Fprintf(out, "%-11s %5s %12s %14s %14s %8s  %s\n", "position", "depth", "nodes", "ours nps", "fsf nps", "ratio", "check")
+	failed := false
+	for _, bp := range positions {
+		if only != "" && bp.name != only {
+			continue
+		}
+		d := bp.depth(depth)
+		p, err := rules.ParseSFEN(bp.sfen)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		n, err := p.Perft(context.Background(), d)
+		if err != nil {
+			return err
+		}
+		ours := float64(n) / time.Since(start).Seconds()
+		check := "ok"
+		if want, ok := bp.known[d]; ok && want != n {
+			check, failed = fmt.Sprintf("MISMATCH: published %d", want), true
+		} else if !ok {
+			check = "no published count"
+		}
+		fsfNPS, ratio := "-", "-"
+		if fsf != nil {
+			fn, el, err := fsf.perft(bp.sfen, d)
+			if err != nil {
+				return err
+			}
+			v := float64(fn) / el.Seconds()
+			fsfNPS, ratio = strconv.FormatFloat(v, 'f', 0, 64), fmt.Sprintf("%.2fx", ours/v)
+			if fn != n {
+				// FSF counts pawn-drop mates at the last ply as moves.
+				check += fmt.Sprintf("; fsf counts %d (it includes last-ply pawn-drop mates)", fn)
+			}
+		}
+		fmt.Fprintf(out, "%-11s %5d %12d %14.0f %14s %8s  %s\n", bp.name, d, n, ours, fsfNPS, ratio, check)
+	}
+	if failed {
+		return fmt.Errorf("a count differs from the published one")
+	}
+	return nil
+}
+
+// fsf is a running Fairy-Stockfish in USI mode.
+type fsf struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startFSF(path string) (*fsf, error) {
+	cmd := exec.Command(path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	f := &fsf{cmd: cmd, in: in, out: bufio.NewScanner(stdout)}
+	f.out.Buffer(make([]byte, 1<<20), 1<<20)
+	if err := f.send("usi"); err != nil {
+		f.close()
+		return nil, err
+	}
+	if _, err := f.waitFor("usiok"); err != nil {
+		f.close()
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *fsf) send(s string) error {
+	_, err := io.WriteString(f.in, s+"\n")
+	return err
+}
+
+// waitFor reads lines until one starts with prefix and returns it.
+func (f *fsf) waitFor(prefix string) (string, error) {
+	for f.out.Scan() {
+		if line := f.out.Text(); strings.HasPrefix(line, prefix) {
+			return line, nil
+		}
+	}
+	if err := f.out.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("fairy-stockfish ended before %q", prefix)
+}
+
+// perft runs `go perft depth` on an SFEN and times it, the position set-up
+// excluded.
+func (f *fsf) perft(sfen string, depth int) (uint64, time.Duration, error) {
+	if err := f.send("position sfen " + sfen); err != nil {
+		return 0, 0, err
+	}
+	if err := f.send("isready"); err != nil {
+		return 0, 0, err
+	}
+	if _, err := f.waitFor("readyok"); err != nil {
+		return 0, 0, err
+	}
+	start := time.Now()
+	if err := f.send("go perft " + strconv.Itoa(depth)); err != nil {
+		return 0, 0, err
+	}
+	line, err := f.waitFor("Nodes searched:")
+	if err != nil {
+		return 0, 0, err
+	}
+	el := time.Since(start)
+	n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "Nodes searched:")), 10, 64)
+	return n, el, err
+}
+
+func (f *fsf) close() {
+	f.send("quit")
+	f.in.Close()
+	done := make(chan struct{})
+	go func() { f.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		f.cmd.Process.Kill()
+		<-done
+	}
+}
