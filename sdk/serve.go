@@ -102,7 +102,10 @@ func hclogKeys(groups []string, a slog.Attr) slog.Attr {
 	}
 	switch a.Key {
 	case slog.TimeKey:
+		// go-plugin parses exactly this layout; any other sends the whole
+		// line to the host's debug level as raw text.
 		a.Key = "@timestamp"
+		a.Value = slog.StringValue(a.Value.Time().Format("2006-01-02T15:04:05.000000Z07:00"))
 	case slog.MessageKey:
 		a.Key = "@message"
 	case slog.LevelKey:

@@ -443,3 +443,20 @@ func TestHealthAndMetrics(t *testing.T) {
 		}
 	}
 }
+
+// A plugin's own log lines reach the host's log, with their level and
+// attributes and the plugin's name.
+func TestPluginLogsReachHostLog(t *testing.T) {
+	h := startHost(t)
+	g := newGame(t, h, "faulty")
+	if r := g.play(t, 0, "log"); errCode(r) != "logged" {
+		t.Fatalf("log: %d %s", r.status, r.raw)
+	}
+	re := regexp.MustCompile(`level=WARN msg="a line from the plugin".*plugin=faulty.*detail=42|level=WARN msg="a line from the plugin".*detail=42.*plugin=faulty|level=WARN .*plugin=faulty.*msg="a line from the plugin"`)
+	for i := 0; i < 50 && !re.MatchString(h.logs.String()); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !re.MatchString(h.logs.String()) {
+		t.Errorf("plugin log line not in host log:\n%s", h.logs)
+	}
+}

@@ -1,10 +1,11 @@
 // Command faulty is a test plugin: tic-tac-toe that misbehaves on request,
 // so the host's supervision can be tested against a real process. A move
 // "hang" never returns, "crash" kills the process, "slow:<move>" waits a
-// while before playing <move>, "pid" fails with the process ID as message.
+// while before playing <move>, "pid" fails with the process ID as message, "log" writes a log line.
 package main
 
 import (
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -28,6 +29,9 @@ func (f faulty) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.Vie
 		select {}
 	case m == "crash":
 		os.Exit(3)
+	case m == "log":
+		slog.Warn("a line from the plugin", "detail", 42)
+		return nil, sdk.View{}, sdk.Errorf("logged", "logged")
 	case m == "pid":
 		return nil, sdk.View{}, sdk.Errorf("pid", "%s", strconv.Itoa(os.Getpid()))
 	case strings.HasPrefix(string(m), "slow:"):
