@@ -4,8 +4,12 @@
 // agree, and prints both speeds and their ratio.
 //
 //	go run ./plugins/xiangqi/cmd/bench [-depth 5] [-fsf /usr/games/fairy-stockfish] [-position FEN]
+//	go run ./plugins/xiangqi/cmd/bench -random 200 [-random-depth 3]
 //
-// It is a benchmark command, not a test: the deep counts take seconds.
+// With -random it instead compares the counts (not the speed) on positions
+// of seeded random games, a second opinion on the generator far from the
+// published positions. It is a benchmark command, not a test: the deep
+// counts take seconds.
 package main
 
 import (
@@ -15,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"strconv"
@@ -42,10 +47,20 @@ func main() {
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	depth := fs.Int("depth", 5, "perft depth")
-	fsf := fs.String("fsf", "/usr/games/fairy-stockfish", "Fairy-Stockfish binary")
+	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "Fairy-Stockfish binary")
 	pos := fs.String("position", "", "measure only this FEN")
+	random := fs.Int("random", 0, "compare counts on this many positions of random games instead")
+	randomDepth := fs.Int("random-depth", 3, "perft depth of the -random comparison")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	eng, err := startEngine(*fsfPath)
+	if err != nil {
+		return fmt.Errorf("fairy-stockfish: %w", err)
+	}
+	defer eng.close()
+	if *random > 0 {
+		return compareRandom(eng, out, *random, *randomDepth)
 	}
 	list := positions
 	if *pos != "" {
@@ -61,7 +76,7 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 		ourNPS := nps(ours, time.Since(t0))
-		theirs, el, err := fsfPerft(*fsf, p.fen, d)
+		theirs, el, err := eng.perft(p.fen, d)
 		if err != nil {
 			return fmt.Errorf("fairy-stockfish: %w", err)
 		}
@@ -78,55 +93,109 @@ func run(args []string, out io.Writer) error {
 	return nil
 }
 
+// compareRandom plays seeded random games and compares the perft counts of
+// every fifth position with Fairy-Stockfish's.
+func compareRandom(eng *engine, out io.Writer, n, depth int) error {
+	r := rand.New(rand.NewPCG(4, 2))
+	checked, bad := 0, 0
+	for game := 0; checked < n; game++ {
+		g := rules.NewGame(rules.StartPosition())
+		for ply := 0; ply < 300 && !g.Over() && checked < n; ply++ {
+			p := g.Position()
+			if ply%5 == 0 {
+				fen := p.FEN()
+				ours, err := rules.Variant{}.Perft(context.Background(), fen, depth)
+				if err != nil {
+					return err
+				}
+				theirs, _, err := eng.perft(fen, depth)
+				if err != nil {
+					return err
+				}
+				checked++
+				if ours != theirs {
+					bad++
+					fmt.Fprintf(out, "MISMATCH %s depth %d: banmen %d, fairy-stockfish %d\n", fen, depth, ours, theirs)
+				}
+			}
+			moves := p.LegalMoves()
+			if err := g.Play(moves[r.IntN(len(moves))]); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(out, "%d positions of random games compared at depth %d: %d differ\n", checked, depth, bad)
+	if bad > 0 {
+		return errors.New("perft counts differ")
+	}
+	return nil
+}
+
 func nps(nodes uint64, el time.Duration) float64 {
 	return float64(nodes) / max(el.Seconds(), 1e-9)
 }
 
-// fsfPerft runs "go perft depth" in Fairy-Stockfish and times it from the
-// command to the count, after the engine has said it is ready.
-func fsfPerft(bin, fen string, depth int) (uint64, time.Duration, error) {
+// engine is a running Fairy-Stockfish set to xiangqi.
+type engine struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	sc  *bufio.Scanner
+}
+
+func startEngine(bin string) (*engine, error) {
 	cmd := exec.Command(bin)
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	defer func() { _ = cmd.Wait() }()
-	defer in.Close()
+	e := &engine{cmd: cmd, in: in, sc: bufio.NewScanner(stdout)}
+	fmt.Fprintf(in, "uci\nsetoption name UCI_Variant value xiangqi\n")
+	return e, nil
+}
+
+func (e *engine) close() {
+	fmt.Fprintln(e.in, "quit")
+	e.in.Close()
+	_ = e.cmd.Wait()
+}
+
+func (e *engine) waitFor(prefix string) (string, error) {
+	for e.sc.Scan() {
+		if line := e.sc.Text(); strings.HasPrefix(line, prefix) {
+			return line, nil
+		}
+	}
+	if err := e.sc.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("no %q line", prefix)
+}
+
+// perft runs "go perft depth" and times it from the command to the count,
+// after the engine has said it is ready.
+func (e *engine) perft(fen string, depth int) (uint64, time.Duration, error) {
 	position := "position startpos"
 	if fen != "" {
 		position = "position fen " + fen
 	}
-	sc := bufio.NewScanner(stdout)
-	waitFor := func(prefix string) (string, error) {
-		for sc.Scan() {
-			if line := sc.Text(); strings.HasPrefix(line, prefix) {
-				return line, nil
-			}
-		}
-		if err := sc.Err(); err != nil {
-			return "", err
-		}
-		return "", fmt.Errorf("no %q line", prefix)
-	}
-	fmt.Fprintf(in, "uci\nsetoption name UCI_Variant value xiangqi\n%s\nisready\n", position)
-	if _, err := waitFor("readyok"); err != nil {
+	fmt.Fprintf(e.in, "%s\nisready\n", position)
+	if _, err := e.waitFor("readyok"); err != nil {
 		return 0, 0, err
 	}
 	t0 := time.Now()
-	fmt.Fprintf(in, "go perft %d\n", depth)
-	line, err := waitFor("Nodes searched")
+	fmt.Fprintf(e.in, "go perft %d\n", depth)
+	line, err := e.waitFor("Nodes searched")
 	el := time.Since(t0)
 	if err != nil {
 		return 0, 0, err
 	}
-	fmt.Fprintln(in, "quit")
 	n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "Nodes searched:")), 10, 64)
 	return n, el, err
 }
