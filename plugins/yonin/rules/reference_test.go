@@ -18,11 +18,11 @@ type refPiece struct {
 type refXY struct{ x, y int }
 
 type refPos struct {
-	cells                         map[refXY]refPiece
-	hand                          [4]map[byte]int
-	turn                          int
-	dead                          [4]bool
-	mates                         int
+	cells                        map[refXY]refPiece
+	hand                         [4]map[byte]int
+	turn                         int
+	dead                         [4]bool
+	mates                        int
 	pairs, lastPlayer, ownerless bool
 }
 
