@@ -1,0 +1,107 @@
+// Command harness plays scenario files in headless Chromium against a Banmen
+// site and reports, per scenario, whether it passed:
+//
+//	harness run [-base URL] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] scenarios...
+//
+// Without -base it starts a host itself, on a free port with a temporary data
+// directory, from the binaries in -bin (default $BANMEN_BIN, else it builds
+// them). It prints a line per scenario and "N passed, N failed"; it exits 1
+// when a scenario failed. See docs/harness.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/banmen/banmen/harness"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	if errors.Is(err, errFailed) {
+		os.Exit(1)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "harness:", err)
+		os.Exit(2)
+	}
+}
+
+var errFailed = errors.New("scenarios failed")
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "run" {
+		fmt.Fprintln(stderr, "usage: harness run [-base URL] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] [-bin DIR] scenarios...")
+		return errors.New("no command")
+	}
+	fs := flag.NewFlagSet("harness run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("base", "", "the site to test; empty starts a host")
+	browser := fs.String("browser", getenv("BANMEN_CHROMIUM"), "the Chromium binary (default: chromium on PATH)")
+	parallel := fs.Int("parallel", 2, "scenarios at once")
+	junit := fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
+	out := fs.String("out", "harness-out", "where failure screenshots and consoles go")
+	bin := fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
+	step := fs.Duration("step_timeout", 5*time.Second, "the longest wait of one step")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("no scenario files")
+	}
+	var scs []*harness.Scenario
+	for _, p := range fs.Args() {
+		sc, err := harness.Load(p)
+		if err != nil {
+			return err
+		}
+		scs = append(scs, sc)
+	}
+	if *base == "" {
+		bdir := *bin
+		if bdir != "" {
+			bdir, _ = filepath.Abs(bdir)
+		}
+		h, err := harness.StartHost(ctx, bdir)
+		if err != nil {
+			return err
+		}
+		defer h.Stop()
+		*base = h.URL
+		fmt.Fprintf(stdout, "started a host on %s (logs: %s)\n", h.URL, h.LogPath())
+	}
+	sum, err := harness.Run(ctx, harness.Config{
+		Base: *base, Chromium: *browser, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout,
+	}, scs)
+	if err != nil {
+		return err
+	}
+	if *junit != "" {
+		f, err := os.Create(*junit)
+		if err != nil {
+			return err
+		}
+		if err := sum.WriteJUnit(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(stdout, sum.Line())
+	if _, failed, _ := sum.Counts(); failed > 0 {
+		return errFailed
+	}
+	return nil
+}

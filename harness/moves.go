@@ -1,0 +1,401 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// point is a spot on the viewport, in CSS pixels.
+type point struct {
+	X, Y, W, H float64
+}
+
+// snapshot is what jsSnapshot reads from the page.
+type snapshot struct {
+	Ready      bool     `json:"ready"`
+	Status     string   `json:"status"`
+	Ply        int      `json:"ply"`
+	StorageKey string   `json:"storageKey"`
+	State      string   `json:"state"` // base64, as the page keeps it
+	MoveList   []string `json:"moveList"`
+	Text       string   `json:"text"`
+	Dialog     string   `json:"dialog"`
+	Focus      string   `json:"focus"`
+}
+
+func (s *session) snapshot(ctx context.Context) (snapshot, error) {
+	return eval[snapshot](ctx, jsSnapshot)
+}
+
+// gameView asks the site for the View of the game the page keeps.
+func (s *session) gameView(ctx context.Context, snap snapshot) (sdk.View, sdk.State, error) {
+	if snap.State == "" {
+		return sdk.View{}, nil, fmt.Errorf("the page keeps no game (nothing in localStorage under %q)", snap.StorageKey)
+	}
+	var st sdk.State
+	if err := json.Unmarshal([]byte(`"`+snap.State+`"`), &st); err != nil {
+		return sdk.View{}, nil, fmt.Errorf("the saved state is not base64: %w", err)
+	}
+	g, err := s.client.View(ctx, s.sc.Variant, st)
+	if err != nil {
+		return sdk.View{}, nil, err
+	}
+	return g.View, st, nil
+}
+
+// move makes one move by its notation with an input method. It finds the move
+// among the View's legal moves, performs it on the board, and waits until the
+// page has played it.
+func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string) error {
+	snap, err := s.waitReady(ctx, t)
+	if err != nil {
+		return err
+	}
+	view, _, err := s.gameView(ctx, snap)
+	if err != nil {
+		return err
+	}
+	if view.Status != sdk.Playing {
+		return fmt.Errorf("move %s: the game is over", m)
+	}
+	var lm *sdk.LegalMove
+	for i := range view.Legal {
+		if string(view.Legal[i].Move) == m {
+			lm = &view.Legal[i]
+			break
+		}
+	}
+	if lm == nil {
+		return fmt.Errorf("move %s is not legal at ply %d (%s); legal: %s", m, view.Ply, view.Position, legalList(view))
+	}
+	// Moves that share the cells differ only by promotion: the page asks.
+	twins := 0
+	for _, o := range view.Legal {
+		if o.Kind == lm.Kind && o.From == lm.From && o.To == lm.To && o.Drop == lm.Drop && o.Seat == lm.Seat {
+			twins++
+		}
+	}
+	switch lm.Kind {
+	case sdk.Action:
+		return fmt.Errorf("move %s is an action: press its button", m)
+	case sdk.BoardMove:
+		err = s.input(ctx, b, t, how, cellSelector(lm.From), cellSelector(lm.To))
+	case sdk.DropMove:
+		err = s.input(ctx, b, t, how, handSelector(int(lm.Seat), lm.Drop), cellSelector(lm.To))
+	}
+	if err != nil {
+		return fmt.Errorf("move %s by %s: %w", m, how, err)
+	}
+	if twins > 1 {
+		if err := s.choosePromotion(ctx, t, how, lm.Promote); err != nil {
+			return fmt.Errorf("move %s: %w", m, err)
+		}
+	}
+	// The page has played the move when its ply has moved on.
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		snap, err := s.snapshot(t.ctx)
+		if err == nil && snap.Ply > view.Ply {
+			break
+		}
+		if time.Now().After(deadline) {
+			msg := ""
+			if err == nil {
+				msg = fmt.Sprintf(" (ply still %d, dialog %q)", snap.Ply, snap.Dialog)
+			}
+			return fmt.Errorf("move %s by %s was not played within %v%s", m, how, s.cfg.StepTimeout, msg)
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	return nil
+}
+
+func legalList(v sdk.View) string {
+	var ms []string
+	for _, l := range v.Legal {
+		ms = append(ms, string(l.Move))
+	}
+	if len(ms) > 40 {
+		ms = append(ms[:40], fmt.Sprintf("… %d more", len(ms)-40))
+	}
+	return strings.Join(ms, " ")
+}
+
+// input picks the piece at from (a cell or a hand piece) and puts it on to.
+func (s *session) input(ctx context.Context, b *browser, t *tab, how, from, to string) error {
+	switch how {
+	case "mouse", "touch":
+		for _, sel := range []string{from, to} {
+			p, err := center(t.ctx, sel)
+			if err != nil {
+				return err
+			}
+			if err := s.press(t.ctx, how, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "drag", "touch-drag":
+		a, err := center(t.ctx, from)
+		if err != nil {
+			return err
+		}
+		z, err := center(t.ctx, to)
+		if err != nil {
+			return err
+		}
+		return drag(t.ctx, how == "touch-drag", a, z)
+	case "keyboard":
+		return s.keyboard(ctx, t, from, to)
+	}
+	return fmt.Errorf("unknown input %q", how)
+}
+
+// press clicks or taps a point.
+func (s *session) press(ctx context.Context, how string, p point) error {
+	if how == "touch" || how == "touch-drag" {
+		return chromedp.Do(ctx, chromedp.TapXY(p.X, p.Y))
+	}
+	return chromedp.Do(ctx, chromedp.MouseClickXY(p.X, p.Y))
+}
+
+// center scrolls sel into view and returns its centre.
+func center(ctx context.Context, sel string) (point, error) {
+	p, err := eval[*point](ctx, jsCall(jsCenter, sel))
+	if err != nil {
+		return point{}, err
+	}
+	if p == nil {
+		return point{}, fmt.Errorf("%s is not on the page or not shown", sel)
+	}
+	return *p, nil
+}
+
+// drag presses at a, moves in steps to z and releases, with the mouse or a
+// finger.
+func drag(ctx context.Context, touch bool, a, z point) error {
+	const steps = 8
+	return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		for i := 0; i <= steps+1; i++ {
+			f := math.Min(float64(i)/steps, 1)
+			x, y := a.X+(z.X-a.X)*f, a.Y+(z.Y-a.Y)*f
+			if touch {
+				typ := input.DispatchTouchEventTypeTouchMove
+				pts := []*input.TouchPoint{{X: x, Y: y}}
+				switch i {
+				case 0:
+					typ = input.DispatchTouchEventTypeTouchStart
+				case steps + 1:
+					typ, pts = input.DispatchTouchEventTypeTouchEnd, []*input.TouchPoint{}
+				}
+				if err := t.Call(ctx, input.CommandDispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts}, nil); err != nil {
+					return err
+				}
+				continue
+			}
+			p := input.DispatchMouseEventParams{Type: chromedp.MouseMoved, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1}
+			switch i {
+			case 0:
+				p.Type, p.ClickCount = chromedp.MousePressed, 1
+			case steps + 1:
+				p.Type, p.ClickCount = chromedp.MouseReleased, 1
+			}
+			if err := t.Call(ctx, input.CommandDispatchMouseEvent, p, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+// keyboard moves a piece as a keyboard user does: Tab onto the piece (a hand
+// piece, or the board), arrow keys to the square, Enter to pick it up, arrow
+// keys to the destination, Enter to put it down.
+func (s *session) keyboard(ctx context.Context, t *tab, from, to string) error {
+	if strings.Contains(from, "hand-piece") {
+		if err := tabTo(t.ctx, from); err != nil {
+			return err
+		}
+	} else {
+		if err := tabTo(t.ctx, "#arena .cell"); err != nil {
+			return err
+		}
+		if err := arrowTo(t.ctx, from); err != nil {
+			return err
+		}
+	}
+	if err := chromedp.Do(t.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		return err
+	}
+	if err := arrowTo(t.ctx, to); err != nil {
+		return err
+	}
+	return chromedp.Do(t.ctx, chromedp.KeyEvent(kb.Enter))
+}
+
+// tabTo presses Tab (or Shift+Tab when the focus is past the target, on the
+// board) until the focused element matches sel.
+func tabTo(ctx context.Context, sel string) error {
+	onBoard, err := eval[bool](ctx, jsCall(jsFocusIs, "#arena .cell"))
+	if err != nil {
+		return err
+	}
+	var opts []chromedp.KeyOption
+	if onBoard && sel != "#arena .cell" {
+		// The hands come before the board in the tab order.
+		opts = append(opts, chromedp.KeyModifiers(chromedp.ModifierShift))
+	}
+	for range 120 {
+		ok, err := eval[bool](ctx, jsCall(jsFocusIs, sel))
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, opts...)); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("Tab never reached %s", sel)
+}
+
+// arrowTo presses the arrow keys until the focus is on sel, choosing each key
+// from where the target is on the screen, so it works whatever the board's
+// shape or rotation.
+func arrowTo(ctx context.Context, sel string) error {
+	z, err := center(ctx, sel)
+	if err != nil {
+		return err
+	}
+	for range 64 {
+		ok, err := eval[bool](ctx, jsCall(jsFocusIs, sel))
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		a, err := eval[*point](ctx, jsFocusCenter)
+		if err != nil {
+			return err
+		}
+		if a == nil {
+			return fmt.Errorf("nothing has the focus on the way to %s", sel)
+		}
+		dx, dy := z.X-a.X, z.Y-a.Y
+		var key string
+		switch {
+		case math.Abs(dy) > a.H/2 && dy < 0:
+			key = kb.ArrowUp
+		case math.Abs(dy) > a.H/2:
+			key = kb.ArrowDown
+		case dx < 0:
+			key = kb.ArrowLeft
+		default:
+			key = kb.ArrowRight
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the arrow keys never reached %s", sel)
+}
+
+// choosePromotion answers the promotion dialog with the actor's input method.
+func (s *session) choosePromotion(ctx context.Context, t *tab, how string, promote bool) error {
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		snap, err := s.snapshot(t.ctx)
+		if err == nil && snap.Dialog == strings.TrimPrefix(selPromote, "#") {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the promotion dialog did not open")
+		}
+		time.Sleep(15 * time.Millisecond)
+	}
+	i, err := eval[int](t.ctx, jsCall(jsPromoteChoice, promote))
+	if err != nil {
+		return err
+	}
+	if i < 0 {
+		return fmt.Errorf("the promotion dialog has no choices")
+	}
+	sel := fmt.Sprintf("%s:nth-child(%d)", selChoices, i+1)
+	if how == "keyboard" {
+		if err := tabTo(t.ctx, sel); err != nil {
+			return err
+		}
+		return chromedp.Do(t.ctx, chromedp.KeyEvent(kb.Enter))
+	}
+	p, err := center(t.ctx, sel)
+	if err != nil {
+		return err
+	}
+	return s.press(t.ctx, how, p)
+}
+
+// recordMoves reads a game record through the site's import and returns its
+// moves and the View at its end.
+func (s *session) recordMoves(ctx context.Context, r *Record) ([]string, sdk.View, error) {
+	text, format, err := s.readRecord(ctx, r)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	g, err := s.client.Import(ctx, s.sc.Variant, format, text)
+	if err != nil {
+		return nil, sdk.View{}, fmt.Errorf("import %s: %w", r.File, err)
+	}
+	var ms []string
+	for _, h := range g.View.History {
+		if h.Move != sdk.Resign {
+			ms = append(ms, string(h.Move))
+		}
+	}
+	return ms, g.View, nil
+}
+
+func (s *session) readRecord(ctx context.Context, r *Record) (text, format string, err error) {
+	b, err := readFile(s.sc.path(r.File))
+	if err != nil {
+		return "", "", err
+	}
+	format = r.Format
+	if format == "" {
+		d, err := s.client.Variant(ctx, s.sc.Variant)
+		if err != nil {
+			return "", "", err
+		}
+		for _, n := range d.Notations {
+			if n.Import && n.Extension != "" && strings.HasSuffix(r.File, n.Extension) {
+				format = n.ID
+			}
+		}
+		if format == "" {
+			return "", "", fmt.Errorf("%s: say its format (the variant imports %s)", r.File, importable(d))
+		}
+	}
+	return string(b), format, nil
+}
+
+func importable(d sdk.Description) string {
+	var ids []string
+	for _, n := range d.Notations {
+		if n.Import {
+			ids = append(ids, n.ID)
+		}
+	}
+	return strings.Join(slices.Clip(ids), ", ")
+}

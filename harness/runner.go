@@ -1,0 +1,225 @@
+package harness
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/banmen/banmen/platform/client"
+)
+
+// Config is how scenarios run.
+type Config struct {
+	// Base is the site's address ("http://localhost:8080").
+	Base string
+	// Chromium is the browser binary; empty finds chromium or chrome on PATH.
+	Chromium string
+	// Parallel is how many scenarios run at once (at least 1).
+	Parallel int
+	// Out is where failure screenshots and consoles go, one folder per
+	// scenario; empty means a new temporary folder.
+	Out string
+	// StepTimeout bounds each wait of a step (5s if zero).
+	StepTimeout time.Duration
+	// Log receives a line per scenario as it ends; nil discards them.
+	Log io.Writer
+}
+
+// Result is how one scenario went.
+type Result struct {
+	Scenario *Scenario
+	Passed   bool
+	Skipped  bool
+	Err      error
+	Duration time.Duration
+	// Artifacts are the screenshots and consoles written for a failure.
+	Artifacts []string
+}
+
+// Summary is the results of a run, in the order the scenarios were given.
+type Summary struct {
+	Results  []Result
+	Duration time.Duration
+}
+
+// Counts returns how many scenarios passed, failed and were skipped.
+func (s Summary) Counts() (passed, failed, skipped int) {
+	for _, r := range s.Results {
+		switch {
+		case r.Skipped:
+			skipped++
+		case r.Passed:
+			passed++
+		default:
+			failed++
+		}
+	}
+	return
+}
+
+// Line is the summary line: "N passed, N failed".
+func (s Summary) Line() string {
+	p, f, sk := s.Counts()
+	line := fmt.Sprintf("%d passed, %d failed", p, f)
+	if sk > 0 {
+		line += fmt.Sprintf(" (%d skipped)", sk)
+	}
+	return line + fmt.Sprintf(" in %.1fs", s.Duration.Seconds())
+}
+
+// Run plays the scenarios against cfg.Base, cfg.Parallel at a time.
+func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error) {
+	if cfg.Parallel < 1 {
+		cfg.Parallel = 1
+	}
+	if cfg.StepTimeout == 0 {
+		cfg.StepTimeout = 5 * time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	if cfg.Out == "" {
+		dir, err := os.MkdirTemp("", "banmen-harness-out-")
+		if err != nil {
+			return Summary{}, err
+		}
+		cfg.Out = dir
+	}
+	c := client.New(cfg.Base, nil)
+	start := time.Now()
+	results := make([]Result, len(scenarios))
+	sem := make(chan struct{}, cfg.Parallel)
+	var wg sync.WaitGroup
+	var logMu sync.Mutex
+	for i, sc := range scenarios {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := runOne(ctx, &cfg, c, sc)
+			results[i] = r
+			logMu.Lock()
+			defer logMu.Unlock()
+			fmt.Fprintln(cfg.Log, r.line())
+		})
+	}
+	wg.Wait()
+	return Summary{Results: results, Duration: time.Since(start)}, nil
+}
+
+func runOne(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario) Result {
+	r := Result{Scenario: sc}
+	if sc.Skip != "" {
+		r.Skipped = true
+		return r
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(sc.Timeout))
+	defer cancel()
+	s := &session{sc: sc, cfg: cfg, client: c, browsers: map[string]*browser{}}
+	defer s.close()
+	err := s.run(ctx)
+	r.Duration = time.Since(start)
+	if err != nil {
+		r.Err = err
+		// The scenario's context may be the one that ran out: the
+		// artifacts get their own time.
+		actx, acancel := context.WithTimeout(context.Background(), 30*time.Second)
+		r.Artifacts = s.artifacts(actx, filepath.Join(cfg.Out, slug(sc.Name)))
+		acancel()
+		return r
+	}
+	r.Passed = true
+	return r
+}
+
+func (r Result) line() string {
+	switch {
+	case r.Skipped:
+		return fmt.Sprintf("SKIP  %s: %s", r.Scenario.Name, r.Scenario.Skip)
+	case r.Passed:
+		return fmt.Sprintf("PASS  %s (%.1fs)", r.Scenario.Name, r.Duration.Seconds())
+	}
+	line := fmt.Sprintf("FAIL  %s (%.1fs): %v", r.Scenario.Name, r.Duration.Seconds(), r.Err)
+	if len(r.Artifacts) > 0 {
+		line += "\n      artifacts: " + strings.Join(r.Artifacts, " ")
+	}
+	return line
+}
+
+var nonSlug = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
+
+func slug(s string) string { return strings.Trim(nonSlug.ReplaceAllString(s, "-"), "-") }
+
+// WriteJUnit writes the summary as a JUnit XML report, the format CI
+// systems read; a failure's artifacts are listed in its system-out.
+func (s Summary) WriteJUnit(w io.Writer) error {
+	type failure struct {
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	}
+	type skipped struct {
+		Message string `xml:"message,attr"`
+	}
+	type testcase struct {
+		Name      string   `xml:"name,attr"`
+		Classname string   `xml:"classname,attr"`
+		File      string   `xml:"file,attr,omitempty"`
+		Time      string   `xml:"time,attr"`
+		Failure   *failure `xml:"failure,omitempty"`
+		Skipped   *skipped `xml:"skipped,omitempty"`
+		SystemOut string   `xml:"system-out,omitempty"`
+	}
+	type suite struct {
+		XMLName  xml.Name   `xml:"testsuite"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Skipped  int        `xml:"skipped,attr"`
+		Time     string     `xml:"time,attr"`
+		Cases    []testcase `xml:"testcase"`
+	}
+	p, f, sk := s.Counts()
+	out := suite{Name: "banmen-harness", Tests: p + f + sk, Failures: f, Skipped: sk, Time: secs(s.Duration)}
+	for _, r := range s.Results {
+		tc := testcase{Name: r.Scenario.Name, Classname: "harness." + r.Scenario.Variant, File: r.Scenario.File, Time: secs(r.Duration)}
+		switch {
+		case r.Skipped:
+			tc.Skipped = &skipped{Message: r.Scenario.Skip}
+		case !r.Passed:
+			tc.Failure = &failure{Message: firstLine(r.Err.Error()), Text: r.Err.Error()}
+			var b strings.Builder
+			for _, a := range r.Artifacts {
+				// The attachment convention of Jenkins and GitLab.
+				fmt.Fprintf(&b, "[[ATTACHMENT|%s]]\n", a)
+			}
+			tc.SystemOut = b.String()
+		}
+		out.Cases = append(out.Cases, tc)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,328 @@
+// Package harness plays scripted games in real browsers against a Banmen
+// site, end to end: a scenario file (YAML) names a variant, the actors (each
+// its own Chromium profile on its own device) and the steps (open a page,
+// press a button, make a move by its notation with the actor's input method,
+// reload, go offline, expect a position, a result, an exported record...).
+//
+// The harness knows no game rule. It learns what a move is from the site
+// itself: the View the API returns for the game the page keeps lists every
+// legal move with its cells, and the harness only clicks, taps or keys its
+// way to them. Every way it touches the page (selectors, data attributes) is
+// in selectors.go, so a change of the web UI is a change of one file.
+package harness
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Scenario is one scripted session, as read from a scenario file.
+type Scenario struct {
+	// Name is what reports call the scenario; it defaults to the file name.
+	Name string `yaml:"name"`
+	// Description says what the scenario proves, and its sources.
+	Description string `yaml:"description"`
+	// Variant is the game's ID, as in /api/v1/variants ("shogi").
+	Variant string `yaml:"variant"`
+	// Lang is the site language of the pages opened ("en" by default).
+	Lang string `yaml:"lang"`
+	// Skip, when set, is why the scenario does not run yet.
+	Skip string `yaml:"skip"`
+	// Timeout bounds the whole scenario (2m by default).
+	Timeout Duration `yaml:"timeout"`
+	// Actors are the people at the table; the first is the default actor of
+	// a step.
+	Actors []Actor `yaml:"actors"`
+	Steps  []Step  `yaml:"steps"`
+
+	// File is the scenario's path; files it names are relative to its folder.
+	File string `yaml:"-"`
+}
+
+// Actor is one person with their own browser profile and device.
+type Actor struct {
+	// Name identifies the actor in steps: "host", "guest", "spectator"...
+	Name string `yaml:"name"`
+	// Device is a class of Devices ("phone", "tablet", "desktop"; default
+	// desktop); Viewport overrides parts of it.
+	Device   string    `yaml:"device"`
+	Viewport *Viewport `yaml:"viewport"`
+	// Input is how the actor moves pieces: mouse, drag, touch, touch-drag or
+	// keyboard (default: touch on touch devices, else mouse).
+	Input string `yaml:"input"`
+}
+
+// Step is one thing an actor does or checks. Exactly one action field is set.
+type Step struct {
+	// Actor names who acts (default: the first actor); Tab is which of the
+	// actor's tabs, from 1 (default: the last one opened); Input overrides
+	// the actor's input method for this step.
+	Actor string `yaml:"actor"`
+	Tab   int    `yaml:"tab"`
+	Input string `yaml:"input"`
+
+	// Open loads a page: "home", "landing", "play" (a Same-device game),
+	// or a path from the site's root where {lang} and {variant} are
+	// replaced. With a Tab the actor has not opened yet, it opens a new tab
+	// of the same profile.
+	Open string `yaml:"open"`
+	// Press clicks a button by its name in Buttons, or by a CSS selector.
+	Press string `yaml:"press"`
+	// Move makes one move by its notation (View.legal[].move); Moves makes
+	// several, the seat to move each time.
+	Move  string   `yaml:"move"`
+	Moves []string `yaml:"moves"`
+	// Replay plays every move of a game record from the start, in the
+	// browser, by the actor's input method.
+	Replay *Record `yaml:"replay"`
+	// Reload reloads the page.
+	Reload bool `yaml:"reload"`
+	// Offline cuts the actor's network (true) or gives it back (false).
+	Offline *bool `yaml:"offline"`
+	// Wait pauses.
+	Wait Duration `yaml:"wait"`
+	// Fill types text (or a file's text) into a field by name or selector.
+	Fill *Fill `yaml:"fill"`
+	// Select chooses an option of a <select> by name or selector.
+	Select *Fill `yaml:"select"`
+	// Expect checks the page, polling until it holds or its time is up.
+	Expect *Expect `yaml:"expect"`
+
+	line int
+}
+
+// Record is a game record file and its notation (default: from the file
+// extension, matched against the variant's notations).
+type Record struct {
+	File   string `yaml:"file"`
+	Format string `yaml:"format"`
+}
+
+// Fill names a field and what goes in it.
+type Fill struct {
+	Field string `yaml:"field"`
+	Text  string `yaml:"text"`
+	File  string `yaml:"file"`
+	Value string `yaml:"value"`
+}
+
+// Expect is what should be true of the page. Unset fields are not checked.
+type Expect struct {
+	// Status is body[data-status]: "playing" or "over".
+	Status string `yaml:"status"`
+	// Ply is body[data-ply].
+	Ply *int `yaml:"ply"`
+	// ToMove is the seats to move, from the game the page keeps.
+	ToMove []int `yaml:"toMove"`
+	// Position is the current position text (View.position).
+	Position string `yaml:"position"`
+	// Moves are the moves played, in notation (View.history[].move).
+	Moves []string `yaml:"moves"`
+	// MoveList are the texts of the move list panel, as shown.
+	MoveList []string `yaml:"moveList"`
+	// Result is how the game ended.
+	Result *ResultExpect `yaml:"result"`
+	// Export exports through the moves panel and checks the text.
+	Export *ExportExpect `yaml:"export"`
+	// Record: the game on the page is the game of this record, move for
+	// move, ending in the same position.
+	Record *Record `yaml:"record"`
+	// Message is text visible on the page; NoMessage must not be.
+	Message   string `yaml:"message"`
+	NoMessage string `yaml:"noMessage"`
+	// Visible and Hidden name buttons (or selectors) that must be shown or not.
+	Visible string `yaml:"visible"`
+	Hidden  string `yaml:"hidden"`
+	// NoJSErrors: no uncaught exception or console.error so far. (Every
+	// scenario also fails at its end on an uncaught exception.)
+	NoJSErrors bool `yaml:"noJSErrors"`
+	// Within bounds the polling (5s by default).
+	Within Duration `yaml:"within"`
+}
+
+// ResultExpect is an expected View.result.
+type ResultExpect struct {
+	Winners []int  `yaml:"winners"`
+	Reason  string `yaml:"reason"`
+	Draw    *bool  `yaml:"draw"`
+}
+
+// ExportExpect exports in Format and checks the text.
+type ExportExpect struct {
+	Format string `yaml:"format"`
+	// Contains are substrings the text must hold; Equals is the whole text
+	// (spaces at the ends ignored); File holds the whole text.
+	Contains []string `yaml:"contains"`
+	Equals   string   `yaml:"equals"`
+	File     string   `yaml:"file"`
+}
+
+// Duration is a time.Duration written as "1.5s" in YAML.
+type Duration time.Duration
+
+// UnmarshalYAML reads "250ms", "2m".
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration like 500ms or 2m", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Load reads a scenario file. Unknown fields are errors, with their line.
+func Load(path string) (*Scenario, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	sc.File = path
+	if sc.Name == "" {
+		sc.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	return sc, nil
+}
+
+// Parse reads a scenario from YAML and checks it.
+func Parse(b []byte) (*Scenario, error) {
+	var sc Scenario
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&sc); err != nil {
+		return nil, err
+	}
+	// The decoder keeps no positions, so read them again for messages
+	// about a step.
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err == nil && len(root.Content) == 1 {
+		m := root.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == "steps" {
+				for j, s := range m.Content[i+1].Content {
+					if j < len(sc.Steps) {
+						sc.Steps[j].line = s.Line
+					}
+				}
+			}
+		}
+	}
+	if err := sc.check(); err != nil {
+		return nil, err
+	}
+	return &sc, nil
+}
+
+func (sc *Scenario) check() error {
+	var errs []error
+	if sc.Variant == "" {
+		errs = append(errs, errors.New("no variant"))
+	}
+	if sc.Lang == "" {
+		sc.Lang = "en"
+	}
+	if sc.Timeout == 0 {
+		sc.Timeout = Duration(2 * time.Minute)
+	}
+	if len(sc.Actors) == 0 {
+		sc.Actors = []Actor{{Name: "host"}}
+	}
+	names := map[string]bool{}
+	for i := range sc.Actors {
+		a := &sc.Actors[i]
+		if a.Name == "" {
+			errs = append(errs, fmt.Errorf("actor %d has no name", i+1))
+		}
+		if names[a.Name] {
+			errs = append(errs, fmt.Errorf("actor %q twice", a.Name))
+		}
+		names[a.Name] = true
+		if a.Device == "" {
+			a.Device = "desktop"
+		}
+		dev, ok := Devices[a.Device]
+		if !ok {
+			errs = append(errs, fmt.Errorf("actor %q: unknown device %q (have %s)", a.Name, a.Device, strings.Join(deviceNames(), ", ")))
+			continue
+		}
+		if a.Input == "" {
+			a.Input = "mouse"
+			if dev.Touch {
+				a.Input = "touch"
+			}
+		}
+		if err := checkInput(a.Input, dev, a.Viewport); err != nil {
+			errs = append(errs, fmt.Errorf("actor %q: %w", a.Name, err))
+		}
+	}
+	for i := range sc.Steps {
+		s := &sc.Steps[i]
+		at := fmt.Sprintf("step %d (line %d)", i+1, s.line)
+		n := 0
+		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Replay != nil,
+			s.Reload, s.Offline != nil, s.Wait != 0, s.Fill != nil, s.Select != nil, s.Expect != nil} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, replay, reload, offline, wait, fill, select, expect (found %d)", at, n))
+		}
+		if s.Actor != "" && !names[s.Actor] {
+			errs = append(errs, fmt.Errorf("%s: no actor %q", at, s.Actor))
+		}
+		if s.Input != "" {
+			if err := checkInput(s.Input, Device{Touch: true}, nil); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", at, err))
+			}
+		}
+		if s.Tab < 0 {
+			errs = append(errs, fmt.Errorf("%s: tabs count from 1", at))
+		}
+		if s.Press != "" && !isSelector(s.Press) && Buttons[s.Press] == "" {
+			errs = append(errs, fmt.Errorf("%s: no button named %q (have %s, or give a CSS selector)", at, s.Press, strings.Join(buttonNames(), ", ")))
+		}
+		if s.Expect != nil && s.Expect.Export != nil && s.Expect.Export.Format == "" {
+			errs = append(errs, fmt.Errorf("%s: an export expectation needs a format", at))
+		}
+		if s.Replay != nil && s.Replay.File == "" {
+			errs = append(errs, fmt.Errorf("%s: replay needs a file", at))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func checkInput(in string, dev Device, vp *Viewport) error {
+	touch := dev.Touch
+	if vp != nil && vp.Touch != nil {
+		touch = *vp.Touch
+	}
+	switch in {
+	case "mouse", "drag", "keyboard":
+		return nil
+	case "touch", "touch-drag":
+		if !touch {
+			return fmt.Errorf("input %q needs a touch device", in)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown input %q (mouse, drag, touch, touch-drag, keyboard)", in)
+}
+
+// path resolves a file named by the scenario.
+func (sc *Scenario) path(name string) string {
+	if filepath.IsAbs(name) || sc.File == "" {
+		return name
+	}
+	return filepath.Join(filepath.Dir(sc.File), name)
+}

@@ -1,0 +1,175 @@
+package harness
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Every way the harness touches the web UI is in this file: when the pages
+// change, this is the one file to update. The hooks are ids, data attributes
+// and ARIA attributes the UI keeps for people and tests alike; nothing here
+// depends on layout or on a game rule.
+
+// Pages are the named pages a step may open; {lang} and {variant} are filled.
+var Pages = map[string]string{
+	"home":    "/{lang}/",
+	"landing": "/{lang}/{variant}/",
+	"play":    "/{lang}/{variant}/play?mode=local",
+}
+
+// Buttons are the named buttons a step may press.
+var Buttons = map[string]string{
+	"new-game":       "#new-game",
+	"flip":           "#flip",
+	"resign":         "#resign",
+	"export":         "#export-go",
+	"copy":           "#export-copy",
+	"download":       "#export-download",
+	"import":         "#import-go",
+	"yes":            "dialog[open] #confirm-yes",
+	"cancel":         `dialog[open] button[value="no"]`,
+	"start":          "#options-start",
+	"same-device":    "a.mode-local",
+	"close-notice":   "#notices .notice-close",
+	"export-panel":   "#export-box > summary",
+	"import-panel":   "#import-box > summary",
+	"beginner":       "#beginner",
+	"notation-text":  `#notation-toggle [data-alt="false"]`,
+	"notation-other": `#notation-toggle [data-alt="true"]`,
+}
+
+// Fields are the named form fields of fill and select steps.
+var Fields = map[string]string{
+	"export-format": "#export-format",
+	"export-text":   "#export-text",
+	"import-format": "#import-format",
+	"import-text":   "#import-text",
+}
+
+const (
+	// selPlayReady is set by the play page once it shows a game.
+	selPlayReady = `body[data-ready="true"]`
+	// selBoardData is the page's JSON: storageKey, the variant's strings.
+	selBoardData = "#board-data"
+	selArena     = "#arena"
+	selCell      = `#arena .cell[data-index="%d"]`
+	selHand      = `#arena .hand-piece[data-seat="%d"][data-kind="%s"]`
+	selPromote   = "#promote-dialog"
+	selChoices   = "#promote-choices .promote-choice"
+	selHistory   = "#history li .move-text"
+	selExportBox = "#export-box"
+	selNotices   = "#notices"
+)
+
+func isSelector(s string) bool { return strings.ContainsAny(s[:1], "#.[") || strings.Contains(s, " ") }
+
+func buttonSelector(name string) string {
+	if sel, ok := Buttons[name]; ok {
+		return sel
+	}
+	return name
+}
+
+func fieldSelector(name string) string {
+	if sel, ok := Fields[name]; ok {
+		return sel
+	}
+	return name
+}
+
+func buttonNames() []string { return slices.Sorted(maps.Keys(Buttons)) }
+
+func cellSelector(i int) string { return fmt.Sprintf(selCell, i) }
+
+func handSelector(seat int, kind string) string { return fmt.Sprintf(selHand, seat, kind) }
+
+// jsSnapshot reads, in one round trip, what expectations and moves need from
+// the page. The game itself is read from where the page keeps it
+// (localStorage under the page's storage key), so the harness can ask the
+// site's API for its View rather than parse the board.
+const jsSnapshot = `(() => {
+  const b = document.body;
+  let key = '', saved = null;
+  try {
+    const d = JSON.parse(document.querySelector('#board-data')?.textContent || 'null');
+    key = d?.storageKey || '';
+    if (key) saved = JSON.parse(localStorage.getItem(key) || 'null');
+  } catch (e) {}
+  const list = [...document.querySelectorAll('#history li .move-text')].map((e) => e.textContent);
+  return {
+    ready: b.dataset.ready === 'true',
+    status: b.dataset.status || '',
+    ply: b.dataset.ply === undefined ? -1 : Number(b.dataset.ply),
+    storageKey: key,
+    state: saved && saved.state ? saved.state : '',
+    moveList: list,
+    text: b.innerText,
+    dialog: document.querySelector('dialog[open]')?.id || '',
+    focus: document.activeElement?.closest?.('#arena .cell')?.dataset.index ?? (document.activeElement?.matches?.('#arena .hand-piece') ? 'hand:' + document.activeElement.dataset.seat + ':' + document.activeElement.dataset.kind : ''),
+  };
+})()`
+
+// jsCenter scrolls an element into view and returns its centre in CSS
+// pixels of the viewport, or null when it is missing or not shown.
+const jsCenter = `((sel) => {
+  const e = document.querySelector(sel);
+  if (!e) return null;
+  const r0 = e.getBoundingClientRect();
+  if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth) e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return null;
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height};
+})`
+
+// jsPromoteChoice finds the promotion dialog's button for a choice by its
+// label (the page's own strings for promote / do not promote), falling back
+// on the UI's order (promotion first). It returns its index or -1.
+const jsPromoteChoice = `((promote) => {
+  const bs = [...document.querySelectorAll('#promote-choices .promote-choice')];
+  if (!bs.length) return -1;
+  let strings = {};
+  try { strings = JSON.parse(document.querySelector('#board-data').textContent).strings || {}; } catch (e) {}
+  const want = promote ? strings['ui.promote'] : strings['ui.noPromote'];
+  if (want) {
+    const i = bs.findIndex((b) => b.textContent.trim().startsWith(want));
+    if (i >= 0) return i;
+  }
+  return promote ? 0 : bs.length - 1;
+})`
+
+// jsFocusIs tells whether the focused element matches a selector.
+const jsFocusIs = `((sel) => !!document.activeElement && document.activeElement.matches(sel))`
+
+// jsFocusCenter is the centre of the focused element, for keyboard steps.
+const jsFocusCenter = `(() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return null;
+  const r = e.getBoundingClientRect();
+  return {x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height};
+})()`
+
+// jsVisible tells whether an element exists and is shown.
+const jsVisible = `((sel) => {
+  const e = document.querySelector(sel);
+  if (!e || e.closest('[hidden]')) return false;
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+})`
+
+// jsExport runs the moves panel's export in format and returns the text
+// once it is shown. It opens the panel as a person would.
+const jsOpenExport = `((format) => {
+  const box = document.querySelector('#export-box');
+  if (box && !box.open) box.querySelector('summary').click();
+  const sel = document.querySelector('#export-format');
+  if (![...sel.options].some((o) => o.value === format)) return 'no export format ' + format + ' (have ' + [...sel.options].map((o) => o.value).join(', ') + ')';
+  sel.value = format;
+  sel.dispatchEvent(new Event('change', {bubbles: true}));
+  const t = document.querySelector('#export-text');
+  t.value = '';
+  return '';
+})`
+
+const jsExportText = `(() => { const t = document.querySelector('#export-text'); return t && !t.hidden ? t.value : ''; })()`

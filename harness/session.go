@@ -1,0 +1,551 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/banmen/banmen/platform/client"
+	"github.com/banmen/banmen/sdk"
+)
+
+// session is one run of a scenario: its browsers and where it reports.
+type session struct {
+	sc       *Scenario
+	cfg      *Config
+	client   *client.Client
+	browsers map[string]*browser
+}
+
+// StepError is a failure of one step, with where it is in the scenario file.
+type StepError struct {
+	Step int // from 1
+	Line int
+	What string // the step, briefly
+	Err  error
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("step %d (line %d, %s): %v", e.Step, e.Line, e.What, e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+func (s *session) browser(ctx context.Context, name string) (*browser, error) {
+	if name == "" {
+		name = s.sc.Actors[0].Name
+	}
+	if b, ok := s.browsers[name]; ok {
+		return b, nil
+	}
+	for _, a := range s.sc.Actors {
+		if a.Name == name {
+			b, err := launch(ctx, a, s.cfg.Chromium)
+			if err != nil {
+				return nil, err
+			}
+			s.browsers[name] = b
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("no actor %q", name)
+}
+
+// run plays the steps in order and stops at the first failure.
+func (s *session) run(ctx context.Context) error {
+	for i := range s.sc.Steps {
+		st := &s.sc.Steps[i]
+		if err := s.step(ctx, st); err != nil {
+			return &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
+		}
+	}
+	// Any uncaught exception fails the scenario, as in chromedp's own tests.
+	var errs []string
+	for _, a := range s.sc.Actors {
+		if b := s.browsers[a.Name]; b != nil {
+			for _, e := range b.errors() {
+				errs = append(errs, a.Name+" "+e)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("JavaScript errors: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+func (st *Step) describe() string {
+	switch {
+	case st.Open != "":
+		return "open " + st.Open
+	case st.Press != "":
+		return "press " + st.Press
+	case st.Move != "":
+		return "move " + st.Move
+	case len(st.Moves) > 0:
+		return fmt.Sprintf("moves (%d)", len(st.Moves))
+	case st.Replay != nil:
+		return "replay " + st.Replay.File
+	case st.Reload:
+		return "reload"
+	case st.Offline != nil:
+		return fmt.Sprintf("offline %v", *st.Offline)
+	case st.Wait != 0:
+		return "wait " + time.Duration(st.Wait).String()
+	case st.Fill != nil:
+		return "fill " + st.Fill.Field
+	case st.Select != nil:
+		return "select " + st.Select.Field
+	case st.Expect != nil:
+		return "expect"
+	}
+	return "?"
+}
+
+func (s *session) step(ctx context.Context, st *Step) error {
+	b, err := s.browser(ctx, st.Actor)
+	if err != nil {
+		return err
+	}
+	t, err := b.tab(st.Tab)
+	if err != nil {
+		return err
+	}
+	how := b.actor.Input
+	if st.Input != "" {
+		how = st.Input
+	}
+	switch {
+	case st.Open != "":
+		return s.open(ctx, t, st.Open)
+	case st.Press != "":
+		return s.pressButton(ctx, t, how, buttonSelector(st.Press))
+	case st.Move != "":
+		return s.move(ctx, b, t, st.Move, how)
+	case len(st.Moves) > 0:
+		for i, m := range st.Moves {
+			if err := s.move(ctx, b, t, m, how); err != nil {
+				return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
+			}
+		}
+		return nil
+	case st.Replay != nil:
+		ms, _, err := s.recordMoves(ctx, st.Replay)
+		if err != nil {
+			return err
+		}
+		for i, m := range ms {
+			if err := s.move(ctx, b, t, m, how); err != nil {
+				return fmt.Errorf("record move %d of %d: %w", i+1, len(ms), err)
+			}
+		}
+		return nil
+	case st.Reload:
+		if err := chromedp.Do(t.ctx, chromedp.Reload()); err != nil {
+			return err
+		}
+		return s.settle(ctx, t)
+	case st.Offline != nil:
+		return b.setOffline(*st.Offline)
+	case st.Wait != 0:
+		select {
+		case <-time.After(time.Duration(st.Wait)):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	case st.Fill != nil:
+		return s.fill(ctx, t, st.Fill)
+	case st.Select != nil:
+		return chromedp.Do(t.ctx, chromedp.SetValue(chromedp.CSS(fieldSelector(st.Select.Field)), st.Select.Value))
+	case st.Expect != nil:
+		return s.expect(ctx, b, t, st.Expect)
+	}
+	return errors.New("empty step")
+}
+
+// open loads a page and waits until it is ready to be used.
+func (s *session) open(ctx context.Context, t *tab, page string) error {
+	path, ok := Pages[page]
+	if !ok {
+		if !strings.HasPrefix(page, "/") {
+			return fmt.Errorf("no page %q: name one of home, landing, play, or give a path from /", page)
+		}
+		path = page
+	}
+	path = strings.NewReplacer("{lang}", s.sc.Lang, "{variant}", s.sc.Variant).Replace(path)
+	if err := chromedp.Do(t.ctx, chromedp.Navigate(s.client.Base()+path)); err != nil {
+		return err
+	}
+	return s.settle(ctx, t)
+}
+
+// settle waits until a play page has shown its game; other pages are ready
+// once loaded.
+func (s *session) settle(ctx context.Context, t *tab) error {
+	isPlay, err := eval[bool](t.ctx, `!!document.querySelector('#board-data')`)
+	if err != nil || !isPlay {
+		return err
+	}
+	_, err = s.waitReady(ctx, t)
+	return err
+}
+
+func (s *session) waitReady(ctx context.Context, t *tab) (snapshot, error) {
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		snap, err := s.snapshot(t.ctx)
+		if err == nil && snap.Ready {
+			return snap, nil
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = fmt.Errorf("the page never became ready (%s)", selPlayReady)
+			}
+			return snap, err
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return snap, ctx.Err()
+		}
+	}
+}
+
+// pressButton activates a button with the input method: a click, a tap, or
+// the keyboard (Tab onto it, Enter).
+func (s *session) pressButton(ctx context.Context, t *tab, how, sel string) error {
+	if err := s.waitVisible(ctx, t, sel); err != nil {
+		return err
+	}
+	if how == "keyboard" {
+		if err := tabTo(t.ctx, sel); err != nil {
+			return err
+		}
+		return chromedp.Do(t.ctx, chromedp.KeyEvent("\r"))
+	}
+	p, err := center(t.ctx, sel)
+	if err != nil {
+		return err
+	}
+	return s.press(t.ctx, how, p)
+}
+
+func (s *session) waitVisible(ctx context.Context, t *tab, sel string) error {
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		ok, err := eval[bool](t.ctx, jsCall(jsVisible, sel))
+		if err != nil {
+			return err
+		}
+		if ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s is not shown", sel)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (s *session) fill(ctx context.Context, t *tab, f *Fill) error {
+	text := f.Text
+	if f.File != "" {
+		b, err := readFile(s.sc.path(f.File))
+		if err != nil {
+			return err
+		}
+		text = string(b)
+	}
+	sel := fieldSelector(f.Field)
+	if err := s.waitVisible(ctx, t, sel); err != nil {
+		return err
+	}
+	// SetValue, then an input event: typing a whole record key by key
+	// would test the keyboard driver, not the page.
+	return chromedp.Do(t.ctx,
+		chromedp.SetValue(chromedp.CSS(sel), text),
+		chromedp.Evaluate[chromedp.Void](jsCall(`((sel) => document.querySelector(sel).dispatchEvent(new Event('input', {bubbles: true})))`, sel)),
+	)
+}
+
+// expect polls the page until every check of e holds or its time is up, and
+// then reports what still differs.
+func (s *session) expect(ctx context.Context, b *browser, t *tab, e *Expect) error {
+	within := s.cfg.StepTimeout
+	if e.Within > 0 {
+		within = time.Duration(e.Within)
+	}
+	if e.Export != nil {
+		// The export is done once, through the panel; the text is then
+		// compared.
+		if err := s.checkExport(ctx, t, e.Export, within); err != nil {
+			return err
+		}
+	}
+	deadline := time.Now().Add(within)
+	for {
+		diffs, err := s.check(ctx, b, t, e)
+		if err == nil && len(diffs) == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				return err
+			}
+			return errors.New(strings.Join(diffs, "; "))
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// check returns what differs from e now.
+func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]string, error) {
+	snap, err := s.snapshot(t.ctx)
+	if err != nil {
+		return nil, err
+	}
+	var d []string
+	differ := func(what string, want, got any) {
+		if !reflect.DeepEqual(want, got) {
+			d = append(d, fmt.Sprintf("%s: want %v, got %v", what, show(want), show(got)))
+		}
+	}
+	if e.Status != "" {
+		differ("status", e.Status, snap.Status)
+	}
+	if e.Ply != nil {
+		differ("ply", *e.Ply, snap.Ply)
+	}
+	if e.MoveList != nil {
+		differ("move list", e.MoveList, nonNil(snap.MoveList))
+	}
+	if e.Message != "" && !strings.Contains(snap.Text, e.Message) {
+		d = append(d, fmt.Sprintf("no visible message %q on the page", e.Message))
+	}
+	if e.NoMessage != "" && strings.Contains(snap.Text, e.NoMessage) {
+		d = append(d, fmt.Sprintf("the page shows %q", e.NoMessage))
+	}
+	for _, v := range []struct {
+		name string
+		want bool
+	}{{e.Visible, true}, {e.Hidden, false}} {
+		if v.name == "" {
+			continue
+		}
+		ok, err := eval[bool](t.ctx, jsCall(jsVisible, buttonSelector(v.name)))
+		if err != nil {
+			return nil, err
+		}
+		if ok != v.want {
+			d = append(d, fmt.Sprintf("%s: want shown %v, got %v", v.name, v.want, ok))
+		}
+	}
+	if e.NoJSErrors {
+		if errs := b.errors(); len(errs) > 0 {
+			d = append(d, "JavaScript errors: "+strings.Join(errs, "; "))
+		}
+	}
+	if e.ToMove != nil || e.Position != "" || e.Moves != nil || e.Result != nil || e.Record != nil {
+		view, _, err := s.gameView(ctx, snap)
+		if err != nil {
+			return nil, err
+		}
+		if e.ToMove != nil {
+			differ("to move", e.ToMove, seats(view.ToMove))
+		}
+		if e.Position != "" {
+			differ("position", e.Position, view.Position)
+		}
+		if e.Moves != nil {
+			differ("moves", e.Moves, historyMoves(view))
+		}
+		if len(snap.MoveList) != len(view.History) {
+			d = append(d, fmt.Sprintf("the move list shows %d moves, the game has %d", len(snap.MoveList), len(view.History)))
+		}
+		if r := e.Result; r != nil {
+			if view.Result == nil {
+				d = append(d, fmt.Sprintf("result: want %+v, the game has none (status %s)", *r, view.Status))
+			} else {
+				if r.Winners != nil {
+					differ("winners", r.Winners, seats(view.Result.Winners))
+				}
+				if r.Reason != "" {
+					differ("result reason", r.Reason, view.Result.Reason)
+				}
+				if r.Draw != nil {
+					differ("draw", *r.Draw, view.Result.Draw)
+				}
+			}
+		}
+		if e.Record != nil {
+			ms, rv, err := s.recordMoves(ctx, e.Record)
+			if err != nil {
+				return nil, err
+			}
+			got := historyMoves(view)
+			if i := firstDiff(ms, got); i >= 0 {
+				d = append(d, fmt.Sprintf("the game differs from %s at move %d: record %s, page %s", e.Record.File, i+1, at(ms, i), at(got, i)))
+			}
+			differ("position at the end of "+e.Record.File, rv.Position, view.Position)
+		}
+	}
+	return d, nil
+}
+
+// checkExport exports through the moves panel (choose the format, press
+// Export) and compares the text shown.
+func (s *session) checkExport(ctx context.Context, t *tab, x *ExportExpect, within time.Duration) error {
+	msg, err := eval[string](t.ctx, jsCall(jsOpenExport, x.Format))
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		return errors.New(msg)
+	}
+	if err := s.pressButton(ctx, t, "mouse", Buttons["export"]); err != nil {
+		return err
+	}
+	var text string
+	deadline := time.Now().Add(within)
+	for text == "" {
+		if text, err = eval[string](t.ctx, jsExportText); err != nil {
+			return err
+		}
+		if text == "" && time.Now().After(deadline) {
+			return fmt.Errorf("export %s: no text shown", x.Format)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var d []string
+	for _, c := range x.Contains {
+		if !strings.Contains(text, c) {
+			d = append(d, fmt.Sprintf("export %s lacks %q", x.Format, c))
+		}
+	}
+	want := x.Equals
+	if x.File != "" {
+		b, err := readFile(s.sc.path(x.File))
+		if err != nil {
+			return err
+		}
+		want = string(b)
+	}
+	if want != "" && normalize(want) != normalize(text) {
+		d = append(d, fmt.Sprintf("export %s: want\n%s\ngot\n%s", x.Format, want, text))
+	}
+	if len(d) > 0 {
+		return errors.New(strings.Join(d, "; "))
+	}
+	return nil
+}
+
+var spaceRun = regexp.MustCompile(`[ \t]+\n`)
+
+// normalize ignores line endings and trailing spaces, which editors and
+// checkouts change.
+func normalize(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.TrimSpace(spaceRun.ReplaceAllString(s, "\n"))
+}
+
+func historyMoves(v sdk.View) []string {
+	ms := []string{}
+	for _, h := range v.History {
+		ms = append(ms, string(h.Move))
+	}
+	return ms
+}
+
+func seats(ss []sdk.Seat) []int {
+	out := []int{}
+	for _, s := range ss {
+		out = append(out, int(s))
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func firstDiff(a, b []string) int {
+	for i := range max(len(a), len(b)) {
+		if i >= len(a) || i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+func at(s []string, i int) string {
+	if i < len(s) {
+		return s[i]
+	}
+	return "(none)"
+}
+
+func show(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", v)
+	case []string:
+		if len(v) > 12 {
+			return fmt.Sprintf("%q … (%d in all)", v[:12], len(v))
+		}
+		return fmt.Sprintf("%q", v)
+	}
+	return fmt.Sprint(v)
+}
+
+func readFile(path string) ([]byte, error) { return os.ReadFile(filepath.Clean(path)) }
+
+// artifacts writes, for a failed scenario, a screenshot of every tab and the
+// console of every actor, and returns their paths.
+func (s *session) artifacts(ctx context.Context, dir string) []string {
+	var out []string
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(s.browsers))
+	for n := range s.browsers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		b := s.browsers[n]
+		for tab, png := range b.screenshots(ctx) {
+			p := filepath.Join(dir, fmt.Sprintf("%s-tab%d.png", n, tab))
+			if os.WriteFile(p, png, 0o644) == nil {
+				out = append(out, p)
+			}
+		}
+		p := filepath.Join(dir, n+"-console.txt")
+		if os.WriteFile(p, []byte(b.consoleText()), 0o644) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (s *session) close() {
+	for _, b := range s.browsers {
+		b.close()
+	}
+}
