@@ -48,7 +48,7 @@ func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.M
 	}
 	// Leave time for the answer to travel back.
 	deadline = deadline.Add(-time.Until(deadline) / 5)
-	m := search(ctx, g.Position(), depth, deadline, level == sdk.Easy)
+	m := search(ctx, g.Position(), depth, deadline, level == sdk.Easy, g.rootEnds())
 	if m == NoMove {
 		return "", sdk.Errorf(sdk.CodeNoMove, "no legal move")
 	}
@@ -63,8 +63,34 @@ type searcher struct {
 	noise    uint32 // easy level: a per-position perturbation of the scores
 }
 
+// rootEnds scores the moves that end the game at once by the game's rules,
+// repetition and the 60-move rule included, which the search does not see:
+// a win is a mate, a draw is 0, a loss (perpetual check) is being mated.
+func (g *Game) rootEnds() map[Move]int {
+	ends := map[Move]int{}
+	for _, m := range g.pos.LegalMoves() {
+		after := *g
+		after.moves = g.moves[:len(g.moves):len(g.moves)]
+		after.keys = g.keys[:len(g.keys):len(g.keys)]
+		after.checks = g.checks[:len(g.checks):len(g.checks)]
+		after.texts = g.texts[:len(g.texts):len(g.texts)]
+		after.apply(m)
+		switch r := after.result; {
+		case r == nil:
+		case r.Draw:
+			ends[m] = 0
+		case Color(r.Winners[0]) == g.pos.side:
+			ends[m] = mateScore - 1
+		default:
+			ends[m] = -mateScore + 1
+		}
+	}
+	return ends
+}
+
 // search returns the best move found within the depth and the deadline.
-func search(ctx context.Context, p *Position, depth int, deadline time.Time, noisy bool) Move {
+// ends holds the fixed scores of root moves that end the game.
+func search(ctx context.Context, p *Position, depth int, deadline time.Time, noisy bool, ends map[Move]int) Move {
 	root := p.LegalMoves()
 	if len(root) == 0 {
 		return NoMove
@@ -82,9 +108,12 @@ func search(ctx context.Context, p *Position, depth int, deadline time.Time, noi
 		alpha := -infinity
 		var bestHere Move
 		for i, m := range root {
-			u := p.make(m)
-			score := -s.alphaBeta(p, d-1, 1, -infinity, -alpha)
-			p.unmake(m, u)
+			score, ok := ends[m]
+			if !ok {
+				u := p.make(m)
+				score = -s.alphaBeta(p, d-1, 1, -infinity, -alpha)
+				p.unmake(m, u)
+			}
 			if s.stopped {
 				break
 			}
