@@ -1,10 +1,3 @@
-// Package rules is the game of shogi behind the Banmen contract: the position
-// and its fast move generator, SFEN, USI, KIF and CSA notation, the game
-// record with every end-of-game rule, and a modest computer player.
-//
-// The package is pure: it keeps no game between calls, treats every State and
-// every text as hostile input, and never panics on it. It must never import
-// the platform or another plugin; it sees only the standard library and sdk.
 package rules
 
 // The board is a padded mailbox: 13 rows of 11 cells, the 9×9 board in the

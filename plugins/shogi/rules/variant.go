@@ -230,6 +230,9 @@ func (g *game) view() sdk.View {
 	}
 	v.Status = sdk.Playing
 	v.ToMove = []sdk.Seat{sdk.Seat(p.side)}
+	if len(v.InCheck) > 0 {
+		v.Notices = []string{"notice.check"}
+	}
 	legal := p.legalMoves(nil)
 	n := namer{p: p, legal: legal, prevTo: g.prevTo()}
 	v.Legal = make([]sdk.LegalMove, 0, len(legal)+1)
