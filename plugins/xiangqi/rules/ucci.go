@@ -51,9 +51,11 @@ func (p *Position) ParseLegalUCCI(text string) (Move, error) {
 
 // isLegal reports whether m is a legal move of the side to move.
 func (p *Position) isLegal(m Move) bool {
-	for _, l := range p.LegalMoves() {
-		if l == m {
-			return true
+	var l moveList
+	p.generate(&l)
+	for _, x := range l.m[:l.n] {
+		if x == m {
+			return p.legal(m, p.InCheck())
 		}
 	}
 	return false
