@@ -669,7 +669,7 @@ func (s *suite) testResign(t *testing.T) {
 	for first := range s.seats {
 		st, view := s.start, *s.startView
 		var gone []sdk.Seat
-		for k := 0; k < s.seats-1 && view.Status == sdk.Playing; k++ {
+		for k := 0; k < max(1, s.seats-1) && view.Status == sdk.Playing; k++ {
 			seat := sdk.Seat((first + k) % s.seats)
 			ns, nv, err := s.callPlay(t, st, seat, sdk.Resign)
 			if err != nil {

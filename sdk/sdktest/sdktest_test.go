@@ -198,7 +198,7 @@ func TestMutant(t *testing.T) {
 	if name == "" {
 		t.Skip("run by TestSuiteCatchesMutants")
 	}
-	sdktest.RunWith(t, mutants[name].v, sdktest.Config{Games: 3, SuggestDeadline: 200 * time.Millisecond})
+	sdktest.RunWith(t, mutants[name].v, sdktest.Config{SuggestDeadline: 200 * time.Millisecond})
 }
 
 // TestSuiteCatchesMutants proves that the suite can fail: every mutant must
@@ -209,7 +209,7 @@ func TestSuiteCatchesMutants(t *testing.T) {
 	}
 	for name, m := range mutants {
 		t.Run(name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMutant$", "-test.v")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestMutant$", "-test.v", "-test.short")
 			cmd.Env = append(os.Environ(), "SDKTEST_MUTANT="+name)
 			out, err := cmd.CombinedOutput()
 			if err == nil {

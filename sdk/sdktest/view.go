@@ -368,6 +368,8 @@ func CheckView(d sdk.Description, v sdk.View) error {
 		}
 		if err := checkLegalMove(d, m, kinds, cells); err != nil {
 			bad("legal %d %+v: %v", i, m, err)
+		} else if m.Kind == sdk.BoardMove && len(v.Board) == cells && v.Board[m.From].Kind == "" {
+			bad("legal %d %q moves from cell %d, which is empty", i, m.Move, m.From)
 		}
 		if moves[m.Seat] == nil {
 			moves[m.Seat] = map[sdk.Move]bool{}

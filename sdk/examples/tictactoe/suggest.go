@@ -83,7 +83,7 @@ func bestCell(ctx context.Context, b *board, side int) (int, error) {
 			continue
 		}
 		b[c] = marks[side]
-		score, err := negamax(ctx, b, 1-side)
+		score, err := negamax(ctx, b, 1-side, -2, -bestScore)
 		b[c] = 0
 		if err != nil {
 			return 0, err
@@ -95,8 +95,10 @@ func bestCell(ctx context.Context, b *board, side int) (int, error) {
 	return best, nil
 }
 
-// negamax scores the position for side to move: 1 a win, 0 a draw, -1 a loss.
-func negamax(ctx context.Context, b *board, side int) (int, error) {
+// negamax scores the position for side to move, 1 a win, 0 a draw, -1 a
+// loss, searching only for scores between alpha and beta (alpha-beta
+// pruning: a reply that already refutes the move ends the search of it).
+func negamax(ctx context.Context, b *board, side, alpha, beta int) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -109,12 +111,16 @@ func negamax(ctx context.Context, b *board, side int) (int, error) {
 			continue
 		}
 		b[c] = marks[side]
-		score, err := negamax(ctx, b, 1-side)
+		score, err := negamax(ctx, b, 1-side, -beta, -alpha)
 		b[c] = 0
 		if err != nil {
 			return 0, err
 		}
 		best = max(best, -score)
+		alpha = max(alpha, best)
+		if alpha >= beta {
+			break
+		}
 	}
 	if best == -2 {
 		return 0, nil // a full board: a draw

@@ -153,26 +153,43 @@ func TestSuggest(t *testing.T) {
 		})
 	}
 
-	// Hard against itself draws; hard against easy never loses.
-	for _, opponent := range []sdk.Level{sdk.Hard, sdk.Easy} {
+	// Hard never loses, whatever the opponent plays, with either seat.
+	for hard := range sdk.Seat(2) {
 		s, view, _ := v.Start(nil)
-		for view.Status == sdk.Playing {
-			level := sdk.Hard
-			if view.Ply%2 == 1 {
-				level = opponent
-			}
-			m, err := v.Suggest(ctx, s, level)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s, view, err = v.Play(s, view.ToMove[0], m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if r := view.Result; slices.Contains(r.Winners, 1) || (opponent == sdk.Hard && !r.Draw) {
-			t.Errorf("hard (X) against %s: %+v after %v", opponent, *r, view.History)
+		if lost := hardLoses(t, s, view, hard); lost != nil {
+			t.Errorf("hard as seat %d loses after %v", hard, lost)
 		}
 	}
+}
+
+// hardLoses plays Hard for seat hard against every reply of the opponent and
+// returns a history in which Hard loses, or nil.
+func hardLoses(t *testing.T, s sdk.State, view sdk.View, hard sdk.Seat) []sdk.PlayedMove {
+	v := tictactoe.Variant{}
+	if view.Status == sdk.Over {
+		if slices.Contains(view.Result.Winners, 1-hard) {
+			return view.History
+		}
+		return nil
+	}
+	moves := view.Legal
+	if view.ToMove[0] == hard {
+		m, err := v.Suggest(context.Background(), s, sdk.Hard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves = []sdk.LegalMove{{Seat: hard, Move: m}}
+	}
+	for _, m := range moves {
+		ns, nv, err := v.Play(s, m.Seat, m.Move)
+		if err != nil {
+			t.Fatalf("%v then %q: %v", view.History, m.Move, err)
+		}
+		if lost := hardLoses(t, ns, nv, hard); lost != nil {
+			return lost
+		}
+	}
+	return nil
 }
 
 // bruteForce counts the move sequences of depth marks from board in which
