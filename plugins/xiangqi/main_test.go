@@ -39,4 +39,3 @@ func TestConformanceThroughPlugin(t *testing.T) {
 	defer conn.Kill()
 	sdktest.Run(t, sdk.Remote{Conn: conn, ID: "xiangqi"})
 }
-
