@@ -18,6 +18,9 @@ import (
 // little more, as they can go anywhere.
 var pieceValue = [15]int{0, 100, 300, 400, 500, 800, 1000, 600, 0, 600, 600, 600, 600, 1100, 1300}
 
+// advanceBonus is what one rank of advance is worth, by kind.
+var advanceBonus = [15]int{0, 6, 2, 3, 4, 0, 0, 1, -12, 2, 2, 2, 2, 0, 0}
+
 const (
 	mateScore = 100000
 	infScore  = 1 << 30
@@ -190,9 +193,18 @@ func (sr *searcher) quiesce(p *Position, alpha, beta, ply, left int) int {
 func (p *Position) evaluate() int {
 	var score [2]int
 	for _, sq := range squares {
-		if pc := p.b[sq]; pc != 0 {
-			score[colorOf(pc)] += pieceValue[kindOf(pc)]
+		pc := p.b[sq]
+		if pc == 0 {
+			continue
 		}
+		c, k := colorOf(pc), kindOf(pc)
+		// A little shape: small pieces like to advance, the king likes
+		// to stay home.
+		adv := 8 - rowOf[sq] // ranks from the own back rank
+		if c == gote {
+			adv = rowOf[sq]
+		}
+		score[c] += pieceValue[k] + advanceBonus[k]*adv
 	}
 	for c := 0; c < 2; c++ {
 		for k := pawn; k <= gold; k++ {
