@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -141,15 +142,28 @@ func startHost(bin, tmp string) (stop func(), err error) {
 // returns a context bounded by the test's time.
 func tab(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(browserCtx)
-	if err := chromedp.Do(ctx); err != nil {
+	ctx, errs := watchedTab(t)
+	t.Cleanup(func() {
+		for _, e := range errs() {
+			t.Errorf("page error: %s", e)
+		}
+	})
+	return ctx
+}
+
+// watchedTab opens a new tab and collects its JavaScript exceptions and
+// console errors; errs may be read once the test has ended.
+func watchedTab(t *testing.T) (ctx context.Context, errs func() []string) {
+	t.Helper()
+	tabCtx, cancel := chromedp.NewContext(browserCtx)
+	if err := chromedp.Do(tabCtx); err != nil {
 		t.Fatal(err)
 	}
 	var (
 		mu   sync.Mutex
-		errs []string
+		list []string
 	)
-	msgs := chromedp.Console(ctx)
+	msgs := chromedp.Console(tabCtx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -159,23 +173,43 @@ func tab(t *testing.T) context.Context {
 			}
 			if m.IsException() || m.Type == chromedp.ConsoleError {
 				mu.Lock()
-				errs = append(errs, fmt.Sprintf("%s %s:%d %s", m.Type, m.URL, m.Line+1, m.Text))
+				list = append(list, fmt.Sprintf("%s %s:%d %s", m.Type, m.URL, m.Line+1, m.Text))
 				mu.Unlock()
 			}
 		}
 	}()
-	tctx, tcancel := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() {
-		tcancel()
-		cancel()
-		<-done
+	tctx, tcancel := context.WithTimeout(tabCtx, 3*time.Minute)
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			tcancel()
+			cancel()
+			<-done
+		}
+	}
+	t.Cleanup(stop)
+	return tctx, func() []string {
+		stop()
 		mu.Lock()
 		defer mu.Unlock()
-		for _, e := range errs {
-			t.Errorf("page error: %s", e)
+		return list
+	}
+}
+
+// TestPageErrorsAreCaught proves the watch every test relies on: an
+// exception and a console error in the page are both seen.
+func TestPageErrorsAreCaught(t *testing.T) {
+	ctx, errs := watchedTab(t)
+	do(t, ctx, chromedp.Navigate(baseURL+"/en/"))
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`console.error('e2e-console'); setTimeout(() => { throw new Error('e2e-throw'); }, 0)`),
+		chromedp.Sleep(300*time.Millisecond))
+	got := strings.Join(errs(), "\n")
+	for _, want := range []string{"e2e-console", "e2e-throw"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the page error %q was not caught; caught:\n%s", want, got)
 		}
-	})
-	return tctx
+	}
 }
 
 func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
@@ -297,6 +331,59 @@ func TestXiangqiMouse(t *testing.T) {
 	}
 	if got := exportText(t, ctx, "wxf"); !strings.Contains(got, "P9+1") {
 		t.Errorf("WXF export lacks the first move P9+1:\n%s", got)
+	}
+
+	// Flipping puts Red's corner (the last cell) at the top.
+	do(t, ctx, chromedp.Click(chromedp.ID("flip")))
+	if !eval[bool](t, ctx, `document.querySelector('.cell[data-index="89"]').getBoundingClientRect().top < document.querySelector('.cell[data-index="0"]').getBoundingClientRect().top`) {
+		t.Error("after Flip board the first seat's side is not at the top")
+	}
+	// New game asks first only while a game is on; after the mate it starts at once.
+	do(t, ctx, chromedp.Click(chromedp.ID("new-game")))
+	waitPly(t, ctx, 0)
+	x, y := center(t, ctx, cellSel(xiangqiCell("h2")))
+	do(t, ctx, chromedp.MouseClickXY(x, y))
+	x, y = center(t, ctx, cellSel(xiangqiCell("e2")))
+	do(t, ctx, chromedp.MouseClickXY(x, y))
+	waitPly(t, ctx, 1)
+	do(t, ctx, chromedp.Click(chromedp.ID("new-game")))
+	wait(t, ctx, `document.getElementById('confirm-dialog').open`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#confirm-dialog button[value="no"]`)))
+	wait(t, ctx, `!document.getElementById('confirm-dialog').open`)
+	waitPly(t, ctx, 1)
+	do(t, ctx, chromedp.Click(chromedp.ID("new-game")), chromedp.Click(chromedp.ID("confirm-yes")))
+	waitPly(t, ctx, 0)
+}
+
+// TestStorageUnavailable plays where localStorage refuses to keep anything
+// (a private window, a full quota): a notice says so, and play goes on, up to
+// a resignation.
+func TestStorageUnavailable(t *testing.T) {
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };`,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, chromedp.EmulateViewport(1366, 900))
+	open(t, ctx, "/uk/shogi/play?mode=local")
+	if n := eval[string](t, ctx, `document.getElementById('notices').innerText`); !strings.Contains(n, "не дозволяє сайту зберігати") {
+		t.Errorf("no storage notice, the notices say %q", n)
+	}
+	x, y := center(t, ctx, cellSel(shogiCell("7g")))
+	do(t, ctx, chromedp.MouseClickXY(x, y))
+	x, y = center(t, ctx, cellSel(shogiCell("7f")))
+	do(t, ctx, chromedp.MouseClickXY(x, y))
+	waitPly(t, ctx, 1)
+	do(t, ctx, chromedp.Click(chromedp.ID("resign")))
+	wait(t, ctx, `document.getElementById('confirm-dialog').open`)
+	if q := eval[string](t, ctx, `document.getElementById('confirm-text').textContent`); !strings.Contains(q, "Ґоте") {
+		t.Errorf("the resign question %q does not name Gote, the side to move", q)
+	}
+	do(t, ctx, chromedp.Click(chromedp.ID("confirm-yes")))
+	wait(t, ctx, `document.body.dataset.status === 'over'`)
+	if s := statusText(ctx); !strings.Contains(s, "Перемога: Сенте") || !strings.Contains(s, "суперник здався") {
+		t.Errorf("status %q, want Sente winning by resignation, in Ukrainian", s)
 	}
 }
 
@@ -494,5 +581,85 @@ func TestPageWeight(t *testing.T) {
 			t.Errorf("%s board page transfers %.1f KB, more than 200 KB", v, total/1024)
 		}
 		mu.Unlock()
+	}
+}
+
+// TestScreenshots writes a phone (390×844) and a desktop (1366×900) picture
+// of each board into $BANMEN_SCREENSHOTS, for docs/screenshots. It is skipped
+// when that variable is unset.
+func TestScreenshots(t *testing.T) {
+	dir := os.Getenv("BANMEN_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("BANMEN_SCREENSHOTS is not set")
+	}
+	type shot struct {
+		variant string
+		setup   func(ctx context.Context)
+	}
+	clickMove := func(ctx context.Context, from, to int) {
+		fx, fy := center(t, ctx, cellSel(from))
+		tx, ty := center(t, ctx, cellSel(to))
+		n := eval[int](t, ctx, `Number(document.body.dataset.ply)`)
+		do(t, ctx, chromedp.MouseClickXY(fx, fy))
+		wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
+		do(t, ctx, chromedp.MouseClickXY(tx, ty))
+		if eval[bool](t, ctx, `document.getElementById('promote-dialog').open`) {
+			x, y := center(t, ctx, `.promote-choice[data-promote="true"]`)
+			do(t, ctx, chromedp.MouseClickXY(x, y))
+		}
+		waitPly(t, ctx, n+1)
+	}
+	fresh := func(ctx context.Context, v string) {
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.clear()`), chromedp.Reload())
+		wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.ply === '0'`)
+	}
+	shots := []shot{
+		{"xiangqi", func(ctx context.Context) {
+			fresh(ctx, "xiangqi")
+			for _, m := range strings.Fields(xiangqiGame)[:12] {
+				clickMove(ctx, xiangqiCell(m[:2]), xiangqiCell(m[2:]))
+			}
+			x, y := center(t, ctx, cellSel(xiangqiCell("h2")))
+			do(t, ctx, chromedp.MouseClickXY(x, y))
+		}},
+		{"shogi", func(ctx context.Context) {
+			fresh(ctx, "shogi")
+			for _, m := range []string{"7g7f", "3c3d", "8h2b", "3a2b", "2g2f", "8c8d"} {
+				clickMove(ctx, shogiCell(m[:2]), shogiCell(m[2:]))
+			}
+			x, y := center(t, ctx, `.hand-piece[data-seat="0"][data-kind="B"]`)
+			do(t, ctx, chromedp.MouseClickXY(x, y))
+		}},
+		{"yonin", func(ctx context.Context) {
+			fresh(ctx, "yonin")
+			for _, m := range yoninMoves[:9] {
+				clickMove(ctx, shogiCell(m[2:4]), shogiCell(m[4:6]))
+			}
+		}},
+	}
+	for _, vp := range []struct {
+		name string
+		w, h int64
+		opts []chromedp.EmulateViewportOption
+	}{
+		{"phone", 390, 844, []chromedp.EmulateViewportOption{chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait}},
+		{"desktop", 1366, 900, nil},
+	} {
+		for _, s := range shots {
+			ctx := tab(t)
+			do(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, vp.opts...))
+			open(t, ctx, "/en/"+s.variant+"/play?mode=local")
+			s.setup(ctx)
+			do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('.notice').forEach(n => n.remove()); window.scrollTo(0, 0)`),
+				chromedp.Sleep(200*time.Millisecond))
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.Join(dir, fmt.Sprintf("%s-%s.png", s.variant, vp.name))
+			if err := os.WriteFile(name, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

@@ -265,10 +265,22 @@ export class Board {
         ? `<circle class="${cls}" cx="${this.px(vx + 0.5)}" cy="${this.px(vy + 0.5)}" r="${U * 0.46}"/>`
         : `<rect class="${cls}" x="${this.px(vx)}" y="${this.px(vy)}" width="${U}" height="${U}"/>`;
     };
+    // Squares are tinted under the pieces; on points a piece hides its
+    // point, so the marks become rings drawn over the pieces.
+    const points = desc.board.points;
     const lm = v.lastMove;
-    if (lm && lm.from >= 0) out += cellRect(lm.from, 'last');
-    if (lm && lm.to >= 0) out += cellRect(lm.to, 'last');
-    if (this.selected?.type === 'cell') out += cellRect(this.selected.index, 'sel');
+    let over = '';
+    const ring = (i, cls) => {
+      const [vx, vy] = this.visual(i);
+      return `<circle class="${cls}" cx="${this.px(vx + 0.5)}" cy="${this.px(vy + 0.5)}" r="${U * 0.48}"/>`;
+    };
+    for (const i of [lm?.from, lm?.to]) {
+      if (i === undefined || i < 0) continue;
+      if (points) over += ring(i, 'last-ring'); else out += cellRect(i, 'last');
+    }
+    if (this.selected?.type === 'cell') {
+      if (points) over += ring(this.selected.index, 'sel-ring'); else out += cellRect(this.selected.index, 'sel');
+    }
     for (let i = 0; i < v.board.length; i++) {
       const c = v.board[i];
       if (!c.kind) continue;
@@ -280,6 +292,7 @@ export class Board {
         + pieceSVG(desc, c, facing, { beginner: this.beginner, color, royalCheck: kind?.royal && checked.has(c.owner) && !c.flipped })
         + '</g>';
     }
+    out += over;
     if (showTargets) {
       for (const [to] of targets) {
         const [vx, vy] = this.visual(to);

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/banmen/banmen/platform/internal/config"
+	"github.com/banmen/banmen/sdk"
+)
+
+// fakeGames serves Descriptions only: the pages never call a plugin.
+type fakeGames struct{ ds []sdk.Description }
+
+func (f fakeGames) Descriptions() []sdk.Description { return f.ds }
+
+func (f fakeGames) Description(id string) (sdk.Description, bool) {
+	for _, d := range f.ds {
+		if d.ID == id {
+			return d, true
+		}
+	}
+	return sdk.Description{}, false
+}
+
+func (f fakeGames) Call(context.Context, string, string, func(context.Context, *sdk.Conn) error) error {
+	return nil
+}
+
+func pageServer(t *testing.T) func(path, acceptLanguage string) (int, string, map[string]string) {
+	t.Helper()
+	games := fakeGames{ds: []sdk.Description{
+		{ID: "shogi", Name: "Shogi", NameKey: "variant.shogi", Seats: []sdk.SeatInfo{{NameKey: "seat.shogi.sente"}, {NameKey: "seat.shogi.gote"}}},
+		{ID: "xiangqi", Name: "Xiangqi", NameKey: "variant.xiangqi", Seats: []sdk.SeatInfo{{NameKey: "seat.xiangqi.red"}, {NameKey: "seat.xiangqi.black"}}},
+	}}
+	app := New(Deps{Games: games, Config: config.Config{Variants: []string{"shogi", "xiangqi"}}})
+	return func(path, al string) (int, string, map[string]string) {
+		req := httptest.NewRequest("GET", path, nil)
+		if al != "" {
+			req.Header.Set("Accept-Language", al)
+		}
+		res, err := app.Test(req, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		h := map[string]string{}
+		for k := range res.Header {
+			h[k] = res.Header.Get(k)
+		}
+		return res.StatusCode, string(b), h
+	}
+}
+
+func TestPages(t *testing.T) {
+	get := pageServer(t)
+	for _, tc := range []struct {
+		path, accept string
+		status       int
+		contains     []string
+	}{
+		{"/en/", "", 200, []string{`<html lang="en">`, "Board games from Japan and China", `href="/en/shogi/"`, `href="/uk/"`}},
+		{"/uk/", "", 200, []string{`<html lang="uk">`, "Настільні ігри", "Сьоґі"}},
+		{"/en/shogi/", "", 200, []string{"Shogi for two", "Same device", "coming soon", `href="/en/shogi/play?mode=local"`, "Questions and answers", `href="/uk/shogi/"`}},
+		{"/uk/xiangqi/", "", 200, []string{"Сянці: китайські шахи", "Один пристрій", "незабаром"}},
+		{"/en/shogi/play?mode=local", "", 200, []string{`id="board-data"`, "New game", `href="/uk/shogi/play?mode=local"`}},
+		{"/uk/shogi/play", "", 200, []string{"Нова партія", "Здатися"}},
+		{"/en/shogi/play?mode=computer", "", 200, []string{"This mode is not open yet"}},
+		{"/en/yonin/", "", 404, []string{"This page does not exist"}},
+		{"/fr/", "uk", 404, []string{`<html lang="uk">`}},
+		{"/en/shogi/play?mode=bogus", "", 404, nil},
+	} {
+		status, body, h := get(tc.path, tc.accept)
+		if status != tc.status {
+			t.Errorf("GET %s: status %d, want %d", tc.path, status, tc.status)
+		}
+		for _, s := range tc.contains {
+			if !strings.Contains(body, s) {
+				t.Errorf("GET %s: the page lacks %q", tc.path, s)
+			}
+		}
+		if status == 200 && !strings.Contains(h["Content-Security-Policy"], "script-src 'self'") {
+			t.Errorf("GET %s: no strict CSP", tc.path)
+		}
+		// The CSP forbids inline scripts and style attributes.
+		if regexp.MustCompile(`<script(?: type="module")?>|\sstyle=`).MatchString(body) {
+			t.Errorf("GET %s: the page has an inline script or style attribute", tc.path)
+		}
+	}
+}
+
+func TestLanguageRedirect(t *testing.T) {
+	get := pageServer(t)
+	for accept, want := range map[string]string{"": "/en/", "uk-UA,uk;q=0.9": "/uk/", "ja,fr;q=0.8": "/en/"} {
+		status, _, h := get("/", accept)
+		if status != 302 || h["Location"] != want {
+			t.Errorf("GET / with Accept-Language %q: %d to %q, want 302 to %q", accept, status, h["Location"], want)
+		}
+	}
+	if status, _, h := get("/shogi/", "uk"); status != 302 || h["Location"] != "/uk/shogi/" {
+		t.Errorf("GET /shogi/: %d to %q, want the Ukrainian landing page", status, h["Location"])
+	}
+}
+
+// TestBoardData checks the JSON the board's scripts read: the variant and
+// the strings of the page's language.
+func TestBoardData(t *testing.T) {
+	get := pageServer(t)
+	_, body, _ := get("/uk/shogi/play?mode=local", "")
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="board-data">(.*?)</script>`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("no board data in the page")
+	}
+	var d boardData
+	if err := json.Unmarshal([]byte(m[1]), &d); err != nil {
+		t.Fatalf("board data is not JSON: %v\n%s", err, m[1])
+	}
+	if d.Variant.ID != "shogi" || d.StorageKey != "banmen.local.shogi" || d.API != "/api/v1/games/shogi" || d.Lang != "uk" {
+		t.Errorf("board data %+v", d)
+	}
+	if d.Strings["ui.newGame"] != "Нова партія" || d.Strings["seat.shogi.sente"] != "Сенте" {
+		t.Errorf("board strings are not Ukrainian: %q %q", d.Strings["ui.newGame"], d.Strings["seat.shogi.sente"])
+	}
+	if _, ok := d.Strings["landing.shogi.rules"]; ok {
+		t.Error("the board data carries the landing page's text too")
+	}
+}
+
+// TestStaticVersioned serves the static files under a content-hashed prefix
+// with a long cache life, and compressed.
+func TestStaticVersioned(t *testing.T) {
+	get := pageServer(t)
+	_, body, _ := get("/en/", "")
+	m := regexp.MustCompile(`href="(/static/[0-9a-f]{10}/css/site.css)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("no versioned stylesheet link")
+	}
+	status, css, h := get(m[1], "")
+	if status != 200 || !strings.Contains(css, "@font-face") || !strings.Contains(h["Cache-Control"], "max-age=31536000") {
+		t.Errorf("GET %s: %d, cache %q", m[1], status, h["Cache-Control"])
+	}
+}
