@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -16,6 +17,9 @@ const (
 	fivePawns    = "P4k3/P8/P8/P8/P8/9/9/9/9/3K5 w - - 0 1"
 	twoFiles     = "5k3/9/2P6/2P3P2/2P3P2/9/9/9/9/3K5 w - - 0 1"
 	blackPawns   = "5k3/9/9/9/9/4p4/4p4/9/9/3K5 b - - 0 1"
+	// Two advisors on file d, two elephants on file c: the direction tells
+	// them apart.
+	tandemGuards = "3k5/9/9/9/9/2B6/9/3A5/9/2BA1K3 w - - 0 1"
 )
 
 func TestWXF(t *testing.T) {
@@ -60,6 +64,11 @@ func TestWXF(t *testing.T) {
 		{twoFiles, "g5h5", "3-.2"},
 		{blackPawns, "e3d3", "P+.4"},
 		{blackPawns, "e4f4", "P-.6"},
+		{tandemGuards, "d0e1", "A6+5"},
+		{tandemGuards, "d2e1", "A6-5"},
+		{tandemGuards, "c0e2", "E7+5"},
+		{tandemGuards, "c4e2", "E7-5"},
+		{tandemGuards, "c4a2", "E7-9"},
 	}
 	for _, tc := range tests {
 		p := mustFEN(t, tc.fen)
@@ -80,16 +89,30 @@ func TestWXF(t *testing.T) {
 // TestWXFUnique checks that in many positions every legal move has its own
 // text, so that a WXF record always reads back as it was played.
 func TestWXFUnique(t *testing.T) {
-	for _, fen := range []string{StartFEN, perftTable[1].fen, tandemRooks, tandemBlack, tandemHorses,
-		threePawns, fourPawns, fivePawns, twoFiles, blackPawns} {
-		p := mustFEN(t, fen)
+	check := func(p *Position) {
 		seen := map[string]Move{}
 		for _, m := range p.LegalMoves() {
 			w := p.WXF(m)
 			if prev, dup := seen[w]; dup {
-				t.Errorf("%s: %s and %s are both %q", fen, UCCI(prev), UCCI(m), w)
+				t.Errorf("%s: %s and %s are both %q", p.FEN(), UCCI(prev), UCCI(m), w)
 			}
 			seen[w] = m
+		}
+	}
+	for _, fen := range []string{StartFEN, perftTable[1].fen, tandemRooks, tandemBlack, tandemHorses,
+		threePawns, fourPawns, fivePawns, twoFiles, blackPawns, tandemGuards} {
+		check(mustFEN(t, fen))
+	}
+	// And along seeded random games.
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 20 {
+		g := NewGame(StartPosition())
+		for len(g.moves) < 200 && !g.Over() {
+			check(&g.pos)
+			moves := g.pos.LegalMoves()
+			if err := g.Play(moves[r.IntN(len(moves))]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
