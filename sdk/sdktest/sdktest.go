@@ -1,24 +1,30 @@
 // Package sdktest is the conformance suite of the Banmen game contract. A
-// variant's test calls Run (or RunWith) to prove, in-process and without a
-// plugin subprocess, that it honours what the host and the browser rely on:
+// variant's test calls Run (or RunWith) to prove, in-process, that it honours
+// what the host and the browser rely on; RunPlugin runs the same suite across
+// a real plugin process. It checks:
 //
-//   - a sound Description (CheckDescription);
+//   - a sound Description (CheckDescription), the same at every call;
 //   - Start with default, single non-default and bad options;
 //   - the View invariants (CheckView) after every move of seeded random games,
-//     and View(state) equal to the View that Play returned;
-//   - every listed legal move accepted, anything else rejected with a
-//     *sdk.RuleError without touching the state, moves by seats not to move
-//     rejected, game over enforced;
-//   - resignation as Description.Resign says;
+//     View(state) equal to the View that Play returned, Ply, History and
+//     LastMove following the move played;
+//   - every listed legal move accepted; perturbed texts, garbage and moves by
+//     seats not to move rejected with a *sdk.RuleError, the state untouched;
+//   - resignation as Description.Resign says, game_over after the end;
 //   - Export in every notation, Import(Export(s)) giving the same game, and
 //     garbage Import text rejected;
 //   - hostile state bytes (garbage, truncations, flipped bytes, another
-//     variant's state) rejected with sdk.CodeBadState and never a panic;
-//   - Suggest at every level returning a legal move within its deadline;
-//   - for an sdk.Perfter, its counts equal to the listed legal moves (Perft).
+//     variant's envelope) rejected with sdk.CodeBadState by every method, and
+//     well-sealed foreign payloads rejected or describing a sound game;
+//   - Suggest at every level returning a legal move within its deadline, and
+//     promptly with a done context;
+//   - the same game replayed from several goroutines at once;
+//   - for an sdk.Perfter or sdk.Divider, counts equal to the listed legal
+//     moves (Perft, Divide), and a cancelled context honoured.
 //
-// It checks the contract, not the rules of a game: a variant still needs its
-// own rule tests (perft tables, edge positions). The runs are deterministic
+// A panic in any method is a failure, never a crash of the test binary. The
+// suite checks the contract, not the rules of a game: a variant still needs
+// its own rule tests (perft tables, edge positions). Runs are deterministic
 // for a given Config.Seed.
 //
 // The package must never import the platform or any plugin.
