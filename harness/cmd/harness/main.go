@@ -6,7 +6,11 @@
 // Without -base it starts a host itself, on a free port with a temporary data
 // directory, from the binaries in -bin (default $BANMEN_BIN, else it builds
 // them). It prints a line per scenario and "N passed, N failed"; it exits 1
-// when a scenario failed. See docs/harness.md.
+// when a scenario failed.
+//
+//	harness game -variant ID [-seed N] [-strong SEAT] [-base URL]
+//
+// prints the moves of a whole game, for a new scenario. See docs/harness.md.
 package main
 
 import (
@@ -40,8 +44,12 @@ func main() {
 var errFailed = errors.New("scenarios failed")
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "game" {
+		return game(ctx, args[1:], getenv, stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "run" {
 		fmt.Fprintln(stderr, "usage: harness run [-base URL] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] [-bin DIR] scenarios...")
+		fmt.Fprintln(stderr, "       harness game -variant ID [-seed N] [-strong SEAT] [-base URL]   (the moves of a whole game, for a new scenario)")
 		return errors.New("no command")
 	}
 	fs := flag.NewFlagSet("harness run", flag.ContinueOnError)

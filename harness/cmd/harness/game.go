@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/banmen/banmen/harness"
+	"github.com/banmen/banmen/platform/client"
+	"github.com/banmen/banmen/sdk"
+)
+
+// game writes the moves of a whole game for a new scenario: one seat is the
+// site's computer player, the others pick legal moves at random (seeded), so
+// the game ends soon and differs by seed. Every move comes from the site, so
+// the command knows no rule either.
+func game(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("harness game", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("base", "", "the site; empty starts a host")
+	bin := fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts")
+	variant := fs.String("variant", "", "the variant")
+	seed := fs.Uint64("seed", 1, "the random seed of the other seats")
+	strong := fs.Int("strong", 0, "the seat the computer plays")
+	level := fs.String("level", "hard", "the computer's level")
+	think := fs.Duration("think", 300*time.Millisecond, "the computer's time per move")
+	maxPly := fs.Int("max", 300, "give up after this many plies")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *variant == "" {
+		return errors.New("game: say -variant")
+	}
+	if *base == "" {
+		bdir := *bin
+		if bdir != "" {
+			bdir, _ = filepath.Abs(bdir)
+		}
+		h, err := harness.StartHost(ctx, bdir)
+		if err != nil {
+			return err
+		}
+		defer h.Stop()
+		*base = h.URL
+	}
+	c := client.New(*base, nil)
+	rng := rand.New(rand.NewPCG(*seed, *seed^0x9e3779b97f4a7c15))
+	g, err := c.Start(ctx, *variant, nil)
+	if err != nil {
+		return err
+	}
+	var moves []string
+	for g.View.Status == sdk.Playing && len(moves) < *maxPly {
+		seat := g.View.ToMove[0]
+		var m sdk.Move
+		if int(seat) == *strong {
+			if m, err = c.Suggest(ctx, *variant, g.State, sdk.Level(*level), *think); err != nil {
+				return err
+			}
+		} else {
+			var cands []sdk.Move
+			for _, l := range g.View.Legal {
+				if l.Kind != sdk.Action && l.Seat == seat && l.Move != sdk.Resign {
+					cands = append(cands, l.Move)
+				}
+			}
+			if len(cands) == 0 {
+				return fmt.Errorf("seat %d has no move at ply %d", seat, g.View.Ply)
+			}
+			m = cands[rng.IntN(len(cands))]
+		}
+		if g, err = c.Play(ctx, *variant, g.State, seat, m); err != nil {
+			return fmt.Errorf("play %s: %w", m, err)
+		}
+		moves = append(moves, string(m))
+	}
+	fmt.Fprintf(stdout, "# %s, seed %d, seat %d played by the computer (%s): %d plies, %s\n",
+		*variant, *seed, *strong, *level, len(moves), g.View.Status)
+	if r := g.View.Result; r != nil {
+		fmt.Fprintf(stdout, "# result: winners %v, %s\n", r.Winners, r.Reason)
+	}
+	fmt.Fprintf(stdout, "# position: %s\n", g.View.Position)
+	for i := 0; i < len(moves); i += 12 {
+		fmt.Fprintf(stdout, "  - moves: [%s]\n", strings.Join(moves[i:min(i+12, len(moves))], ", "))
+	}
+	return nil
+}
