@@ -142,24 +142,24 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 	s.c = c.withDefaults(s.d)
 	s.seats = len(s.d.Seats)
 
-	t.Run("describe", s.testDescribe)
-	t.Run("options", s.testOptions)
+	t.Run("describe", guard(s.testDescribe))
+	t.Run("options", guard(s.testOptions))
 	if s.startView == nil || len(s.startView.Legal) == 0 {
 		t.Error("sdktest: no game could start with nil options; skipping the rest")
 		return
 	}
-	t.Run("games", s.testGames)
-	t.Run("legal", s.testLegal)
-	t.Run("reject", s.testReject)
-	t.Run("seats", s.testSeats)
-	t.Run("resign", s.testResign)
-	t.Run("over", s.testOver)
-	t.Run("notations", s.testNotations)
-	t.Run("hostile_state", s.testHostileState)
-	t.Run("import_garbage", s.testImportGarbage)
-	t.Run("suggest", s.testSuggest)
-	t.Run("concurrent", s.testConcurrent)
-	t.Run("perft", s.testPerft)
+	t.Run("games", guard(s.testGames))
+	t.Run("legal", guard(s.testLegal))
+	t.Run("reject", guard(s.testReject))
+	t.Run("seats", guard(s.testSeats))
+	t.Run("resign", guard(s.testResign))
+	t.Run("over", guard(s.testOver))
+	t.Run("notations", guard(s.testNotations))
+	t.Run("hostile_state", guard(s.testHostileState))
+	t.Run("import_garbage", guard(s.testImportGarbage))
+	t.Run("suggest", guard(s.testSuggest))
+	t.Run("concurrent", guard(s.testConcurrent))
+	t.Run("perft", guard(s.testPerft))
 }
 
 type suite struct {
@@ -203,6 +203,19 @@ type position struct {
 type errPanic struct{ v any }
 
 func (e errPanic) Error() string { return fmt.Sprintf("panic: %v", e.v) }
+
+// guard reports a panic that escapes a subtest as its failure, so that the
+// other subtests still run.
+func guard(f func(*testing.T)) func(*testing.T) {
+	return func(t *testing.T) {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("panic: %v\n%s", r, debug.Stack())
+			}
+		}()
+		f(t)
+	}
+}
 
 // protect runs f and reports a panic in it as a test failure.
 func protect(t testing.TB, what string, f func()) (err error) {

@@ -100,6 +100,15 @@ func (v perftOff) Perft(ctx context.Context, pos string, depth int) (uint64, err
 	return n, err
 }
 
+type perftPanics struct{ base } // trusts its position text
+
+func (v perftPanics) Perft(ctx context.Context, pos string, depth int) (uint64, error) {
+	if pos != "" {
+		panic("perft: " + pos)
+	}
+	return v.base.Perft(ctx, pos, depth)
+}
+
 type overIllegal struct{ base } // says illegal_move, not game_over, after the end
 
 func (v overIllegal) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
@@ -182,6 +191,7 @@ var mutants = map[string]struct {
 	"slowSuggest":   {slowSuggest{}, "suggest"},
 	"offBoard":      {offBoard{}, "suggest"},
 	"perftOff":      {perftOff{}, "perft"},
+	"perftPanics":   {perftPanics{}, "perft"},
 	"overIllegal":   {overIllegal{}, "over"},
 	"lossyImport":   {lossyImport{}, "notations"},
 	"lenientImport": {lenientImport{}, "import_garbage"},
