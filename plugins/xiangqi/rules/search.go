@@ -234,8 +234,10 @@ func (s *searcher) quiesce(p *Position, ply, alpha, beta, qdepth int) int {
 	return alpha
 }
 
-// evaluate is the material balance for the side to move, a soldier counting
-// double once it has crossed the river.
+// evaluate is the material balance for the side to move, with a few
+// positional touches: a soldier counts double once it has crossed the river
+// (but less on the last rank, where it only moves sideways), and a horse
+// gains by coming forward and loses on the edge files.
 func (p *Position) evaluate() int {
 	var score [2]int
 	for c := Red; c <= Black; c++ {
@@ -246,8 +248,23 @@ func (p *Position) evaluate() int {
 			}
 			k := p.board[s].Kind()
 			score[c] += pieceValue[k]
-			if k == Pawn && !ownHalf[c][s] {
-				score[c] += pieceValue[Pawn]
+			ahead := s.Rank() // ranks from the own back rank
+			if c == Black {
+				ahead = 9 - ahead
+			}
+			switch k {
+			case Pawn:
+				if !ownHalf[c][s] {
+					score[c] += pieceValue[Pawn]
+				}
+				if ahead == 9 {
+					score[c] -= 8
+				}
+			case Horse:
+				score[c] += min(ahead, 6)
+				if f := s.File(); f == 0 || f == 8 {
+					score[c] -= 4
+				}
 			}
 		}
 	}
