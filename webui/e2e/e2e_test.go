@@ -462,6 +462,13 @@ func TestShogiTouch(t *testing.T) {
 // is in check and answers out of turn (West was next), capturing the silver.
 var yoninMoves = []string{"S:4i3h", "W:9g8h", "N:4b4c", "E:1g2h", "S:3h3g", "W:8h9g", "N:5a4b", "E:1d2c", "S:3g2f", "E:2e2f"}
 
+// yoninEnding is a whole game (South hard against three easy computers) but
+// its last move: East's gold drop mates North, the second mate, which ends
+// the game with East first.
+var yoninEnding = strings.Fields("S:5g5f W:9c8b N:7a8b E:1c2c S:5f5e W:9d9c N:8b9c E:2c1b S:6h6g W:8d7d N:G*9d N:6a7b E:1b2c S:6g6f N:5a6a E:2c1b S:5h5g N:6a5a E:1b2c S:5g5f N:5a6a E:2c1b S:5f4f N:6a5a E:1b2c S:4f4d N:5a6a E:2c1b S:4d7d N:6a5a E:1b2c S:7d7b+ N:4a3b E:2c3b S:7b7a N:S*6a")
+
+const yoninStart = "2SnGnKnGnSn2/3PnRnPn3/Sw3Pn3Se/GwPw5PeGe/KwRwPw3PeReKe/GwPw5PeGe/Sw3Ps3Se/3PsRsPs3/2SsGsKsGsSs2 s - - singles,two_mates,mater 1"
+
 // TestYoninKeyboard plays Yonin Shogi with the keyboard only: Tab onto the
 // board, arrows, Enter to pick up and put down; it checks the check-priority
 // turn, the announcements, a reload, and the export.
@@ -541,6 +548,43 @@ func TestYoninKeyboard(t *testing.T) {
 	if !strings.Contains(got, "\n"+strings.Join(yoninMoves, "\n")+"\n") {
 		t.Errorf("Yonin export lacks the moves:\n%s", got)
 	}
+
+	// Import a game one move from its end and finish it from the keyboard,
+	// dropping a gold from East's hand.
+	do(t, ctx,
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('import-box').open = true`),
+		chromedp.SetValue(chromedp.ID("import-format"), "yonin"),
+		chromedp.SetValue(chromedp.ID("import-text"), yoninStart+"\n"+strings.Join(yoninEnding, "\n")+"\n"),
+		chromedp.Focus(chromedp.ID("import-go")),
+		chromedp.KeyEvent(kb.Enter),
+	)
+	wait(t, ctx, `document.getElementById('confirm-dialog').open`)
+	do(t, ctx, chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Enter)) // from Cancel to Yes
+	waitPly(t, ctx, len(yoninEnding))
+	for i := 0; ; i++ {
+		if i > 80 {
+			t.Fatal("Tab never reached East's gold in hand")
+		}
+		do(t, ctx, chromedp.KeyEvent(kb.Tab))
+		if eval[bool](t, ctx, `document.activeElement?.matches('.hand-piece[data-seat="3"][data-kind="G"]') ?? false`) {
+			break
+		}
+	}
+	do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	wait(t, ctx, `document.activeElement?.classList.contains('cell') && document.activeElement.classList.contains('target')`)
+	goTo(shogiCell("4a"))
+	do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	waitPly(t, ctx, len(yoninEnding)+1)
+	wait(t, ctx, `document.body.dataset.status === 'over'`)
+	s := statusText(ctx)
+	for _, want := range []string{"East wins", "two players were mated", "1. East", "2. South", "3. North", "4. West"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("final status %q lacks %q", s, want)
+		}
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('svg.board .piece.flipped').length`); n != 2 {
+		t.Errorf("%d kings lie flipped, want the two mated ones", n)
+	}
 }
 
 // TestPageWeight loads a board page into an empty cache and sums what the
@@ -594,7 +638,7 @@ func TestScreenshots(t *testing.T) {
 	}
 	type shot struct {
 		variant string
-		setup   func(ctx context.Context)
+		setup   func(ctx context.Context, vp string)
 	}
 	clickMove := func(ctx context.Context, from, to int) {
 		fx, fy := center(t, ctx, cellSel(from))
@@ -614,7 +658,7 @@ func TestScreenshots(t *testing.T) {
 		wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.ply === '0'`)
 	}
 	shots := []shot{
-		{"xiangqi", func(ctx context.Context) {
+		{"xiangqi", func(ctx context.Context, _ string) {
 			fresh(ctx, "xiangqi")
 			for _, m := range strings.Fields(xiangqiGame)[:12] {
 				clickMove(ctx, xiangqiCell(m[:2]), xiangqiCell(m[2:]))
@@ -622,7 +666,7 @@ func TestScreenshots(t *testing.T) {
 			x, y := center(t, ctx, cellSel(xiangqiCell("h2")))
 			do(t, ctx, chromedp.MouseClickXY(x, y))
 		}},
-		{"shogi", func(ctx context.Context) {
+		{"shogi", func(ctx context.Context, _ string) {
 			fresh(ctx, "shogi")
 			for _, m := range []string{"7g7f", "3c3d", "8h2b", "3a2b", "2g2f", "8c8d"} {
 				clickMove(ctx, shogiCell(m[:2]), shogiCell(m[2:]))
@@ -630,11 +674,28 @@ func TestScreenshots(t *testing.T) {
 			x, y := center(t, ctx, `.hand-piece[data-seat="0"][data-kind="B"]`)
 			do(t, ctx, chromedp.MouseClickXY(x, y))
 		}},
-		{"yonin", func(ctx context.Context) {
+		{"yonin", func(ctx context.Context, vp string) {
 			fresh(ctx, "yonin")
-			for _, m := range yoninMoves[:9] {
-				clickMove(ctx, shogiCell(m[2:4]), shogiCell(m[4:6]))
+			if vp == "phone" {
+				for _, m := range yoninMoves[:9] {
+					clickMove(ctx, shogiCell(m[2:4]), shogiCell(m[4:6]))
+				}
+				return
 			}
+			// The end of a game: two kings lie flipped, places are shown.
+			do(t, ctx,
+				chromedp.Evaluate[chromedp.Void](`document.getElementById('import-box').open = true`),
+				chromedp.SetValue(chromedp.ID("import-format"), "yonin"),
+				chromedp.SetValue(chromedp.ID("import-text"), yoninStart+"\n"+strings.Join(yoninEnding, "\n")+"\n"),
+				chromedp.Click(chromedp.ID("import-go")),
+			)
+			waitPly(t, ctx, len(yoninEnding))
+			do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('import-box').open = false`))
+			x, y := center(t, ctx, `.hand-piece[data-seat="3"][data-kind="G"]`)
+			do(t, ctx, chromedp.MouseClickXY(x, y))
+			x, y = center(t, ctx, cellSel(shogiCell("4a")))
+			do(t, ctx, chromedp.MouseClickXY(x, y))
+			waitPly(t, ctx, len(yoninEnding)+1)
 		}},
 	}
 	for _, vp := range []struct {
@@ -649,7 +710,7 @@ func TestScreenshots(t *testing.T) {
 			ctx := tab(t)
 			do(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, vp.opts...))
 			open(t, ctx, "/en/"+s.variant+"/play?mode=local")
-			s.setup(ctx)
+			s.setup(ctx, vp.name)
 			do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('.notice').forEach(n => n.remove()); window.scrollTo(0, 0)`),
 				chromedp.Sleep(200*time.Millisecond))
 			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

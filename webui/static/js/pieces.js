@@ -44,7 +44,7 @@ export function pieceSVG(desc, cell, facing, { beginner = false, color = '#222',
     return `<g class="piece disc">${check}<circle r="44" class="disc-face" stroke="${esc(color)}"/>`
       + `<circle r="37" fill="none" stroke="${esc(color)}" stroke-width="2"/>`
       + (marks ? `<g transform="rotate(${deg})">${marks}</g>` : '')
-      + `<text class="glyph" y="${beginner ? 12 : 15}" font-size="${beginner ? 36 : 44}" fill="${esc(color)}">${glyph}</text></g>`;
+      + `<text class="glyph" y="${beginner ? 10 : 15}" font-size="${beginner ? 30 : 44}" fill="${esc(color)}">${glyph}</text></g>`;
   }
   if (cell.flipped) {
     return `<g class="piece flipped" transform="rotate(${deg})"><polygon points="${PENTAGON}" class="back" stroke="${esc(color)}"/>`
@@ -53,7 +53,7 @@ export function pieceSVG(desc, cell, facing, { beginner = false, color = '#222',
   const ink = cell.promoted ? 'promoted' : '';
   return `<g class="piece">${check}<g transform="rotate(${deg})"><polygon points="${PENTAGON}" class="wood" stroke="${esc(color)}"/>`
     + marks
-    + `<text class="glyph ${ink}" y="${beginner ? 14 : 17}" font-size="${beginner ? 32 : 44}" fill="${esc(color)}">${glyph}</text></g></g>`;
+    + `<text class="glyph ${ink}" y="${beginner ? 13 : 17}" font-size="${beginner ? 30 : 44}" fill="${esc(color)}">${glyph}</text></g></g>`;
 }
 
 // stepMarks shows how a piece moves: a dot for a step, a bar for a slide,
@@ -65,11 +65,11 @@ function stepMarks(steps, color) {
     const ux = s.dx / len;
     const uy = s.dy / len;
     if (s.jump) {
-      out += `<circle cx="${(s.dx * 13).toFixed(1)}" cy="${(s.dy * 16).toFixed(1)}" r="4.5" fill="none" stroke="${esc(color)}" stroke-width="2.5"/>`;
+      out += `<circle cx="${(s.dx * 14).toFixed(1)}" cy="${(s.dy * 16).toFixed(1)}" r="6" fill="none" stroke="${esc(color)}" stroke-width="3.5"/>`;
     } else if (s.slide) {
-      out += `<line x1="${(ux * 22).toFixed(1)}" y1="${(uy * 22).toFixed(1)}" x2="${(ux * 36).toFixed(1)}" y2="${(uy * 36).toFixed(1)}" stroke="${esc(color)}" stroke-width="5" stroke-linecap="round"/>`;
+      out += `<line x1="${(ux * 22).toFixed(1)}" y1="${(uy * 22).toFixed(1)}" x2="${(ux * 36).toFixed(1)}" y2="${(uy * 36).toFixed(1)}" stroke="${esc(color)}" stroke-width="8" stroke-linecap="round"/>`;
     } else {
-      out += `<circle cx="${(ux * 31).toFixed(1)}" cy="${(uy * 31).toFixed(1)}" r="4.5" fill="${esc(color)}"/>`;
+      out += `<circle cx="${(ux * 29).toFixed(1)}" cy="${(uy * 29).toFixed(1)}" r="6.5" fill="${esc(color)}"/>`;
     }
   }
   return `<g class="steps">${out}</g>`;
