@@ -1,11 +1,7 @@
 package main
 
 import (
-	"context"
-	"io"
-	"log/slog"
 	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -13,7 +9,8 @@ import (
 )
 
 // TestMain lets the test binary be the plugin: started by sdk.Launch (which
-// sets the handshake cookie), it runs main, the real plugin entry point.
+// sets the handshake cookie), it runs main, the real plugin entry point, so
+// no separate build is needed.
 func TestMain(m *testing.M) {
 	if os.Getenv(sdk.Handshake.MagicCookieKey) == sdk.Handshake.MagicCookieValue {
 		main()
@@ -29,13 +26,5 @@ func TestConformanceThroughPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := sdk.Launch(context.Background(), sdk.LaunchConfig{
-		Cmd:    exec.Command(exe),
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Kill()
-	sdktest.Run(t, sdk.Remote{Conn: conn, ID: "shogi"})
+	sdktest.RunPlugin(t, exe, sdktest.Config{})
 }
