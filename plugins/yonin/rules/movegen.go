@@ -43,86 +43,99 @@ const maxResolveDepth = 6
 func (p *Position) pseudo(seat int, out []move) []move {
 	partner := p.partner(seat)
 	for from, pc := range p.board {
-		if pc == 0 || pc.owner() != seat || pc.flipped() {
-			continue
-		}
-		sh := pc.shape()
-		kind, facing := pc.kind(), pc.facing()
-		mayPromote := !pc.promoted() && canPromote(kind)
-		add := func(to int) {
-			if !mayPromote || !(inZone(from, facing) || inZone(to, facing)) {
-				out = append(out, boardMove(from, to, false))
-				return
-			}
-			out = append(out, boardMove(from, to, true))
-			if kind != kindPawn || !onLastRank(to, facing) {
-				out = append(out, boardMove(from, to, false))
-			}
-		}
-		// target reports whether the piece may land on to; stop whether a
-		// slide ends there.
-		target := func(to int) (ok, stop bool) {
-			t := p.board[to]
-			if t == 0 {
-				return true, false
-			}
-			o := t.owner()
-			if o == seat || t.kind() == kindKing || o == partner {
-				return false, true
-			}
-			return true, true
-		}
-		steps := stepMask[sh]
-		for d := range 8 {
-			if steps&(1<<d) == 0 {
-				continue
-			}
-			if to := neighbour[from][d]; to >= 0 {
-				if ok, _ := target(int(to)); ok {
-					add(int(to))
-				}
-			}
-		}
-		if slides[sh] {
-			for d := 0; d < 8; d += 2 {
-				for to := neighbour[from][d]; to >= 0; to = neighbour[to][d] {
-					ok, stop := target(int(to))
-					if ok {
-						add(int(to))
-					}
-					if stop {
-						break
-					}
-				}
-			}
+		if pc != 0 && pc.owner() == seat && !pc.flipped() {
+			out = p.pieceMoves(seat, partner, from, pc, out)
 		}
 	}
+	return p.drops(seat, out, true)
+}
+
+// pieceMoves appends the moves of the seat's piece pc standing on from.
+func (p *Position) pieceMoves(seat, partner, from int, pc piece, out []move) []move {
+	sh := pc.shape()
+	kind, facing := pc.kind(), pc.facing()
+	mayPromote := !pc.promoted() && canPromote(kind)
+	fromZone := mayPromote && inZone(from, facing)
+	steps := stepMask[sh]
+	for d := range 8 {
+		if steps&(1<<d) == 0 {
+			continue
+		}
+		to := int(neighbour[from][d])
+		if to < 0 {
+			continue
+		}
+		if t := p.board[to]; t != 0 {
+			if o := t.owner(); o == seat || o == partner || t.kind() == kindKing {
+				continue
+			}
+		}
+		out = addMove(out, from, to, kind, facing, mayPromote, fromZone)
+	}
+	if !slides[sh] {
+		return out
+	}
+	for d := 0; d < 8; d += 2 {
+		for n := neighbour[from][d]; n >= 0; n = neighbour[n][d] {
+			to := int(n)
+			if t := p.board[to]; t != 0 {
+				if o := t.owner(); o != seat && o != partner && t.kind() != kindKing {
+					out = addMove(out, from, to, kind, facing, mayPromote, fromZone)
+				}
+				break
+			}
+			out = addMove(out, from, to, kind, facing, mayPromote, fromZone)
+		}
+	}
+	return out
+}
+
+// addMove appends a move with its promotion forms: both when promotion is
+// optional, only the promotion for a pawn reaching its last rank.
+func addMove(out []move, from, to, kind, facing int, mayPromote, fromZone bool) []move {
+	if !mayPromote || !(fromZone || inZone(to, facing)) {
+		return append(out, boardMove(from, to, false))
+	}
+	out = append(out, boardMove(from, to, true))
+	if kind != kindPawn || !onLastRank(to, facing) {
+		out = append(out, boardMove(from, to, false))
+	}
+	return out
+}
+
+// drops appends the seat's drops, with pawn drops only when pawns is set.
+func (p *Position) drops(seat int, out []move, pawns bool) []move {
 	hand := &p.hands[seat]
 	if hand[kindRook]|hand[kindGold]|hand[kindSilver]|hand[kindPawn] == 0 {
 		return out
 	}
 	facing := seatFacing(seat)
 	var pawnLines uint32 // lines already holding the seat's unpromoted pawn of its own facing
-	if hand[kindPawn] > 0 {
+	pawns = pawns && hand[kindPawn] > 0
+	if pawns {
 		for sq, pc := range p.board {
 			if pc.kind() == kindPawn && !pc.promoted() && pc.owner() == seat && pc.facing() == facing {
 				pawnLines |= 1 << pawnLine(sq, facing)
 			}
 		}
 	}
+	var kinds [4]int
+	nk := 0
+	for _, k := range handKinds {
+		if hand[k] > 0 && (k != kindPawn || pawns) {
+			kinds[nk] = k
+			nk++
+		}
+	}
+	fwd := forwardDir(facing)
 	for to, t := range p.board {
 		if t != 0 {
 			continue
 		}
-		for _, k := range handKinds {
-			if hand[k] == 0 {
-				continue
-			}
+		for _, k := range kinds[:nk] {
 			if k == kindPawn {
-				if pawnLines&(1<<pawnLine(to, facing)) != 0 || onLastRank(to, facing) {
-					continue
-				}
-				if f := p.board[neighbour[to][forwardDir(facing)]]; f.flipped() {
+				ahead := neighbour[to][fwd]
+				if ahead < 0 || pawnLines&(1<<pawnLine(to, facing)) != 0 || p.board[ahead].flipped() {
 					continue
 				}
 			}
@@ -193,7 +206,7 @@ type legality struct {
 
 func (p *Position) newLegality(seat int) legality {
 	l := legality{seat: seat, king: int(p.kings[seat]), partner: -1}
-	l.inCheck = p.attacked(l.king, seat)
+	l.inCheck = p.checks&(1<<seat) != 0
 	if pt := p.partner(seat); pt >= 0 && p.live(pt) {
 		l.partner = pt
 		l.partnerSeen = p.attackers(int(p.kings[pt]), pt)
@@ -273,22 +286,30 @@ func (p *Position) legalMoves(out []move) []move {
 	return out[:n]
 }
 
-// hasLegalMove reports whether seat has any legal move. Pawn drops, whose
-// test may need a look-ahead, are tried last.
+// hasLegalMove reports whether seat has any legal move. It stops at the
+// first one found, trying the cheap moves first: the pieces one by one, then
+// drops other than pawns, then pawn drops, whose test may need a look-ahead.
 func (p *Position) hasLegalMove(seat, depth int) bool {
-	var buf [256]move
-	moves := p.pseudo(seat, buf[:0])
+	var buf [128]move
 	l := p.newLegality(seat)
-	for _, m := range moves {
-		if m.isDrop() && m.dropKind() == kindPawn {
+	partner := p.partner(seat)
+	for from, pc := range p.board {
+		if pc == 0 || pc.owner() != seat || pc.flipped() {
 			continue
 		}
+		for _, m := range p.pieceMoves(seat, partner, from, pc, buf[:0]) {
+			if p.legal(&l, m, depth) {
+				return true
+			}
+		}
+	}
+	for _, m := range p.drops(seat, buf[:0], false) {
 		if p.legal(&l, m, depth) {
 			return true
 		}
 	}
-	for _, m := range moves {
-		if m.isDrop() && m.dropKind() == kindPawn && p.legal(&l, m, depth) {
+	for _, m := range p.drops(seat, buf[:0], true) {
+		if m.dropKind() == kindPawn && p.legal(&l, m, depth) {
 			return true
 		}
 	}
@@ -297,13 +318,21 @@ func (p *Position) hasLegalMove(seat, depth int) bool {
 
 // nextSeat is who moves after a move by (or the mate of) from: the nearest
 // live seat in check clockwise from it, else its nearest live successor.
-// It returns whether check priority decided.
+// It returns whether check priority decided, and refreshes the check cache.
 func (p *Position) nextSeat(from int) (seat int, priority bool) {
+	p.checks = 0
+	seat = -1
 	for i := 1; i < 4; i++ {
 		s := (from + i) & 3
 		if p.inCheck(s) {
-			return s, true
+			p.checks |= 1 << s
+			if seat < 0 {
+				seat = s
+			}
 		}
+	}
+	if seat >= 0 {
+		return seat, true
 	}
 	return p.successor(from), false
 }

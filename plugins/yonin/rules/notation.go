@@ -67,7 +67,11 @@ func ParsePosition(text string) (Position, error) {
 		return p, badPosition("bad move number %q", fields[5])
 	}
 	p.ply = n - 1
-	return p, p.validate()
+	if err := p.validate(); err != nil {
+		return p, err
+	}
+	p.cacheChecks()
+	return p, nil
 }
 
 func (p *Position) parseBoard(s string) error {

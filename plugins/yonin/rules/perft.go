@@ -11,22 +11,35 @@ import (
 // transfers); a game that ends has no children. Positions carry no history,
 // so repetition plays no part.
 func perft(ctx context.Context, p *Position, depth int, bufs [][]move) (uint64, error) {
+	w := perftWork{bufs: bufs, pos: make([]Position, depth+1)}
+	return w.count(ctx, p, depth)
+}
+
+// perftWork holds a move buffer and a child position per depth, so that the
+// walk allocates nothing.
+type perftWork struct {
+	bufs [][]move
+	pos  []Position
+}
+
+func (w *perftWork) count(ctx context.Context, p *Position, depth int) (uint64, error) {
 	if depth == 0 {
 		return 1, nil
 	}
-	moves := p.legalMoves(bufs[depth][:0])
-	bufs[depth] = moves[:0]
+	moves := p.legalMoves(w.bufs[depth][:0])
+	w.bufs[depth] = moves[:0]
 	if depth == 1 {
 		return uint64(len(moves)), nil
 	}
 	var n uint64
+	q := &w.pos[depth]
 	for _, m := range moves {
-		q := *p
+		*q = *p
 		q.play(m)
 		if q.turn < 0 {
 			continue
 		}
-		c, err := perft(ctx, &q, depth-1, bufs)
+		c, err := w.count(ctx, q, depth-1)
 		if err != nil {
 			return n, err
 		}
@@ -65,20 +78,40 @@ func newBufs(depth int) [][]move {
 	return b
 }
 
+// Divide implements sdk.Divider: perft split by root move text.
+func (v Variant) Divide(ctx context.Context, position string, depth int) (map[string]uint64, error) {
+	p, err := perftPosition(position, depth)
+	if err != nil {
+		return nil, err
+	}
+	if depth == 0 {
+		return map[string]uint64{}, nil
+	}
+	return divide(&p, depth), ctx.Err()
+}
+
 // Perft implements sdk.Perfter: position is a position text, "" the start.
 func (Variant) Perft(ctx context.Context, position string, depth int) (uint64, error) {
+	p, err := perftPosition(position, depth)
+	if err != nil {
+		return 0, err
+	}
+	return perft(ctx, &p, depth, newBufs(depth))
+}
+
+func perftPosition(position string, depth int) (Position, error) {
 	p := startPosition(Rules{}, 0)
 	if position != "" {
 		var err error
 		if p, err = ParsePosition(position); err != nil {
-			return 0, err
+			return p, err
 		}
 		if p.turn < 0 {
-			return 0, badPosition("the game in this position is over")
+			return p, badPosition("the game in this position is over")
 		}
 	}
 	if depth < 0 || depth > 64 {
-		return 0, sdk.Errorf(sdk.CodeUnsupported, "perft depth %d is out of range", depth)
+		return p, sdk.Errorf(sdk.CodeUnsupported, "perft depth %d is out of range", depth)
 	}
-	return perft(ctx, &p, depth, newBufs(depth))
+	return p, nil
 }

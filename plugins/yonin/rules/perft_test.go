@@ -161,3 +161,27 @@ func refMoveText(seat int, m refMove) string {
 	}
 	return s
 }
+
+func BenchmarkPerftStart(b *testing.B) {
+	p := startPosition(Rules{}, 0)
+	bufs := newBufs(5)
+	var n uint64
+	for b.Loop() {
+		c, _ := perft(context.Background(), &p, 5, bufs)
+		n += c
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func BenchmarkPerftMidgame(b *testing.B) {
+	ps := samplePositions(7, 5)
+	bufs := newBufs(3)
+	var n uint64
+	for b.Loop() {
+		for _, p := range ps {
+			c, _ := perft(context.Background(), &p, 2, bufs)
+			n += c
+		}
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "nodes/s")
+}

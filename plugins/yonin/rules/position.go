@@ -36,6 +36,19 @@ type Position struct {
 	mates  [3]mateRecord
 	rules  Rules
 	ply    int // moves played since the game's start
+	// checks caches which live seats are in check, as resolve (or the
+	// parser) left the position; a doMove/undoMove pair keeps it true.
+	checks uint8
+}
+
+// cacheChecks records which live seats are in check.
+func (p *Position) cacheChecks() {
+	p.checks = 0
+	for s := range 4 {
+		if p.inCheck(s) {
+			p.checks |= 1 << s
+		}
+	}
 }
 
 // seatFacing is the facing of a seat's own pieces: South up, West right,

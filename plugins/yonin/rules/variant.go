@@ -14,6 +14,7 @@ type Variant struct{}
 var (
 	_ sdk.Variant = Variant{}
 	_ sdk.Perfter = Variant{}
+	_ sdk.Divider = Variant{}
 )
 
 // formatID is the one notation: initial position text and moves.

@@ -1,0 +1,360 @@
+// Command bench is the Yonin Shogi benchmark: it plays thousands of seeded
+// random four-player games, checking on every move that the turn goes where
+// check priority says, that nobody is asked to move twice in a row and that
+// every game ends in a valid result; then it measures perft nodes/s on the
+// start position beside the shogi plugin's, in the same run.
+//
+//	go run ./plugins/yonin/cmd/bench [-games 2000] [-depth 6] [-shogi-depth 4] [-deep]
+//
+// -deep also runs the slow perft cross-checks against the independent
+// reference generator (go test ./plugins/yonin/rules -run Perft -args -deep).
+// It prints figures and fails only when an invariant breaks.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/banmen/banmen/plugins/yonin/rules"
+	"github.com/banmen/banmen/sdk"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	games := fs.Int("games", 2000, "random games to play")
+	maxPlies := fs.Int("max-plies", 3000, "a random game longer than this is a failure")
+	depth := fs.Int("depth", 6, "perft depth on the Yonin start position")
+	shogiDepth := fs.Int("shogi-depth", 4, "perft depth of the shogi plugin")
+	shogiBin := fs.String("shogi", "bin/plugins/shogi", "the shogi plugin binary (built from ./plugins/shogi when missing)")
+	deep := fs.Bool("deep", false, "also run the slow perft cross-checks against the reference generator")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := randomGames(out, *games, *maxPlies); err != nil {
+		return err
+	}
+	if err := speed(out, *depth, *shogiBin, *shogiDepth); err != nil {
+		return err
+	}
+	if *deep {
+		cmd := exec.Command("go", "test", "-count=1", "-timeout=60m", "-run", "Perft", "-v", "./plugins/yonin/rules", "-args", "-deep")
+		cmd.Stdout, cmd.Stderr = out, out
+		fmt.Fprintln(out, "== deep perft cross-checks:", strings.Join(cmd.Args, " "))
+		return cmd.Run()
+	}
+	return nil
+}
+
+// optionSets are the settings the random games cycle through; every game
+// has a move limit, so that every game ends.
+var optionSets = []sdk.Options{
+	{"move_limit": "1500"},
+	{"format": "pairs", "move_limit": "1500"},
+	{"ending": "last_player", "move_limit": "2500"},
+	{"mated_pieces": "ownerless", "move_limit": "1500"},
+	{"ending": "last_player", "mated_pieces": "ownerless", "move_limit": "2500"},
+	{"first_seat": "2", "move_limit": "1500"},
+	{"move_limit": "60"},
+}
+
+// randomGames plays seeded random games and checks their invariants.
+func randomGames(out io.Writer, n, maxPlies int) error {
+	start := time.Now()
+	reasons := map[string]int{}
+	var plies, mates, priorities, twice, states int
+	for i := range n {
+		opts := optionSets[i%len(optionSets)]
+		rnd := rand.New(rand.NewPCG(uint64(i), 42))
+		stats, err := playOne(opts, rnd, maxPlies, i%100 == 0)
+		if err != nil {
+			return fmt.Errorf("game %d (options %v): %w", i, opts, err)
+		}
+		reasons[stats.reason]++
+		plies += stats.plies
+		mates += stats.mates
+		priorities += stats.priorities
+		twice += stats.twice
+		if i%100 == 0 {
+			states++
+		}
+	}
+	el := time.Since(start)
+	fmt.Fprintf(out, "random games: %d in %v, %d plies (%.0f plies/s), %d mates, %d check-priority turns, "+
+		"%d moves again after mating the seat before, %d checked through State/Export/Import\n",
+		n, el.Round(time.Millisecond), plies, float64(plies)/el.Seconds(), mates, priorities, twice, states)
+	keys := make([]string, 0, len(reasons))
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(out, "  %-20s %d\n", k, reasons[k])
+	}
+	return nil
+}
+
+type gameStats struct {
+	reason                          string
+	plies, mates, priorities, twice int
+}
+
+// playOne plays one random game: captures are preferred half of the time,
+// so that mates come. It checks after every move that the mover is not left
+// in check, that nobody moves twice in a row, and that the seat to move is
+// the one check priority names.
+func playOne(opts sdk.Options, rnd *rand.Rand, maxPlies int, viaState bool) (st gameStats, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	g, err := rules.NewGame(opts)
+	if err != nil {
+		return st, err
+	}
+	greedy := rnd.IntN(2) == 0
+	for ply := 0; g.ToMove() != sdk.NoSeat; ply++ {
+		if ply >= maxPlies {
+			return st, fmt.Errorf("no end after %d plies", ply)
+		}
+		seat := g.ToMove()
+		if !g.Live(seat) {
+			return st, fmt.Errorf("ply %d: mated seat %d to move", ply, seat)
+		}
+		legal := g.Legal()
+		if len(legal) == 0 {
+			return st, fmt.Errorf("ply %d: seat %d to move has no legal move", ply, seat)
+		}
+		m := legal[rnd.IntN(len(legal))]
+		if greedy {
+			for _, c := range legal {
+				if strings.Contains(string(c), "*") {
+					continue
+				}
+				if rnd.IntN(4) == 0 {
+					m = c
+					break
+				}
+			}
+		}
+		mates := g.Mates()
+		if err := g.Play(seat, m); err != nil {
+			return st, fmt.Errorf("ply %d: listed move %s rejected: %v", ply, m, err)
+		}
+		st.plies++
+		next := g.ToMove()
+		if next == sdk.NoSeat {
+			break
+		}
+		checked := g.InCheck()
+		if g.Live(seat) && slices.Contains(checked, seat) {
+			return st, fmt.Errorf("ply %d: %s left its own king in check", ply, m)
+		}
+		// The turn counts from the mover, or after mates from the last
+		// mated seat; only then may the mover be named again (its move
+		// mated the seat just before it).
+		from := seat
+		if g.Mates() != mates {
+			st.mates += g.Mates() - mates
+			elim := g.View().Eliminated
+			from = elim[len(elim)-1]
+		} else if next == seat {
+			return st, fmt.Errorf("ply %d: seat %d asked to move twice in a row without a mate", ply, seat)
+		}
+		want := sdk.NoSeat
+		for k := 1; k < 4 && want == sdk.NoSeat; k++ {
+			if s := (from + sdk.Seat(k)) % 4; slices.Contains(checked, s) {
+				want = s
+				if k > 1 {
+					st.priorities++
+				}
+			}
+		}
+		for k := 1; k < 4 && want == sdk.NoSeat; k++ {
+			if s := (from + sdk.Seat(k)) % 4; g.Live(s) {
+				want = s
+			}
+		}
+		if next != want {
+			return st, fmt.Errorf("ply %d after %s: seat %d to move, check priority says %d (in check %v)", ply, m, next, want, checked)
+		}
+		if next == seat {
+			st.twice++
+		}
+	}
+	res := g.Result()
+	if err := checkResult(opts, res, g); err != nil {
+		return st, err
+	}
+	st.reason = res.Reason
+	if viaState {
+		err = checkState(g)
+	}
+	return st, err
+}
+
+// checkResult checks that an ended game has a sound result: places that are
+// a competition ranking with the mated seats below the others, winners in
+// place 1; pairs win as a team or draw without places.
+func checkResult(opts sdk.Options, res *sdk.Result, g *rules.Game) error {
+	if res == nil {
+		return errors.New("over without a result")
+	}
+	if v := g.View(); v.Status != sdk.Over || len(v.Legal) != 0 || len(v.ToMove) != 0 {
+		return fmt.Errorf("ended game's view: %s, %d legal moves, to move %v", v.Status, len(v.Legal), v.ToMove)
+	}
+	if opts["format"] == "pairs" {
+		switch {
+		case res.Draw && res.Places == nil && res.Winners == nil && res.Reason != "result.team_mate":
+			return nil
+		case res.Reason == "result.team_mate" && len(res.Places) == 4 && res.Places[0] == res.Places[2] &&
+			res.Places[1] == res.Places[3] && res.Places[0]+res.Places[1] == 4 && len(res.Winners) == 2:
+			return nil
+		}
+		return fmt.Errorf("bad pairs result %+v", res)
+	}
+	if res.Draw || len(res.Places) != 4 || len(res.Winners) == 0 {
+		return fmt.Errorf("bad singles result %+v", res)
+	}
+	for s, p := range res.Places {
+		better := 0
+		for _, q := range res.Places {
+			if q < p {
+				better++
+			}
+		}
+		if p != better+1 {
+			return fmt.Errorf("places %v are not a ranking", res.Places)
+		}
+		if (p == 1) != slices.Contains(res.Winners, sdk.Seat(s)) {
+			return fmt.Errorf("winners %v do not match places %v", res.Winners, res.Places)
+		}
+		for t := range 4 {
+			if !g.Live(sdk.Seat(s)) && g.Live(sdk.Seat(t)) && res.Places[t] >= p {
+				return fmt.Errorf("mated seat %d placed %d, not below live seat %d (%d)", s, p, t, res.Places[t])
+			}
+		}
+	}
+	return nil
+}
+
+// checkState sends the finished game through the contract: View of its
+// state, Export and Import give the same game.
+func checkState(g *rules.Game) error {
+	v := rules.Variant{}
+	want := g.View()
+	got, err := v.View(g.State())
+	if err != nil || got.Position != want.Position || got.Ply != want.Ply {
+		return fmt.Errorf("View(State) differs: %v", err)
+	}
+	text, err := v.Export(g.State(), "yonin")
+	if err != nil {
+		return err
+	}
+	_, iv, err := v.Import("yonin", text)
+	if err != nil || iv.Position != want.Position || iv.Ply != want.Ply || iv.Status != want.Status {
+		return fmt.Errorf("Import(Export) differs: %v", err)
+	}
+	return nil
+}
+
+// speed measures Yonin perft in-process and through its plugin binary, and
+// the shogi plugin's perft through its binary, in the same run.
+func speed(out io.Writer, depth int, shogiBin string, shogiDepth int) error {
+	t0 := time.Now()
+	nodes, err := rules.Variant{}.Perft(context.Background(), "", depth)
+	if err != nil {
+		return err
+	}
+	el := time.Since(t0)
+	yNPS := float64(nodes) / el.Seconds()
+	fmt.Fprintf(out, "yonin perft %d (start, in process): nodes=%d nps=%.0f (%v)\n", depth, nodes, yNPS, el.Round(time.Millisecond))
+
+	tmp, err := os.MkdirTemp("", "yonin-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	yBin := filepath.Join(tmp, "yonin")
+	if b, err := exec.Command("go", "build", "-o", yBin, "./plugins/yonin").CombinedOutput(); err == nil {
+		if n, nps, err := pluginPerft(yBin, depth); err == nil {
+			yNPS = nps
+			fmt.Fprintf(out, "yonin perft %d (start, plugin binary): nodes=%d nps=%.0f\n", depth, n, nps)
+		} else {
+			fmt.Fprintln(out, "yonin plugin perft failed:", err)
+		}
+	} else {
+		fmt.Fprintf(out, "yonin plugin not built: %s\n", strings.TrimSpace(string(b)))
+	}
+
+	if _, err := os.Stat(shogiBin); err != nil {
+		if b, err := exec.Command("go", "build", "-o", shogiBin, "./plugins/shogi").CombinedOutput(); err != nil {
+			fmt.Fprintf(out, "shogi plugin not built: %s\n", strings.TrimSpace(string(b)))
+			return nil
+		}
+	}
+	n, sNPS, err := pluginPerft(shogiBin, shogiDepth)
+	if err != nil {
+		fmt.Fprintln(out, "shogi plugin not built:", err)
+		return nil
+	}
+	fmt.Fprintf(out, "shogi perft %d (start, plugin binary): nodes=%d nps=%.0f\n", shogiDepth, n, sNPS)
+	verdict := "meets"
+	if yNPS < sNPS/4 {
+		verdict = "MISSES"
+	}
+	fmt.Fprintf(out, "yonin/shogi nodes/s: %.2f (%s the target of 0.25)\n", yNPS/sNPS, verdict)
+	return nil
+}
+
+// pluginPerft runs `<bin> perft -depth N` and reads its last line,
+// "nodes=<n> nps=<n>".
+func pluginPerft(bin string, depth int) (nodes uint64, nps float64, err error) {
+	cmd := exec.Command(bin, "perft", "-depth", strconv.Itoa(depth))
+	b, err := cmd.Output()
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %v", bin, err)
+	}
+	var last string
+	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			last = l
+		}
+	}
+	for _, f := range strings.Fields(last) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "nodes":
+			nodes, err = strconv.ParseUint(v, 10, 64)
+		case "nps":
+			nps, err = strconv.ParseFloat(v, 64)
+		}
+		if err != nil {
+			return 0, 0, fmt.Errorf("bad perft line %q", last)
+		}
+	}
+	if nodes == 0 || nps == 0 {
+		return 0, 0, fmt.Errorf("no nodes= nps= in %q", last)
+	}
+	return nodes, nps, nil
+}
