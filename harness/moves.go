@@ -31,11 +31,11 @@ type snapshot struct {
 	MoveList   []string `json:"moveList"`
 	Text       string   `json:"text"`
 	Dialog     string   `json:"dialog"`
-	Focus      string   `json:"focus"`
 }
 
-func (s *session) snapshot(ctx context.Context) (snapshot, error) {
-	return eval[snapshot](ctx, jsSnapshot)
+// snapshot reads the page's state; full adds the texts expectations need.
+func (s *session) snapshot(ctx context.Context, full bool) (snapshot, error) {
+	return eval[snapshot](ctx, jsCall(jsSnapshot, full))
 }
 
 // gameView asks the site for the View of the game the page keeps.
@@ -55,9 +55,9 @@ func (s *session) gameView(ctx context.Context, snap snapshot) (sdk.View, sdk.St
 }
 
 // move makes one move by its notation with an input method. It finds the move
-// among the View's legal moves, performs it on the board, and waits until the
-// page has played it.
-func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string) error {
+// among the View's legal moves, performs it on the board, and, when wait is
+// set, waits until the page has played it.
+func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, wait bool) error {
 	snap, err := s.waitReady(ctx, t)
 	if err != nil {
 		return err
@@ -102,10 +102,13 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string) e
 			return fmt.Errorf("move %s: %w", m, err)
 		}
 	}
+	if !wait {
+		return nil
+	}
 	// The page has played the move when its ply has moved on.
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		snap, err := s.snapshot(t.ctx)
+		snap, err := s.snapshot(t.ctx, false)
 		if err == nil && snap.Ply > view.Ply {
 			break
 		}
@@ -317,7 +320,7 @@ func arrowTo(ctx context.Context, sel string) error {
 func (s *session) choosePromotion(ctx context.Context, t *tab, how string, promote bool) error {
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		snap, err := s.snapshot(t.ctx)
+		snap, err := s.snapshot(t.ctx, false)
 		if err == nil && snap.Dialog == strings.TrimPrefix(selPromote, "#") {
 			break
 		}
@@ -348,7 +351,7 @@ func (s *session) choosePromotion(ctx context.Context, t *tab, how string, promo
 }
 
 // recordMoves reads a game record through the site's import and returns its
-// moves and the View at its end.
+// moves (with a resignation, if the record ends so) and the View at its end.
 func (s *session) recordMoves(ctx context.Context, r *Record) ([]string, sdk.View, error) {
 	text, format, err := s.readRecord(ctx, r)
 	if err != nil {
@@ -358,13 +361,7 @@ func (s *session) recordMoves(ctx context.Context, r *Record) ([]string, sdk.Vie
 	if err != nil {
 		return nil, sdk.View{}, fmt.Errorf("import %s: %w", r.File, err)
 	}
-	var ms []string
-	for _, h := range g.View.History {
-		if h.Move != sdk.Resign {
-			ms = append(ms, string(h.Move))
-		}
-	}
-	return ms, g.View, nil
+	return historyMoves(g.View), g.View, nil
 }
 
 func (s *session) readRecord(ctx context.Context, r *Record) (text, format string, err error) {

@@ -79,6 +79,10 @@ type Step struct {
 	// several, the seat to move each time.
 	Move  string   `yaml:"move"`
 	Moves []string `yaml:"moves"`
+	// Attempt makes a move's gestures without waiting for the page to play
+	// it: for a move the page should refuse (offline, say), checked by a
+	// following expect.
+	Attempt string `yaml:"attempt"`
 	// Replay plays every move of a game record from the start, in the
 	// browser, by the actor's input method.
 	Replay *Record `yaml:"replay"`
@@ -269,14 +273,14 @@ func (sc *Scenario) check() error {
 		s := &sc.Steps[i]
 		at := fmt.Sprintf("step %d (line %d)", i+1, s.line)
 		n := 0
-		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Replay != nil,
+		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Attempt != "", s.Replay != nil,
 			s.Reload, s.Offline != nil, s.Wait != 0, s.Fill != nil, s.Select != nil, s.Expect != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, replay, reload, offline, wait, fill, select, expect (found %d)", at, n))
+			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, wait, fill, select, expect (found %d)", at, n))
 		}
 		if s.Actor != "" && !names[s.Actor] {
 			errs = append(errs, fmt.Errorf("%s: no actor %q", at, s.Actor))

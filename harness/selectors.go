@@ -89,7 +89,8 @@ func handSelector(seat int, kind string) string { return fmt.Sprintf(selHand, se
 // the page. The game itself is read from where the page keeps it
 // (localStorage under the page's storage key), so the harness can ask the
 // site's API for its View rather than parse the board.
-const jsSnapshot = `(() => {
+// Reading the text forces a layout, so only expectations ask for it (full).
+const jsSnapshot = `((full) => {
   const b = document.body;
   let key = '', saved = null;
   try {
@@ -97,7 +98,7 @@ const jsSnapshot = `(() => {
     key = d?.storageKey || '';
     if (key) saved = JSON.parse(localStorage.getItem(key) || 'null');
   } catch (e) {}
-  const list = [...document.querySelectorAll('#history li .move-text')].map((e) => e.textContent);
+  const list = full ? [...document.querySelectorAll('#history li .move-text')].map((e) => e.textContent) : [];
   return {
     ready: b.dataset.ready === 'true',
     status: b.dataset.status || '',
@@ -105,11 +106,10 @@ const jsSnapshot = `(() => {
     storageKey: key,
     state: saved && saved.state ? saved.state : '',
     moveList: list,
-    text: b.innerText,
+    text: full ? b.innerText : '',
     dialog: document.querySelector('dialog[open]')?.id || '',
-    focus: document.activeElement?.closest?.('#arena .cell')?.dataset.index ?? (document.activeElement?.matches?.('#arena .hand-piece') ? 'hand:' + document.activeElement.dataset.seat + ':' + document.activeElement.dataset.kind : ''),
   };
-})()`
+})`
 
 // jsCenter scrolls an element into view and returns its centre in CSS
 // pixels of the viewport, or null when it is missing or not shown.

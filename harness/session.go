@@ -93,6 +93,8 @@ func (st *Step) describe() string {
 		return "move " + st.Move
 	case len(st.Moves) > 0:
 		return fmt.Sprintf("moves (%d)", len(st.Moves))
+	case st.Attempt != "":
+		return "attempt " + st.Attempt
 	case st.Replay != nil:
 		return "replay " + st.Replay.File
 	case st.Reload:
@@ -130,10 +132,12 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	case st.Press != "":
 		return s.pressButton(ctx, t, how, buttonSelector(st.Press))
 	case st.Move != "":
-		return s.move(ctx, b, t, st.Move, how)
+		return s.move(ctx, b, t, st.Move, how, true)
+	case st.Attempt != "":
+		return s.move(ctx, b, t, st.Attempt, how, false)
 	case len(st.Moves) > 0:
 		for i, m := range st.Moves {
-			if err := s.move(ctx, b, t, m, how); err != nil {
+			if err := s.move(ctx, b, t, m, how, true); err != nil {
 				return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
 			}
 		}
@@ -143,8 +147,11 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		if err != nil {
 			return err
 		}
+		// A resignation is a button, not a move on the board: the
+		// scenario presses it if it wants to.
+		ms = slices.DeleteFunc(ms, func(m string) bool { return m == string(sdk.Resign) })
 		for i, m := range ms {
-			if err := s.move(ctx, b, t, m, how); err != nil {
+			if err := s.move(ctx, b, t, m, how, true); err != nil {
 				return fmt.Errorf("record move %d of %d: %w", i+1, len(ms), err)
 			}
 		}
@@ -203,7 +210,7 @@ func (s *session) settle(ctx context.Context, t *tab) error {
 func (s *session) waitReady(ctx context.Context, t *tab) (snapshot, error) {
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		snap, err := s.snapshot(t.ctx)
+		snap, err := s.snapshot(t.ctx, false)
 		if err == nil && snap.Ready {
 			return snap, nil
 		}
@@ -314,7 +321,7 @@ func (s *session) expect(ctx context.Context, b *browser, t *tab, e *Expect) err
 
 // check returns what differs from e now.
 func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]string, error) {
-	snap, err := s.snapshot(t.ctx)
+	snap, err := s.snapshot(t.ctx, true)
 	if err != nil {
 		return nil, err
 	}
