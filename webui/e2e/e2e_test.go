@@ -398,8 +398,8 @@ func TestShogiTouch(t *testing.T) {
 	ctx := tab(t)
 	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
 	open(t, ctx, "/en/shogi/play?mode=local")
-	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 390 {
-		t.Errorf("the page is %dpx wide on a 390px screen: it scrolls sideways", w)
+	if w := pageWidth(t, ctx); w > 390 {
+		t.Errorf("the page is %.0f px wide on a 390 px screen: it scrolls sideways", w)
 	}
 	// A fresh game may already be there from another test; start clean.
 	tapEl := func(sel string) {
@@ -584,6 +584,32 @@ func TestYoninKeyboard(t *testing.T) {
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll('svg.board .piece.flipped').length`); n != 2 {
 		t.Errorf("%d kings lie flipped, want the two mated ones", n)
+	}
+}
+
+// pageWidth is how far right anything on the page reaches, whether or not
+// an overflow rule would hide it.
+func pageWidth(t *testing.T, ctx context.Context) float64 {
+	t.Helper()
+	return eval[float64](t, ctx, `Math.max(document.documentElement.scrollWidth,
+		...[...document.querySelectorAll('body *')].map((e) => e.getBoundingClientRect().right + window.scrollX))`)
+}
+
+// TestNarrowScreen opens every page on a 360 px wide phone, in English and
+// in Ukrainian (longer words): nothing may scroll sideways.
+func TestNarrowScreen(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
+	for _, lang := range []string{"en", "uk"} {
+		for _, path := range []string{"/", "/shogi/", "/yonin/", "/xiangqi/", "/shogi/play", "/yonin/play", "/xiangqi/play"} {
+			do(t, ctx, chromedp.Navigate(baseURL+"/"+lang+path))
+			if strings.HasSuffix(path, "/play") {
+				wait(t, ctx, `document.body.dataset.ready === 'true'`)
+			}
+			if w := pageWidth(t, ctx); w > 360 {
+				t.Errorf("/%s%s is %.0f px wide on a 360 px screen", lang, path, w)
+			}
+		}
 	}
 }
 
