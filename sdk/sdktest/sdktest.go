@@ -34,6 +34,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -354,7 +355,7 @@ func (s *suite) testDescribe(t *testing.T) {
 	}
 	var again sdk.Description
 	if protect(t, "Describe", func() { again = s.v.Describe() }) == nil {
-		if a, b := fmt.Sprintf("%#v", s.d), fmt.Sprintf("%#v", again); a != b {
+		if !reflect.DeepEqual(s.d, again) {
 			t.Errorf("Describe is not stable between calls")
 		}
 	}
