@@ -1,0 +1,236 @@
+package harness_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/harness"
+)
+
+// The browser tests share one host, started by TestMain from $BANMEN_BIN
+// (the Makefile sets it) or from binaries built for the run.
+var site struct {
+	url string
+	err error
+}
+
+func TestMain(m *testing.M) {
+	code := func() int {
+		if !needsHost() {
+			return m.Run()
+		}
+		ctx := context.Background()
+		h, err := harness.StartHost(ctx, os.Getenv("BANMEN_BIN"))
+		if err != nil {
+			site.err = err
+			return m.Run()
+		}
+		defer h.Stop()
+		site.url = h.URL
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+// needsHost is false when only the unit tests run (-run Parse, -short).
+func needsHost() bool {
+	for _, a := range os.Args {
+		if strings.HasPrefix(a, "-test.short") || strings.HasPrefix(a, "-test.run=TestParse") || strings.HasPrefix(a, "-test.run=^TestParse") {
+			return false
+		}
+	}
+	return true
+}
+
+// chromium finds the browser, or skips: a machine without one cannot run
+// these tests (CI installs Debian's chromium).
+func chromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("BANMEN_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on PATH (install Debian's chromium, or set BANMEN_CHROMIUM)")
+	return ""
+}
+
+func base(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the browser suite is long; -short skips it")
+	}
+	if site.err != nil {
+		t.Fatalf("start the host: %v", site.err)
+	}
+	return site.url
+}
+
+func parallel() int {
+	if n, err := strconv.Atoi(os.Getenv("BANMEN_HARNESS_PARALLEL")); err == nil && n > 0 {
+		return n
+	}
+	return 2
+}
+
+// TestScenarios plays every scenario under scenarios/ in Chromium.
+func TestScenarios(t *testing.T) {
+	url := base(t)
+	browser := chromium(t)
+	files, err := filepath.Glob("scenarios/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	var scs []*harness.Scenario
+	for _, f := range files {
+		sc, err := harness.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scs = append(scs, sc)
+	}
+	out := os.Getenv("BANMEN_HARNESS_OUT")
+	if out == "" {
+		out, err = os.MkdirTemp("", "banmen-harness-out-")
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := harness.Run(t.Context(), harness.Config{
+		Base: url, Chromium: browser, Parallel: parallel(), Out: out, Log: testLog{t},
+	}, scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(sum.Line())
+	if p := os.Getenv("BANMEN_HARNESS_JUNIT"); p != "" {
+		var b bytes.Buffer
+		if err := sum.WriteJUnit(&b); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range sum.Results {
+		t.Run(r.Scenario.Name, func(t *testing.T) {
+			switch {
+			case r.Skipped:
+				t.Skip(r.Scenario.Skip)
+			case !r.Passed:
+				t.Errorf("%s: %v\nartifacts: %s", r.Scenario.File, r.Err, strings.Join(r.Artifacts, " "))
+			}
+		})
+	}
+	if _, failed, _ := sum.Counts(); failed == 0 && os.Getenv("BANMEN_HARNESS_OUT") == "" {
+		os.RemoveAll(out)
+	}
+}
+
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(p []byte) (int, error) {
+	l.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// TestFailure proves the harness can fail: a scenario whose expectation is
+// wrong fails with a message that names the step, its line and the
+// difference, leaves a screenshot and the console, and is a failure in the
+// JUnit report.
+func TestFailure(t *testing.T) {
+	url := base(t)
+	browser := chromium(t)
+	sc, err := harness.Parse([]byte(`
+name: broken on purpose
+variant: shogi
+actors:
+  - {name: host, device: phone, input: touch}
+steps:
+  - open: play
+  - moves: [7g7f, 3c3d]
+  - expect: {ply: 3, toMove: [1], within: 1s}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out}, []*harness.Scenario{sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sum.Results[0]
+	if r.Passed || r.Err == nil {
+		t.Fatal("a wrong expectation passed")
+	}
+	msg := r.Err.Error()
+	for _, want := range []string{"step 3 (line 9, expect)", "ply: want 3, got 2", "to move: want [1], got [0]"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the failure %q does not say %q", msg, want)
+		}
+	}
+	png := filepath.Join(out, "broken-on-purpose", "host-tab1.png")
+	b, err := os.ReadFile(png)
+	if err != nil {
+		t.Fatalf("no screenshot: %v (artifacts %v)", err, r.Artifacts)
+	}
+	if !bytes.HasPrefix(b, []byte("\x89PNG")) || len(b) < 1000 {
+		t.Errorf("%s is not a screenshot (%d bytes)", png, len(b))
+	}
+	if _, err := os.Stat(filepath.Join(out, "broken-on-purpose", "host-console.txt")); err != nil {
+		t.Errorf("no console: %v", err)
+	}
+	if line := sum.Line(); !strings.HasPrefix(line, "0 passed, 1 failed") {
+		t.Errorf("summary %q", line)
+	}
+	var x bytes.Buffer
+	if err := sum.WriteJUnit(&x); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`failures="1"`, `<failure message="step 3 (line 9, expect): ply: want 3, got 2`, "[[ATTACHMENT|" + png + "]]"} {
+		if !strings.Contains(x.String(), want) {
+			t.Errorf("the JUnit report lacks %q:\n%s", want, x.String())
+		}
+	}
+}
+
+// TestIllegalMove: a scenario that names a move the position does not allow
+// fails on that step and lists what is legal.
+func TestIllegalMove(t *testing.T) {
+	url := base(t)
+	browser := chromium(t)
+	sc, err := harness.Parse([]byte(`
+variant: xiangqi
+steps:
+  - open: play
+  - move: a0a5
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Name = "illegal"
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	sum, err := harness.Run(ctx, harness.Config{Base: url, Chromium: browser, Out: t.TempDir()}, []*harness.Scenario{sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sum.Results[0]
+	if r.Passed {
+		t.Fatal("an illegal move passed")
+	}
+	if msg := fmt.Sprint(r.Err); !strings.Contains(msg, "move a0a5 is not legal at ply 0") || !strings.Contains(msg, "legal: ") {
+		t.Errorf("failure %q", msg)
+	}
+}
