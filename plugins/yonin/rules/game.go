@@ -100,13 +100,38 @@ func (g *game) forbiddenRepetition(o *outcome) bool {
 	return true
 }
 
+// mayRepeatPerpetually reports whether the seat to move has checked on every
+// move since the first occurrence of some position seen three times: only
+// then can a move of theirs be a forbidden fourth repetition. It keeps the
+// costly per-move test off ordinary turns.
+func (g *game) mayRepeatPerpetually() bool {
+	seat := g.pos.turn
+	quiet := -1 // the seat's last non-checking move
+	for i := len(g.moves) - 1; i >= 0; i-- {
+		if g.movers[i] == seat && !g.checks[i] {
+			quiet = i
+			break
+		}
+	}
+	seen := map[string]bool{}
+	for _, k := range g.keys[:quiet+1] {
+		seen[k] = true
+	}
+	for _, k := range g.keys[quiet+1:] {
+		if g.counts[k] >= 3 && !seen[k] {
+			return true
+		}
+	}
+	return false
+}
+
 // legal returns every legal move of the seat to move, none once it is over.
 func (g *game) legal() []move {
 	if g.end != "" {
 		return nil
 	}
 	moves := g.pos.legalMoves(nil)
-	if g.maxRep < 3 {
+	if g.maxRep < 3 || !g.mayRepeatPerpetually() {
 		return moves
 	}
 	n := 0
