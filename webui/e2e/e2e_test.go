@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -332,6 +333,16 @@ func TestXiangqiMouse(t *testing.T) {
 	if got := exportText(t, ctx, "wxf"); !strings.Contains(got, "P9+1") {
 		t.Errorf("WXF export lacks the first move P9+1:\n%s", got)
 	}
+	// Copy answers either way (a headless browser may refuse the clipboard);
+	// Download hands the text to the browser as a file.
+	do(t, ctx, chromedp.Click(chromedp.ID("export-copy")))
+	wait(t, ctx, `document.getElementById('export-status').textContent !== ''`)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.__downloads = [];
+		HTMLAnchorElement.prototype.click = function () { window.__downloads.push(this.download); };`),
+		chromedp.Click(chromedp.ID("export-download")))
+	if got := eval[[]string](t, ctx, `window.__downloads`); len(got) != 1 || !strings.HasPrefix(got[0], "xiangqi-") || !strings.HasSuffix(got[0], ".txt") {
+		t.Errorf("Download offered %q, want one xiangqi-….txt file", got)
+	}
 
 	// Flipping puts Red's corner (the last cell) at the top.
 	do(t, ctx, chromedp.Click(chromedp.ID("flip")))
@@ -436,9 +447,27 @@ func TestShogiTouch(t *testing.T) {
 	wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
 	tapEl(cellSel(shogiCell("4a")))
 	waitPly(t, ctx, 2)
-	tapEl(`.hand-piece[data-seat="0"][data-kind="G"]`)
-	wait(t, ctx, `document.querySelectorAll('.cell.target').length > 0`)
-	tapEl(cellSel(shogiCell("4b")))
+	// The gold goes from the hand to the board by a drag of the finger.
+	fx, fy := center(t, ctx, `.hand-piece[data-seat="0"][data-kind="G"]`)
+	tx, ty := center(t, ctx, cellSel(shogiCell("4b")))
+	touch := func(typ input.DispatchTouchEventType, x, y float64) {
+		t.Helper()
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{}}
+		if typ != input.DispatchTouchEventTypeTouchEnd {
+			p.TouchPoints = []*input.TouchPoint{{X: x, Y: y}}
+		}
+		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	touch(input.DispatchTouchEventTypeTouchStart, fx, fy)
+	for i := 1; i <= 8; i++ {
+		touch(input.DispatchTouchEventTypeTouchMove, fx+(tx-fx)*float64(i)/8, fy+(ty-fy)*float64(i)/8)
+		if i == 4 && !eval[bool](t, ctx, `document.querySelector('.ghost') !== null`) {
+			t.Error("no piece follows the finger during the drag")
+		}
+	}
+	touch(input.DispatchTouchEventTypeTouchEnd, 0, 0)
 	waitPly(t, ctx, 3)
 	wait(t, ctx, `document.body.dataset.status === 'over'`)
 	if s := statusText(ctx); !strings.Contains(s, "Sente wins") || !strings.Contains(s, "checkmate") {
