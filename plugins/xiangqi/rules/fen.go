@@ -85,6 +85,7 @@ func ParseFEN(s string) (*Position, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	p.hash = p.computeHash()
 	return p, nil
 }
 

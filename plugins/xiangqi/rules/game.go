@@ -42,6 +42,7 @@ type Game struct {
 
 	pos    Position
 	keys   []key    // keys[i]: the position after i moves
+	hashes []uint64 // hashes[i]: the Zobrist hash of the position after i moves
 	checks []bool   // checks[i]: move i left the opponent in check
 	texts  []string // texts[i]: the WXF text of move i
 	result *sdk.Result
@@ -51,6 +52,7 @@ type Game struct {
 func NewGame(start *Position) *Game {
 	g := &Game{start: *start, pos: *start, resigned: noResign}
 	g.keys = append(g.keys, g.pos.key())
+	g.hashes = append(g.hashes, g.pos.hash)
 	g.adjudicate()
 	return g
 }
@@ -94,6 +96,7 @@ func (g *Game) apply(m Move) {
 	}
 	g.moves = append(g.moves, m)
 	g.keys = append(g.keys, p.key())
+	g.hashes = append(g.hashes, p.hash)
 	g.checks = append(g.checks, p.InCheck())
 	g.adjudicate()
 }
@@ -165,3 +168,40 @@ func (g *Game) repetitionResult(first int) *sdk.Result {
 	}
 	return &sdk.Result{Draw: true, Reason: ReasonRepetition}
 }
+
+// History returns, for search, the recent past of the game: the hashes of
+// the positions since the last capture or forward soldier move, oldest
+// first, ending with the current position, and checks[i], whether the move
+// that led to hashes[i+1] gave check. Earlier positions can never recur.
+func (g *Game) History() (hashes []uint64, checks []bool) {
+	n := len(g.moves)
+	from := n - min(g.pos.clock, n)
+	return g.hashes[from:], g.checks[from:]
+}
+
+// After returns the result that playing the legal move m would give by the
+// game's rules (checkmate, stalemate, repetition, perpetual check, the
+// 60-move rule), or nil when the game would go on. The game is unchanged.
+func (g *Game) After(m Move) *sdk.Result {
+	after := *g
+	// Full slice expressions make apply copy rather than write into g's
+	// backing arrays.
+	after.moves = g.moves[:len(g.moves):len(g.moves)]
+	after.keys = g.keys[:len(g.keys):len(g.keys)]
+	after.hashes = g.hashes[:len(g.hashes):len(g.hashes)]
+	after.checks = g.checks[:len(g.checks):len(g.checks)]
+	after.texts = g.texts[:len(g.texts):len(g.texts)]
+	after.apply(m)
+	return after.result
+}
+
+// Moves returns the number of moves played.
+func (g *Game) Moves() int { return len(g.moves) }
+
+// FENUCCI is the game in the "fen+ucci" notation, "fen <FEN> moves ...": the
+// text that follows "position " in the UCCI protocol.
+func (g *Game) FENUCCI() string { return g.exportFENUCCI() }
+
+// DecodeState opens a state, replaying and checking its record (code
+// bad_state for anything impossible).
+func DecodeState(s sdk.State) (*Game, error) { return decodeState(s) }

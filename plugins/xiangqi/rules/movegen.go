@@ -5,13 +5,13 @@ package rules
 // 2 elephants (4) make 119.
 const maxMoves = 128
 
-// moveList is a fixed buffer for one ply's moves.
-type moveList struct {
+// MoveList is a fixed buffer for one ply's moves.
+type MoveList struct {
 	m [maxMoves]Move
 	n int
 }
 
-func (l *moveList) add(from, to Square) {
+func (l *MoveList) add(from, to Square) {
 	l.m[l.n&(maxMoves-1)] = newMove(from, to)
 	l.n++
 }
@@ -33,7 +33,7 @@ var (
 // generate appends every pseudo-legal move of the side to move: each piece
 // moves by its rule (palace, river, eye, leg, screen), never onto its own
 // side's piece; whether the own general is left attacked is not tested.
-func (p *Position) generate(l *moveList) {
+func (p *Position) generate(l *MoveList) {
 	us := p.side
 	own := colorBit(us)
 	b := &p.board
@@ -114,6 +114,92 @@ func (p *Position) generate(l *moveList) {
 	}
 }
 
+// generateCaptures appends the pseudo-legal captures of the side to move:
+// the moves of generate that land on an enemy piece, found without walking
+// the quiet moves (a slider jumps to the first piece in each direction).
+func (p *Position) generateCaptures(l *MoveList) {
+	us := p.side
+	own := colorBit(us)
+	enemy := colorBit(us ^ 1)
+	b := &p.board
+	// target reports whether t holds an enemy piece; Border has both colour
+	// bits, so it is excluded by the own bit.
+	target := func(t Square) bool { return b[t]&enemy != 0 && b[t]&own == 0 }
+	for i := uint8(0); i < p.n[us]; i++ {
+		s := p.list[us][i&15]
+		if s == NoSquare {
+			continue
+		}
+		switch b[s].Kind() {
+		case Rook:
+			for _, d := range orthogonal {
+				t := s.add(d)
+				for b[t] == Empty {
+					t = t.add(d)
+				}
+				if target(t) {
+					l.add(s, t)
+				}
+			}
+		case Cannon:
+			for _, d := range orthogonal {
+				t := s.add(d)
+				for b[t] == Empty {
+					t = t.add(d)
+				}
+				if b[t] == Border {
+					continue
+				}
+				t = t.add(d)
+				for b[t] == Empty {
+					t = t.add(d)
+				}
+				if target(t) {
+					l.add(s, t)
+				}
+			}
+		case Horse:
+			for j := range horseJump {
+				if b[s.add(horseLeg[j])] == Empty {
+					if t := s.add(horseJump[j]); target(t) {
+						l.add(s, t)
+					}
+				}
+			}
+		case Pawn:
+			if t := s.add(forward[us]); target(t) {
+				l.add(s, t)
+			}
+			if !ownHalf[us][s] {
+				if t := s.add(east); target(t) {
+					l.add(s, t)
+				}
+				if t := s.add(west); target(t) {
+					l.add(s, t)
+				}
+			}
+		case King:
+			for _, d := range orthogonal {
+				if t := s.add(d); inPalace[us][t] && target(t) {
+					l.add(s, t)
+				}
+			}
+		case Advisor:
+			for _, d := range diagonals {
+				if t := s.add(d); inPalace[us][t] && target(t) {
+					l.add(s, t)
+				}
+			}
+		case Elephant:
+			for _, d := range diagonals {
+				if t := s.add(2 * d); ownHalf[us][t] && target(t) && b[s.add(d)] == Empty {
+					l.add(s, t)
+				}
+			}
+		}
+	}
+}
+
 // attacked reports whether the general of colour us, standing on k, is
 // attacked by the other side: by a rook or the facing general along a line,
 // a cannon over exactly one screen, a horse whose leg is free, or a soldier
@@ -186,7 +272,7 @@ func (p *Position) legal(m Move, inCheck bool) bool {
 
 // LegalMoves returns every legal move of the side to move.
 func (p *Position) LegalMoves() []Move {
-	var l moveList
+	var l MoveList
 	p.generate(&l)
 	check := p.InCheck()
 	out := make([]Move, 0, l.n)
@@ -200,7 +286,7 @@ func (p *Position) LegalMoves() []Move {
 
 // hasLegalMove reports whether the side to move has any legal move.
 func (p *Position) hasLegalMove() bool {
-	var l moveList
+	var l MoveList
 	p.generate(&l)
 	check := p.InCheck()
 	for _, m := range l.m[:l.n] {

@@ -33,7 +33,7 @@ type perftWalker struct {
 }
 
 func (w *perftWalker) walk(p *Position, depth int) uint64 {
-	var l moveList
+	var l MoveList
 	p.generate(&l)
 	check := p.InCheck()
 	var n uint64

@@ -165,10 +165,14 @@ type Position struct {
 	side  Color
 	clock int // plies since the last capture or forward soldier move
 	move  int // fullmove number, from 1
+	// hash is the Zobrist key of the board and side (see zobrist.go), kept
+	// up to date by make and unmake so that search can use it for free.
+	hash uint64
 }
 
-// undo is what unmake needs besides the move.
-type undo struct {
+// Undo is what unmake needs besides the move.
+type Undo struct {
+	hash     uint64
 	captured Piece
 	slot     uint8
 }
@@ -203,10 +207,10 @@ func (p *Position) clear() {
 
 // make plays m, which must be pseudo-legal, without any check, and returns
 // what unmake needs. The counters are not touched (see game.go).
-func (p *Position) make(m Move) undo {
+func (p *Position) make(m Move) Undo {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
-	u := undo{captured: p.board[to]}
+	u := Undo{captured: p.board[to]}
 	us := p.side
 	if u.captured != Empty {
 		u.slot = p.slot[to]
@@ -214,6 +218,8 @@ func (p *Position) make(m Move) undo {
 	}
 	p.board[to] = pc
 	p.board[from] = Empty
+	u.hash = p.hash
+	p.hash ^= zobrist[pc&63][from] ^ zobrist[pc&63][to] ^ zobrist[u.captured&63][to] ^ zobristSide
 	sl := p.slot[from]
 	p.slot[to] = sl
 	p.list[us][sl&15] = to
@@ -225,7 +231,7 @@ func (p *Position) make(m Move) undo {
 }
 
 // unmake takes back m played by make.
-func (p *Position) unmake(m Move, u undo) {
+func (p *Position) unmake(m Move, u Undo) {
 	from, to := m.From(), m.To()
 	us := p.side ^ 1
 	p.side = us
@@ -238,6 +244,7 @@ func (p *Position) unmake(m Move, u undo) {
 		p.king[us] = from
 	}
 	p.board[to] = u.captured
+	p.hash = u.hash
 	if u.captured != Empty {
 		p.slot[to] = u.slot
 		p.list[us^1][u.slot&15] = to

@@ -69,13 +69,7 @@ type searcher struct {
 func (g *Game) rootEnds() map[Move]int {
 	ends := map[Move]int{}
 	for _, m := range g.pos.LegalMoves() {
-		after := *g
-		after.moves = g.moves[:len(g.moves):len(g.moves)]
-		after.keys = g.keys[:len(g.keys):len(g.keys)]
-		after.checks = g.checks[:len(g.checks):len(g.checks)]
-		after.texts = g.texts[:len(g.texts):len(g.texts)]
-		after.apply(m)
-		switch r := after.result; {
+		switch r := g.After(m); {
 		case r == nil:
 		case r.Draw:
 			ends[m] = 0
@@ -157,7 +151,7 @@ func (s *searcher) alphaBeta(p *Position, depth, ply, alpha, beta int) int {
 	if s.stopped {
 		return 0
 	}
-	var l moveList
+	var l MoveList
 	p.generate(&l)
 	check := p.InCheck()
 	moves := l.m[:l.n]
@@ -203,7 +197,7 @@ func (s *searcher) quiesce(p *Position, ply, alpha, beta, qdepth int) int {
 		}
 		alpha = max(alpha, stand)
 	}
-	var l moveList
+	var l MoveList
 	p.generate(&l)
 	moves := l.m[:l.n]
 	orderMoves(p, moves)

@@ -51,7 +51,7 @@ func (p *Position) ParseLegalUCCI(text string) (Move, error) {
 
 // isLegal reports whether m is a legal move of the side to move.
 func (p *Position) isLegal(m Move) bool {
-	var l moveList
+	var l MoveList
 	p.generate(&l)
 	for _, x := range l.m[:l.n] {
 		if x == m {
