@@ -40,6 +40,7 @@ type game struct {
 }
 
 func newGame(start Position) *game {
+	start.rehash()
 	g := &game{start: start, pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())

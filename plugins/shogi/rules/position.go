@@ -157,6 +157,7 @@ func init() {
 		}
 	}
 	initZones()
+	initZobrist()
 }
 
 // Position is a validated shogi position: board, hands, side to move and
@@ -170,6 +171,63 @@ type Position struct {
 	kingSq [2]int
 	// moveNum is the SFEN move number of this position.
 	moveNum int
+	// hash is the Zobrist hash of board, hands and side to move, kept up to
+	// date by do and undo so that search and repetition never rescan the
+	// board. rehash sets it after a position is built cell by cell.
+	hash uint64
+}
+
+// Zobrist keys: one per piece byte and cell, one per colour, kind and count
+// in hand (so a count change is two XORs), and one for Gote to move.
+var (
+	zobPiece [64][mbSize]uint64
+	zobHand  [2][8][20]uint64
+	zobSide  uint64
+)
+
+func initZobrist() {
+	// A fixed splitmix64 stream: the keys, and so every hash, are the same
+	// in every process, which keeps the computer player deterministic.
+	x := uint64(0x9e3779b97f4a7c15)
+	next := func() uint64 {
+		x += 0x9e3779b97f4a7c15
+		z := x
+		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+		z = (z ^ z>>27) * 0x94d049bb133111eb
+		return z ^ z>>31
+	}
+	for pc := range zobPiece {
+		for sq := range zobPiece[pc] {
+			zobPiece[pc][sq] = next()
+		}
+	}
+	for c := range zobHand {
+		for k := range zobHand[c] {
+			for n := range zobHand[c][k] {
+				zobHand[c][k][n] = next()
+			}
+		}
+	}
+	zobSide = next()
+}
+
+// rehash computes the hash from scratch.
+func (p *Position) rehash() {
+	var h uint64
+	for _, sq := range squares {
+		if pc := p.b[sq]; pc != 0 {
+			h ^= zobPiece[pc][sq]
+		}
+	}
+	for c := 0; c < 2; c++ {
+		for k := pawn; k <= gold; k++ {
+			h ^= zobHand[c][k][p.hand[c][k]]
+		}
+	}
+	if p.side == gote {
+		h ^= zobSide
+	}
+	p.hash = h
 }
 
 // newEmptyPosition returns a position with walls and nothing else.
@@ -280,16 +338,23 @@ func (p *Position) do(m Move) uint8 {
 	c := p.side
 	if m.isDrop() {
 		k := m.dropKind()
-		p.b[to] = makePiece(c, k)
-		p.hand[c][k]--
+		pc := makePiece(c, k)
+		n := p.hand[c][k]
+		p.b[to] = pc
+		p.hand[c][k] = n - 1
+		p.hash ^= zobPiece[pc][to] ^ zobHand[c][k][n] ^ zobHand[c][k][n-1] ^ zobSide
 		p.side ^= 1
 		return 0
 	}
 	from := m.from()
 	pc := p.b[from]
 	cap := p.b[to]
+	h := p.hash ^ zobPiece[pc][from] ^ zobSide
 	if cap != 0 {
-		p.hand[c][baseKind[kindOf(cap)]]++
+		bk := baseKind[kindOf(cap)]
+		n := p.hand[c][bk]
+		p.hand[c][bk] = n + 1
+		h ^= zobPiece[cap][to] ^ zobHand[c][bk][n] ^ zobHand[c][bk][n+1]
 		if kindOf(cap) == king {
 			p.kingSq[c^1] = 0
 		}
@@ -299,6 +364,7 @@ func (p *Position) do(m Move) uint8 {
 	}
 	p.b[to] = pc
 	p.b[from] = 0
+	p.hash = h ^ zobPiece[pc][to]
 	if kindOf(pc) == king {
 		p.kingSq[c] = to
 	}
@@ -312,46 +378,40 @@ func (p *Position) undo(m Move, cap uint8) {
 	c := p.side
 	to := m.to()
 	if m.isDrop() {
+		k := m.dropKind()
+		n := p.hand[c][k]
+		p.hash ^= zobPiece[p.b[to]][to] ^ zobHand[c][k][n] ^ zobHand[c][k][n+1] ^ zobSide
 		p.b[to] = 0
-		p.hand[c][m.dropKind()]++
+		p.hand[c][k] = n + 1
 		return
 	}
 	from := m.from()
 	pc := p.b[to]
+	h := p.hash ^ zobPiece[pc][to] ^ zobSide
 	if m.promotes() {
 		pc -= promoted
 	}
 	p.b[from] = pc
 	p.b[to] = cap
+	h ^= zobPiece[pc][from]
 	if kindOf(pc) == king {
 		p.kingSq[c] = from
 	}
 	if cap != 0 {
-		p.hand[c][baseKind[kindOf(cap)]]--
+		bk := baseKind[kindOf(cap)]
+		n := p.hand[c][bk]
+		p.hand[c][bk] = n - 1
+		h ^= zobPiece[cap][to] ^ zobHand[c][bk][n] ^ zobHand[c][bk][n-1]
 		if kindOf(cap) == king {
 			p.kingSq[c^1] = to
 		}
 	}
+	p.hash = h
 }
 
-// key is the repetition key: board, hands and side to move.
-func (p *Position) key() uint64 {
-	h := uint64(14695981039346656037)
-	mix := func(x uint64) {
-		h ^= x
-		h *= 1099511628211
-	}
-	for _, sq := range squares {
-		mix(uint64(p.b[sq]))
-	}
-	for c := 0; c < 2; c++ {
-		for k := pawn; k <= gold; k++ {
-			mix(uint64(p.hand[c][k]))
-		}
-	}
-	mix(uint64(p.side))
-	return h
-}
+// key is the repetition key: board, hands and side to move (the Zobrist
+// hash; sameAs confirms a match).
+func (p *Position) key() uint64 { return p.hash }
 
 // sameAs compares board, hands and side to move (not the move number).
 func (p *Position) sameAs(q *Position) bool {

@@ -66,3 +66,35 @@ func TestAttacked(t *testing.T) {
 		}
 	}
 }
+
+// TestHashIncremental plays random games and checks after every do and undo
+// that the incremental hash is the one computed from scratch.
+func TestHashIncremental(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for game := 0; game < 20; game++ {
+		p, err := ParseSFEN(StartSFEN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 150; ply++ {
+			moves := p.legalMoves(nil)
+			if len(moves) == 0 {
+				break
+			}
+			for _, m := range moves {
+				before := p.hash
+				cap := p.do(m)
+				q := p
+				q.rehash()
+				if q.hash != p.hash {
+					t.Fatalf("after %s: hash %x, from scratch %x", m.USI(), p.hash, q.hash)
+				}
+				p.undo(m, cap)
+				if p.hash != before {
+					t.Fatalf("undo %s: hash %x, was %x", m.USI(), p.hash, before)
+				}
+			}
+			p.do(moves[rng.IntN(len(moves))])
+		}
+	}
+}

@@ -85,7 +85,9 @@ func ParseSFEN(s string) (Position, error) {
 		}
 		p.moveNum = n
 	}
-	return p, p.validate()
+	// validate sets the hash: call it before p is copied out.
+	err := p.validate()
+	return p, err
 }
 
 func (p *Position) parseBoard(s string) error {
@@ -233,6 +235,8 @@ func (p *Position) validate() error {
 	if ks := p.kingSq[p.side^1]; ks != 0 && p.attacked(ks, p.side) {
 		return sdk.Errorf(CodeIllegalPos, "%s, who is not to move, is in check", colorName[p.side^1])
 	}
+	// Every parser ends here, so a valid position always has its hash.
+	p.rehash()
 	return nil
 }
 
