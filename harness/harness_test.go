@@ -9,45 +9,27 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/banmen/banmen/harness"
 )
 
-// The browser tests share one host, started by TestMain from $BANMEN_BIN
-// (the Makefile sets it) or from binaries built for the run.
+// The browser tests share one host, started by the first of them from
+// $BANMEN_BIN (the Makefile sets it) or from binaries built for the run.
 var site struct {
-	url string
-	err error
+	once sync.Once
+	host *harness.Host
+	err  error
 }
 
 func TestMain(m *testing.M) {
-	code := func() int {
-		if !needsHost() {
-			return m.Run()
-		}
-		ctx := context.Background()
-		h, err := harness.StartHost(ctx, os.Getenv("BANMEN_BIN"))
-		if err != nil {
-			site.err = err
-			return m.Run()
-		}
-		defer h.Stop()
-		site.url = h.URL
-		return m.Run()
-	}()
-	os.Exit(code)
-}
-
-// needsHost is false when only the unit tests run (-run Parse, -short).
-func needsHost() bool {
-	for _, a := range os.Args {
-		if strings.HasPrefix(a, "-test.short") || strings.HasPrefix(a, "-test.run=TestParse") || strings.HasPrefix(a, "-test.run=^TestParse") {
-			return false
-		}
+	code := m.Run()
+	if site.host != nil {
+		site.host.Stop()
 	}
-	return true
+	os.Exit(code)
 }
 
 // chromium finds the browser, or skips: a machine without one cannot run
@@ -71,10 +53,13 @@ func base(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("the browser suite is long; -short skips it")
 	}
+	site.once.Do(func() {
+		site.host, site.err = harness.StartHost(context.Background(), os.Getenv("BANMEN_BIN"))
+	})
 	if site.err != nil {
 		t.Fatalf("start the host: %v", site.err)
 	}
-	return site.url
+	return site.host.URL
 }
 
 func parallel() int {
@@ -86,8 +71,8 @@ func parallel() int {
 
 // TestScenarios plays every scenario under scenarios/ in Chromium.
 func TestScenarios(t *testing.T) {
-	url := base(t)
 	browser := chromium(t)
+	url := base(t)
 	files, err := filepath.Glob("scenarios/*.yaml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenarios: %v", err)
@@ -150,8 +135,8 @@ func (l testLog) Write(p []byte) (int, error) {
 // difference, leaves a screenshot and the console, and is a failure in the
 // JUnit report.
 func TestFailure(t *testing.T) {
-	url := base(t)
 	browser := chromium(t)
+	url := base(t)
 	sc, err := harness.Parse([]byte(`
 name: broken on purpose
 variant: shogi
@@ -208,8 +193,8 @@ steps:
 // TestIllegalMove: a scenario that names a move the position does not allow
 // fails on that step and lists what is legal.
 func TestIllegalMove(t *testing.T) {
-	url := base(t)
 	browser := chromium(t)
+	url := base(t)
 	sc, err := harness.Parse([]byte(`
 variant: xiangqi
 steps:

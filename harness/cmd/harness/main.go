@@ -75,6 +75,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		scs = append(scs, sc)
 	}
+	var host *harness.Host
 	if *base == "" {
 		bdir := *bin
 		if bdir != "" {
@@ -85,8 +86,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		defer h.Stop()
+		host = h
 		*base = h.URL
-		fmt.Fprintf(stdout, "started a host on %s (logs: %s)\n", h.URL, h.LogPath())
+		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
 	sum, err := harness.Run(ctx, harness.Config{
 		Base: *base, Chromium: *browser, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout,
@@ -109,6 +111,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	fmt.Fprintln(stdout, sum.Line())
 	if _, failed, _ := sum.Counts(); failed > 0 {
+		if host != nil {
+			// The host's data directory goes with it; its log is
+			// evidence.
+			if b, err := os.ReadFile(host.LogPath()); err == nil && os.MkdirAll(*out, 0o755) == nil {
+				p := filepath.Join(*out, "host.log")
+				if os.WriteFile(p, b, 0o644) == nil {
+					fmt.Fprintf(stdout, "host log: %s\n", p)
+				}
+			}
+		}
 		return errFailed
 	}
 	return nil
