@@ -158,14 +158,23 @@ func (p *Position) doMove(seat int, m move) undo {
 		k := m.dropKind()
 		p.hands[seat][k]--
 		p.board[to] = makePiece(k, seat, seatFacing(seat), false)
+		if k == kindRook {
+			p.moveRook(-1, int8(to))
+		}
 		return undo{}
 	}
 	from := m.from()
 	u := undo{captured: p.board[to], moved: p.board[from]}
 	if u.captured != 0 {
 		p.hands[seat][u.captured.kind()]++
+		if u.captured.kind() == kindRook {
+			p.moveRook(int8(to), -1)
+		}
 	}
 	pc := u.moved
+	if pc.kind() == kindRook {
+		p.moveRook(int8(from), int8(to))
+	}
 	if m.promote() {
 		pc |= promotedBit
 	}
@@ -183,11 +192,20 @@ func (p *Position) undoMove(seat int, m move, u undo) {
 	if m.isDrop() {
 		p.hands[seat][m.dropKind()]++
 		p.board[to] = 0
+		if m.dropKind() == kindRook {
+			p.moveRook(int8(to), -1)
+		}
 		return
 	}
 	from := m.from()
+	if u.moved.kind() == kindRook {
+		p.moveRook(int8(to), int8(from))
+	}
 	if u.captured != 0 {
 		p.hands[seat][u.captured.kind()]--
+		if u.captured.kind() == kindRook {
+			p.moveRook(-1, int8(to))
+		}
 	}
 	p.board[to] = u.captured
 	p.board[from] = u.moved
@@ -202,6 +220,11 @@ type legality struct {
 	inCheck     bool
 	partner     int
 	partnerSeen squareSet // who attacked the partner's king before the move
+	// pins are the squares of the seat's pieces that alone stand between
+	// its king and another seat's rook or dragon (the only sliders): only
+	// they, and the king, can expose the king by moving.
+	pins  [4]int8
+	npins int
 }
 
 func (p *Position) newLegality(seat int) legality {
@@ -211,7 +234,55 @@ func (p *Position) newLegality(seat int) legality {
 		l.partner = pt
 		l.partnerSeen = p.attackers(int(p.kings[pt]), pt)
 	}
+	for _, r := range p.rooks {
+		if r < 0 {
+			continue
+		}
+		if pc := p.board[r]; pc.active() && pc.owner() != seat {
+			if pin := p.pinned(l.king, int(r), seat); pin >= 0 {
+				l.pins[l.npins] = int8(pin)
+				l.npins++
+			}
+		}
+	}
 	return l
+}
+
+// pinned returns the square of the one piece of seat between king and the
+// slider on rook when they share a line and nothing else stands between,
+// else -1.
+func (p *Position) pinned(king, rook, seat int) int {
+	step := 0
+	switch {
+	case king/9 == rook/9:
+		step = 1
+	case king%9 == rook%9:
+		step = 9
+	default:
+		return -1
+	}
+	if rook < king {
+		step = -step
+	}
+	pin := -1
+	for x := king + step; x != rook; x += step {
+		if pc := p.board[x]; pc != 0 {
+			if pin >= 0 || pc.owner() != seat {
+				return -1
+			}
+			pin = x
+		}
+	}
+	return pin
+}
+
+func (l *legality) isPinned(sq int) bool {
+	for _, p := range l.pins[:l.npins] {
+		if int(p) == sq {
+			return true
+		}
+	}
+	return false
 }
 
 // legal reports whether the pseudo-legal move m is legal: the own king is not
@@ -220,8 +291,7 @@ func (p *Position) newLegality(seat int) legality {
 func (p *Position) legal(l *legality, m move, depth int) bool {
 	seat := l.seat
 	from := m.from()
-	quick := !l.inCheck && l.partner < 0 && (m.isDrop() ||
-		(from != l.king && from/9 != l.king/9 && from%9 != l.king%9))
+	quick := !l.inCheck && l.partner < 0 && (m.isDrop() || (from != l.king && !l.isPinned(from)))
 	if !quick {
 		u := p.doMove(seat, m)
 		ok := !p.attacked(int(p.kings[seat]), seat)

@@ -70,6 +70,7 @@ func ParsePosition(text string) (Position, error) {
 	if err := p.validate(); err != nil {
 		return p, err
 	}
+	p.findRooks()
 	p.cacheChecks()
 	return p, nil
 }

@@ -26,6 +26,11 @@ func (w *perftWork) count(ctx context.Context, p *Position, depth int) (uint64, 
 	if depth == 0 {
 		return 1, nil
 	}
+	if depth >= 3 {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
 	moves := p.legalMoves(w.bufs[depth][:0])
 	w.bufs[depth] = moves[:0]
 	if depth == 1 {
@@ -44,11 +49,6 @@ func (w *perftWork) count(ctx context.Context, p *Position, depth int) (uint64, 
 			return n, err
 		}
 		n += c
-	}
-	if depth >= 4 {
-		if err := ctx.Err(); err != nil {
-			return n, err
-		}
 	}
 	return n, nil
 }

@@ -27,11 +27,15 @@ const noCredit = -1
 // so far and the rules in force. It has no pointers, so a copy is a
 // snapshot; search copies it freely.
 type Position struct {
-	board  [81]piece
-	hands  [4][numKinds]uint8
-	kings  [4]int8 // each seat's king square (flipped once mated)
-	turn   int8    // seat to move; -1 once the game has ended by mates
-	elim   uint8   // bit per mated seat
+	board [81]piece
+	hands [4][numKinds]uint8
+	kings [4]int8 // each seat's king square (flipped once mated)
+	// rooks are the squares of the rooks and dragons on the board (-1 for
+	// one in a hand or absent): the only sliders, looked at directly when
+	// testing attacks instead of walking rays.
+	rooks  [4]int8
+	turn   int8  // seat to move; -1 once the game has ended by mates
+	elim   uint8 // bit per mated seat
 	nmates int8
 	mates  [3]mateRecord
 	rules  Rules
@@ -112,7 +116,30 @@ func startPosition(r Rules, first int) Position {
 			}
 		}
 	}
+	p.findRooks()
 	return p
+}
+
+// findRooks fills the rook squares from the board.
+func (p *Position) findRooks() {
+	p.rooks = [4]int8{-1, -1, -1, -1}
+	i := 0
+	for sq, pc := range p.board {
+		if pc.kind() == kindRook && i < len(p.rooks) {
+			p.rooks[i] = int8(sq)
+			i++
+		}
+	}
+}
+
+// moveRook changes a rook's square from one value to another (-1: off the board).
+func (p *Position) moveRook(from, to int8) {
+	for i, r := range p.rooks {
+		if r == from {
+			p.rooks[i] = to
+			return
+		}
+	}
 }
 
 // attacked reports whether sq is attacked by an active piece of any seat
@@ -123,32 +150,42 @@ func (p *Position) attacked(sq, not int) bool {
 		if n < 0 {
 			continue
 		}
-		pc := p.board[n]
-		if pc == 0 {
-			continue
-		}
-		if pc.active() && pc.owner() != not {
-			sh := pc.shape()
-			if stepMask[sh]&(1<<((d+4)&7)) != 0 || (d&1 == 0 && slides[sh]) {
-				return true
-			}
+		if pc := p.board[n]; pc.active() && pc.owner() != not && stepMask[pc.shape()]&(1<<((d+4)&7)) != 0 {
+			return true
 		}
 	}
-	for d := 0; d < 8; d += 2 {
-		n := neighbour[sq][d]
-		if n < 0 || p.board[n] != 0 {
-			continue // adjacent squares were looked at above
+	for _, r := range p.rooks {
+		if r < 0 {
+			continue
 		}
-		for n = neighbour[n][d]; n >= 0; n = neighbour[n][d] {
-			if pc := p.board[n]; pc != 0 {
-				if pc.active() && pc.owner() != not && slides[pc.shape()] {
-					return true
-				}
-				break
-			}
+		if pc := p.board[r]; pc.active() && pc.owner() != not && p.clearLine(int(r), sq) {
+			return true
 		}
 	}
 	return false
+}
+
+// clearLine reports whether a and b share a rank or a file with nothing
+// between them.
+func (p *Position) clearLine(a, b int) bool {
+	step := 0
+	switch {
+	case a/9 == b/9:
+		step = 1
+	case a%9 == b%9:
+		step = 9
+	default:
+		return false
+	}
+	if a > b {
+		a, b = b, a
+	}
+	for x := a + step; x < b; x += step {
+		if p.board[x] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // attackers returns the squares (as a bit set) of the active pieces of seats
