@@ -1,9 +1,13 @@
-// Command xiangqi is the Xiangqi rules plugin: sdk.Serve does the rest.
+// Command xiangqi is the Xiangqi rules plugin: sdk.Serve does the rest. The
+// computer player is package engine's; its external engine for Hard is
+// configured by the environment (engine.EnvEngine, engine.EnvMoveTime).
 package main
 
 import (
-	"github.com/banmen/banmen/plugins/xiangqi/rules"
+	"os"
+
+	"github.com/banmen/banmen/plugins/xiangqi/engine"
 	"github.com/banmen/banmen/sdk"
 )
 
-func main() { sdk.Serve(rules.Variant{}) }
+func main() { sdk.Serve(engine.NewVariant(engine.ConfigFromEnv(os.Getenv))) }

@@ -75,3 +75,16 @@ func Forward(c Color) int { return forward[c] }
 
 // OwnHalf reports whether s is on colour c's side of the river.
 func OwnHalf(c Color, s Square) bool { return ownHalf[c][s] }
+
+// MakeNullMove passes the turn, for null-move pruning. The side to move
+// must not be in check; UnmakeNullMove takes it back.
+func (p *Position) MakeNullMove() {
+	p.side ^= 1
+	p.hash ^= zobristSide
+}
+
+// UnmakeNullMove takes back MakeNullMove.
+func (p *Position) UnmakeNullMove() {
+	p.side ^= 1
+	p.hash ^= zobristSide
+}

@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/banmen/banmen/plugins/xiangqi/rules"
+	"github.com/banmen/banmen/sdk"
+)
+
+// Variant is Xiangqi with this package's computer player: the rules of
+// rules.Variant, whose Suggest it replaces. The zero value plays with the
+// built-in engine only.
+type Variant struct {
+	rules.Variant
+	Player *Player
+}
+
+var (
+	_ sdk.Variant = Variant{}
+	_ sdk.Perfter = Variant{}
+)
+
+// defaultPlayer serves Variants without their own Player.
+var defaultPlayer = NewPlayer(Config{})
+
+// NewVariant returns the variant with a player configured by cfg.
+func NewVariant(cfg Config) Variant { return Variant{Player: NewPlayer(cfg)} }
+
+// Suggest returns the computer's move at the level, before ctx's deadline.
+func (v Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
+	g, err := rules.DecodeState(s)
+	if err != nil {
+		return "", err
+	}
+	if _, ok := levels[level]; !ok {
+		return "", sdk.Errorf(sdk.CodeBadOption, "xiangqi has no level %q", level)
+	}
+	if g.Over() {
+		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
+	}
+	p := v.Player
+	if p == nil {
+		p = defaultPlayer
+	}
+	m, err := p.Choose(ctx, g, level)
+	if err != nil {
+		return "", err
+	}
+	return sdk.Move(rules.UCCI(m)), nil
+}
