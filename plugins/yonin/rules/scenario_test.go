@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -176,16 +177,28 @@ func TestStalemateIsMate(t *testing.T) {
 
 func TestContactMateTransfersHand(t *testing.T) {
 	// East holds a rook, but no drop answers a contact check: mated, and the
-	// rook goes to South's hand; East's silver becomes South's, facing left.
-	g := startGame(t, layout("5i=Ks 2c=Gs 2h=Rs 9e=Kw 5a=Kn 1a=Ke 5e=Se", "s Re - "+singles))
+	// rook goes to South's hand; East's silver becomes South's, facing left,
+	// and promotes in the files 9-7, not in South's own far ranks.
+	g := startGame(t, layout("5i=Ks 2c=Gs 2h=Rs 9e=Kw 5a=Kn 1a=Ke 6e=Se", "s Re - "+singles))
 	playAll(t, g, "S:2c2b")
 	if g.pos.live(3) || g.pos.hands[0][kindRook] != 1 || g.pos.hands[3] != [numKinds]uint8{} {
 		t.Fatalf("after the mate: %s", g.pos.Text())
 	}
-	if pc := g.pos.board[sq("5e")]; pc.owner() != 0 || pc.facing() != 3 {
+	if pc := g.pos.board[sq("6e")]; pc.owner() != 0 || pc.facing() != 3 {
 		t.Errorf("East's silver: owner %d facing %d", pc.owner(), pc.facing())
 	}
-	wantTurn(t, g, "S") // East's successor is South
+	wantTurn(t, g, "S") // East's successor
+	for _, c := range []struct {
+		move string
+		want bool
+	}{{"S:6e7e+", true}, {"S:6e7e", true}, {"S:6e7d+", true}, {"S:6e5d", true}, {"S:6e5d+", false}} {
+		if got := hasLegal(g, c.move); got != c.want {
+			t.Errorf("%s legal = %v, want %v", c.move, got, c.want)
+		}
+	}
+	if !strings.Contains(g.pos.Text(), "Ss<") {
+		t.Errorf("the inherited silver's facing is not in the text: %s", g.pos.Text())
+	}
 }
 
 func TestInheritedPiecesKeepTheirZone(t *testing.T) {
