@@ -1,0 +1,63 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+func TestRecordRoundTrip(t *testing.T) {
+	g := startGame(t, StartText)
+	playAll(t, g, "S:5g5f", "W:7e6e", "N:5c5d", "E:3e4e")
+	text := g.record()
+	want := "# Yonin Shogi (Banmen): initial position, then one move per line\n" + StartText + "\nS:5g5f\nW:7e6e\nN:5c5d\nE:3e4e\n"
+	if text != want {
+		t.Fatalf("record\n%s\nwant\n%s", text, want)
+	}
+	h, err := parseRecord("# a comment\n\n" + StartText + "\nS:5g5f W:7e6e\n  N:5c5d\tE:3e4e\n")
+	if err != nil || h.pos.Text() != g.pos.Text() {
+		t.Fatalf("reading it back: %v", err)
+	}
+	for _, c := range []struct{ name, text, code string }{
+		{"empty", "", sdk.CodeBadNotation},
+		{"comments only", "# nothing\n", sdk.CodeBadNotation},
+		{"bad position", "9/9 s - - singles,two_mates,mater 1", sdk.CodeBadPosition},
+		{"bad move text", StartText + "\nS:5g5f W:zz", sdk.CodeBadNotation},
+		{"illegal move", StartText + "\nS:5g5e", sdk.CodeBadNotation},
+		{"wrong seat", StartText + "\nW:7e6e", sdk.CodeBadNotation},
+		{"ended position", layout("5i=Ks 9e=~Kw 5a=Kn 1e=~Ke", "- - ws,es "+singles), sdk.CodeBadPosition},
+	} {
+		_, err := parseRecord(c.text)
+		if re, ok := sdk.AsRuleError(err); !ok || re.Code != c.code {
+			t.Errorf("%s: %v, want %s", c.name, err, c.code)
+		}
+	}
+}
+
+func FuzzRecord(f *testing.F) {
+	st, _, _ := Variant{}.Start(nil)
+	for range 8 {
+		v, _ := Variant{}.View(st)
+		st, _, _ = Variant{}.Play(st, v.ToMove[0], v.Legal[len(v.Legal)/2].Move)
+	}
+	rec, _ := Variant{}.Export(st, formatID)
+	f.Add(rec)
+	f.Add(StartText)
+	f.Fuzz(func(t *testing.T, text string) {
+		st, v, err := Variant{}.Import(formatID, text)
+		if err != nil {
+			if _, ok := sdk.AsRuleError(err); !ok {
+				t.Fatalf("not a RuleError: %v", err)
+			}
+			return
+		}
+		out, err := Variant{}.Export(st, formatID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, v2, err := Variant{}.Import(formatID, out)
+		if err != nil || v2.Position != v.Position || v2.Ply != v.Ply {
+			t.Fatalf("export of an import does not import back: %v", err)
+		}
+	})
+}
