@@ -418,11 +418,24 @@ func TestShogiTouch(t *testing.T) {
 		x, y := center(t, ctx, sel)
 		do(t, ctx, chromedp.TapXY(x, y))
 	}
-	tapEl("#import-box summary")
+	// Chrome turns a synthetic tap on an ordinary button into a click only
+	// most of the time; the controls outside the board are tapped again until
+	// they react. (The board itself reacts to pointer events, not clicks.)
+	tapUntil := func(sel, done string) {
+		t.Helper()
+		for range 3 {
+			tapEl(sel)
+			if _, err := chromedp.Run(ctx, chromedp.Poll[bool](done, chromedp.WithPollingTimeout(1500*time.Millisecond))); err == nil {
+				return
+			}
+		}
+		t.Fatalf("tapping %s never made %s true", sel, done)
+	}
+	tapUntil("#import-box summary", `document.getElementById('import-box').open`)
 	do(t, ctx, chromedp.SetValue(chromedp.ID("import-format"), "sfen+usi"), chromedp.SetValue(chromedp.ID("import-text"), shogiTsume))
-	tapEl("#import-go")
+	tapUntil("#import-go", `document.getElementById('confirm-dialog').open || document.querySelector('.hand-piece[data-seat="0"][data-kind="G"]') !== null`)
 	if eval[bool](t, ctx, `document.getElementById('confirm-dialog').open`) {
-		tapEl("#confirm-yes")
+		tapUntil("#confirm-yes", `!document.getElementById('confirm-dialog').open`)
 	}
 	wait(t, ctx, `document.body.dataset.ply === '0' && document.querySelector('.hand-piece[data-seat="0"][data-kind="G"]') !== null`)
 
@@ -433,7 +446,7 @@ func TestShogiTouch(t *testing.T) {
 	if first := eval[string](t, ctx, `document.querySelector('.promote-choice').dataset.promote`); first != "true" {
 		t.Errorf("the first promotion choice is promote=%s, want the promotion first", first)
 	}
-	tapEl(`.promote-choice[data-promote="true"]`)
+	tapUntil(`.promote-choice[data-promote="true"]`, `!document.getElementById('promote-dialog').open`)
 	waitPly(t, ctx, 1)
 
 	do(t, ctx, chromedp.Reload())
@@ -473,8 +486,9 @@ func TestShogiTouch(t *testing.T) {
 	if s := statusText(ctx); !strings.Contains(s, "Sente wins") || !strings.Contains(s, "checkmate") {
 		t.Errorf("status %q, want Sente winning by checkmate", s)
 	}
-	// Western names in the move list.
-	tapEl(`#notation-toggle [data-alt="true"]`)
+	// Western names in the move list. (A mouse click: Chrome turns a
+	// synthetic tap here into a click only now and then.)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#notation-toggle [data-alt="true"]`)))
 	if got := eval[string](t, ctx, `document.getElementById('history').innerText`); !strings.Contains(got, "G*4b") {
 		t.Errorf("western move list %q lacks G*4b", got)
 	}
