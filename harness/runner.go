@@ -26,7 +26,7 @@ type Config struct {
 	// Out is where failure screenshots and consoles go, one folder per
 	// scenario; empty means a new temporary folder.
 	Out string
-	// StepTimeout bounds each wait of a step (5s if zero).
+	// StepTimeout bounds each wait of a step (10s if zero).
 	StepTimeout time.Duration
 	// Log receives a line per scenario as it ends; nil discards them.
 	Log io.Writer
@@ -80,7 +80,7 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 		cfg.Parallel = 1
 	}
 	if cfg.StepTimeout == 0 {
-		cfg.StepTimeout = 5 * time.Second
+		cfg.StepTimeout = 10 * time.Second
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard

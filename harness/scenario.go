@@ -35,7 +35,7 @@ type Scenario struct {
 	Lang string `yaml:"lang"`
 	// Skip, when set, is why the scenario does not run yet.
 	Skip string `yaml:"skip"`
-	// Timeout bounds the whole scenario (2m by default).
+	// Timeout bounds the whole scenario (5m by default).
 	Timeout Duration `yaml:"timeout"`
 	// Actors are the people at the table; the first is the default actor of
 	// a step.
@@ -147,7 +147,7 @@ type Expect struct {
 	// NoJSErrors: no uncaught exception or console.error so far. (Every
 	// scenario also fails at its end on an uncaught exception.)
 	NoJSErrors bool `yaml:"noJSErrors"`
-	// Within bounds the polling (5s by default).
+	// Within bounds the polling (the step timeout by default).
 	Within Duration `yaml:"within"`
 }
 
@@ -236,7 +236,7 @@ func (sc *Scenario) check() error {
 		sc.Lang = "en"
 	}
 	if sc.Timeout == 0 {
-		sc.Timeout = Duration(2 * time.Minute)
+		sc.Timeout = Duration(5 * time.Minute)
 	}
 	if len(sc.Actors) == 0 {
 		sc.Actors = []Actor{{Name: "host"}}

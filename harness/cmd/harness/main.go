@@ -60,7 +60,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	junit := fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
 	out := fs.String("out", "harness-out", "where failure screenshots and consoles go")
 	bin := fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
-	step := fs.Duration("step_timeout", 5*time.Second, "the longest wait of one step")
+	step := fs.Duration("step_timeout", 10*time.Second, "the longest wait of one step")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
