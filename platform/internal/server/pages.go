@@ -175,6 +175,9 @@ func (p *pages) langLinks(c *fiber.Ctx, cur string) []langLink {
 	return out
 }
 
+// pageRoutes adds the static files and the pages. It must stay the last call
+// in routes(): it ends with a catch-all that answers every path no earlier
+// route took with the HTML "not found" page, in the visitor's language.
 func (s *Server) pageRoutes(app *fiber.App) {
 	cat, err := i18n.Load(locales.FS)
 	if err != nil {
