@@ -219,3 +219,29 @@ steps:
 		t.Errorf("failure %q", msg)
 	}
 }
+
+// TestJSError: an uncaught exception in the page fails the scenario, even
+// when every step passed.
+func TestJSError(t *testing.T) {
+	browser := chromium(t)
+	url := base(t)
+	sc, err := harness.Parse([]byte(`
+variant: shogi
+steps:
+  - open: play
+  - script: "setTimeout(() => { throw new Error('boom on purpose') })"
+  - wait: 300ms
+  - expect: {ply: 0}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Name = "jserror"
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: t.TempDir()}, []*harness.Scenario{sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := sum.Results[0]; r.Passed || !strings.Contains(fmt.Sprint(r.Err), "JavaScript errors: host tab1: Uncaught Error: boom on purpose") {
+		t.Errorf("an uncaught exception: passed %v, %v", r.Passed, r.Err)
+	}
+}

@@ -92,6 +92,9 @@ type Step struct {
 	Offline *bool `yaml:"offline"`
 	// Wait pauses.
 	Wait Duration `yaml:"wait"`
+	// Script runs JavaScript in the page: an escape hatch for what no step
+	// does yet. A rejected promise or a thrown error fails the step.
+	Script string `yaml:"script"`
 	// Fill types text (or a file's text) into a field by name or selector.
 	Fill *Fill `yaml:"fill"`
 	// Select chooses an option of a <select> by name or selector.
@@ -274,13 +277,13 @@ func (sc *Scenario) check() error {
 		at := fmt.Sprintf("step %d (line %d)", i+1, s.line)
 		n := 0
 		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Attempt != "", s.Replay != nil,
-			s.Reload, s.Offline != nil, s.Wait != 0, s.Fill != nil, s.Select != nil, s.Expect != nil} {
+			s.Reload, s.Offline != nil, s.Wait != 0, s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, wait, fill, select, expect (found %d)", at, n))
+			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, wait, script, fill, select, expect (found %d)", at, n))
 		}
 		if s.Actor != "" && !names[s.Actor] {
 			errs = append(errs, fmt.Errorf("%s: no actor %q", at, s.Actor))

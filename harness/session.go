@@ -103,6 +103,8 @@ func (st *Step) describe() string {
 		return fmt.Sprintf("offline %v", *st.Offline)
 	case st.Wait != 0:
 		return "wait " + time.Duration(st.Wait).String()
+	case st.Script != "":
+		return "script"
 	case st.Fill != nil:
 		return "fill " + st.Fill.Field
 	case st.Select != nil:
@@ -170,6 +172,9 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	case st.Script != "":
+		_, err := chromedp.Run(t.ctx, chromedp.Evaluate[chromedp.Void](st.Script, chromedp.EvalAwaitPromise))
+		return err
 	case st.Fill != nil:
 		return s.fill(ctx, t, st.Fill)
 	case st.Select != nil:
