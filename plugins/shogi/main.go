@@ -1,11 +1,14 @@
 // Command shogi is the shogi rules plugin: started by the Banmen host it
-// serves the rules over the plugin protocol; run by hand it offers
-// `describe` and `perft -depth N [-position SFEN]`.
+// serves the rules over the plugin protocol, with the engine package as the
+// computer player; run by hand it offers `describe` and
+// `perft -depth N [-position SFEN]`.
 package main
 
 import (
-	"github.com/banmen/banmen/plugins/shogi/rules"
+	"os"
+
+	"github.com/banmen/banmen/plugins/shogi/engine"
 	"github.com/banmen/banmen/sdk"
 )
 
-func main() { sdk.Serve(rules.Variant{}) }
+func main() { sdk.Serve(engine.New(os.Getenv)) }
