@@ -135,6 +135,7 @@ func (l testLog) Write(p []byte) (int, error) {
 // difference, leaves a screenshot and the console, and is a failure in the
 // JUnit report.
 func TestFailure(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	url := base(t)
 	sc, err := harness.Parse([]byte(`
@@ -193,6 +194,7 @@ steps:
 // TestIllegalMove: a scenario that names a move the position does not allow
 // fails on that step and lists what is legal.
 func TestIllegalMove(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	url := base(t)
 	sc, err := harness.Parse([]byte(`
@@ -223,6 +225,7 @@ steps:
 // TestJSError: an uncaught exception in the page fails the scenario, even
 // when every step passed.
 func TestJSError(t *testing.T) {
+	t.Parallel()
 	browser := chromium(t)
 	url := base(t)
 	sc, err := harness.Parse([]byte(`

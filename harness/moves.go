@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -394,5 +393,5 @@ func importable(d sdk.Description) string {
 			ids = append(ids, n.ID)
 		}
 	}
-	return strings.Join(slices.Clip(ids), ", ")
+	return strings.Join(ids, ", ")
 }
