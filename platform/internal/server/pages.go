@@ -20,7 +20,7 @@ import (
 )
 
 // The pages: /{lang}/ (home), /{lang}/{variant}/ (landing and rules) and
-// /{lang}/{variant}/play?mode=local (the board). Every string comes from
+// /{lang}/{variant}/play?mode=local|computer (the board). Every string comes from
 // locales/; the board's scripts get theirs from a JSON block in the page, so
 // the CSP (script-src 'self') holds without any inline script.
 
@@ -253,17 +253,24 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		}
 		name := cat.T(l, v.NameKey)
 		mode := c.Query("mode", "local")
-		if mode == "friend" || mode == "computer" {
+		if mode == "friend" {
 			return pg.render(c, fiber.StatusOK, "soon", pageData{Lang: l, Variant: v, Mode: mode, Title: cat.T(l, "mode.soon.title")})
 		}
-		if mode != "local" {
+		if mode != "local" && mode != "computer" {
 			return notFoundPage(c)
+		}
+		// Each mode has its own texts (play.title, play.computer.title, …)
+		// and its own saved game, so a computer game never replaces a game
+		// on one device.
+		prefix := "play."
+		if mode == "computer" {
+			prefix = "play.computer."
 		}
 		return pg.render(c, fiber.StatusOK, "play", pageData{
 			Lang: l, Variant: v, Mode: mode,
-			Title: cat.T(l, "play.title", "game", name), Description: cat.T(l, "play.meta", "game", name),
+			Title: cat.T(l, prefix+"title", "game", name), Description: cat.T(l, prefix+"meta", "game", name),
 			Board: &boardData{
-				Lang: l, Mode: mode, API: "/api/v1/games/" + d.ID, StorageKey: "banmen.local." + d.ID,
+				Lang: l, Mode: mode, API: "/api/v1/games/" + d.ID, StorageKey: "banmen." + mode + "." + d.ID,
 				Variant: d, Strings: cat.Subset(l, uiPrefixes...),
 			},
 		})

@@ -14,13 +14,19 @@ const SIDES = ['bottom', 'left', 'top', 'right'];
  * when a move has been chosen; announce(text) speaks to screen readers.
  */
 export class Board {
-  constructor(root, { desc, t, onMove, announce, promote }) {
+  constructor(root, { desc, t, onMove, announce, promote, playable, seatTag }) {
     this.root = root;
     this.desc = desc;
     this.t = t;
     this.onMove = onMove;
     this.announce = announce;
     this.promote = promote; // async (candidates) => chosen or null
+    // playable(seat) says whether the person at this screen plays a seat
+    // (against the computer only seat 0); seatTag(seat) is a word shown by
+    // the seat's name ("you", "computer").
+    this.playable = playable || (() => true);
+    this.seatTag = seatTag || (() => '');
+    this.locked = false;
     this.W = desc.board.files;
     this.H = desc.board.ranks;
     this.rotation = 0;
@@ -235,7 +241,20 @@ export class Board {
 
   // ---- legal moves
 
-  legal() { return this.view && this.view.status === 'playing' ? this.view.legal : []; }
+  legal() {
+    if (!this.view || this.view.status !== 'playing' || this.locked) return [];
+    return this.view.legal.filter((m) => this.playable(m.seat));
+  }
+
+  /** setLocked stops (or allows again) every choice of a move, e.g. while the computer thinks. */
+  setLocked(on) {
+    if (this.locked === on) return;
+    this.locked = on;
+    this.selected = null;
+    this.drag?.ghost?.remove();
+    this.root.classList.toggle('locked', on);
+    if (this.view) this.render();
+  }
 
   movesOf(sel) {
     if (!sel) return [];
@@ -353,6 +372,13 @@ export class Board {
       label.className = 'seat-name';
       label.textContent = name;
       head.append(dot, label);
+      const tag = this.seatTag(seat);
+      if (tag) {
+        const tg = document.createElement('span');
+        tg.className = 'seat-tag';
+        tg.textContent = tag;
+        head.append(tg);
+      }
       if (v.score && n > 2) {
         const sc = document.createElement('span');
         sc.className = 'score';

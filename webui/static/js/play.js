@@ -1,6 +1,8 @@
-// The Same-device game page: it starts or resumes a game, keeps it in
-// localStorage, sends the chosen moves to the server and shows the View it
-// answers with. The board itself is board.js.
+// The game page, for Same device and Vs computer: it starts or resumes a
+// game, keeps it in localStorage, sends the chosen moves to the server and
+// shows the View it answers with. Against the computer the browser plays the
+// computer's seats itself: whenever View.toMove is one of them it asks
+// /suggest for a move and sends it to /play. The board itself is board.js.
 
 import { Api, ApiError } from './api.js';
 import { Board } from './board.js';
@@ -15,6 +17,13 @@ const api = new Api(data.api);
 const store = new Store(data.storageKey);
 const prefs = new Store('banmen.prefs');
 const $ = (id) => document.getElementById(id);
+
+// Against the computer the person plays the first seat (Sente, Red, South)
+// and the computer every other one.
+const vsComputer = data.mode === 'computer';
+const HUMAN = 0;
+const isComputer = (seat) => vsComputer && seat !== HUMAN && seat !== undefined;
+const levelStore = new Store('banmen.computer.level');
 
 const game = { state: null, view: null, options: {} };
 let alt = false; // show the alternative move texts (western shogi names, UCCI)
@@ -107,22 +116,117 @@ const board = new Board($('arena'), {
   announce,
   promote: choosePromotion,
   onMove: (m) => play(m),
+  playable: (seat) => !isComputer(seat),
+  seatTag: (seat) => (vsComputer ? t(isComputer(seat) ? 'ui.computer' : 'ui.you') : ''),
 });
 
 async function play(m) {
+  const before = game.state;
   try {
     const res = await api.play(game.state, m.seat, m.move);
+    if (game.state !== before) return; // a new game came meanwhile
     clearNotices();
     set(res, game.options);
-    const v = game.view;
-    let text = t('ui.announce.move', { seat: t(desc.seats[m.seat].nameKey), move: alt && m.alt ? m.alt : m.text });
-    if ((v.inCheck || []).length && v.status === 'playing') text += `. ${t('ui.check')}`;
-    if (v.status === 'over') text += `. ${resultText(v)}`;
-    announce(text);
+    announce(moveText(m.seat, alt && m.alt ? m.alt : m.text));
+    think();
   } catch (err) {
     board.update(game.view);
     notice(errorText(err), 'error');
   }
+}
+
+/** moveText is what the live region says after a move: the move, a check, the result, who thinks next. */
+function moveText(seat, move) {
+  const v = game.view;
+  let text = t('ui.announce.move', { seat: seatName(seat), move });
+  if ((v.inCheck || []).length && v.status === 'playing') text += `. ${t('ui.check')}`;
+  if (v.status === 'over') text += `. ${resultText(v)}`;
+  else if (isComputer(v.toMove?.[0])) text += `. ${t('ui.thinking', { seat: seatName(v.toMove[0]) })}`;
+  return text;
+}
+
+// ---- the computer's seats
+
+// level is the computer's strength: the one last chosen in this browser,
+// else Medium.
+let level = pickLevel(levelStore.load());
+// thinking is the seat whose move is being chosen, or null; run counts the
+// thinking runs, so an answer for an abandoned run (a new game, an import,
+// a new level) is dropped.
+let thinking = null;
+let run = 0;
+
+function pickLevel(l) {
+  const levels = desc.levels || [];
+  if (levels.includes(l)) return l;
+  return levels.includes('medium') ? 'medium' : levels[Math.floor(levels.length / 2)];
+}
+
+function levelName(l) { return t.has(`ui.level.${l}`) ? t(`ui.level.${l}`) : l; }
+
+function setThinking(seat) {
+  thinking = seat;
+  const on = seat !== null;
+  board.setLocked(on);
+  document.body.dataset.thinking = String(on);
+  $('status').setAttribute('aria-busy', String(on));
+  $('arena').setAttribute('aria-busy', String(on));
+  if (game.view) render();
+}
+
+/** stopThinking abandons the current thinking run, if any. */
+function stopThinking() {
+  run++;
+  if (thinking !== null) setThinking(null);
+}
+
+/**
+ * think plays the computer's seats until it is the person's turn or the game
+ * is over. Yonin may give several computer seats a move in a row, and check
+ * priority may hand the turn back early: only View.toMove decides.
+ */
+async function think() {
+  if (!vsComputer) return;
+  const my = ++run;
+  while (my === run && game.view.status === 'playing' && isComputer(game.view.toMove?.[0])) {
+    const seat = game.view.toMove[0];
+    const state = game.state;
+    setThinking(seat);
+    try {
+      const { move } = await api.suggest(state, level);
+      if (my !== run || game.state !== state) return;
+      const res = await api.play(state, seat, move);
+      if (my !== run || game.state !== state) return;
+      set(res, game.options);
+      const h = game.view.history[game.view.history.length - 1];
+      announce(moveText(seat, h ? (alt && h.alt ? h.alt : h.text) : move));
+    } catch (err) {
+      if (my !== run) return;
+      setThinking(null);
+      notice(t('ui.computerFailed', { error: errorText(err) }), 'error');
+      return;
+    }
+  }
+  if (my === run) setThinking(null);
+}
+
+function showLevel() {
+  if (!vsComputer) return;
+  $('level').textContent = t('ui.difficultyIs', { level: levelName(level) });
+  document.body.dataset.level = level;
+}
+
+async function chooseLevel() {
+  for (const r of document.querySelectorAll('#level-choices input')) r.checked = r.value === level;
+  if (!(await dialog('level-dialog'))) return;
+  const chosen = document.querySelector('#level-choices input:checked')?.value;
+  if (!chosen || chosen === level) return;
+  level = chosen;
+  levelStore.save(level);
+  showLevel();
+  announce(t('ui.levelChanged', { level: levelName(level) }));
+  // A move being chosen at the old strength is chosen again at the new one.
+  if (thinking !== null) think();
 }
 
 function set(res, options) {
@@ -160,6 +264,7 @@ function render() {
   board.update(v);
   document.body.dataset.status = v.status;
   document.body.dataset.ply = String(v.ply);
+  document.body.dataset.toMove = v.status === 'playing' ? String(v.toMove?.[0] ?? '') : '';
 
   // Status: the side to move, check, or the result with places.
   const st = $('status');
@@ -188,7 +293,16 @@ function render() {
     const dot = document.createElement('span');
     dot.className = 'seat-dot';
     if (s !== undefined) dot.style.background = desc.seats[s].color;
-    line.append(dot, document.createTextNode(s !== undefined ? t('ui.toMove', { seat: seatName(s) }) : ''));
+    if (thinking !== null) {
+      line.classList.add('thinking');
+      const dots = document.createElement('span');
+      dots.className = 'thinking-dots';
+      dots.setAttribute('aria-hidden', 'true');
+      dots.append(document.createElement('i'), document.createElement('i'), document.createElement('i'));
+      line.append(dot, document.createTextNode(t('ui.thinking', { seat: seatName(thinking) })), dots);
+    } else {
+      line.append(dot, document.createTextNode(s !== undefined ? t('ui.toMove', { seat: seatName(s) }) : ''));
+    }
     if ((v.inCheck || []).length) {
       const c = document.createElement('strong');
       c.className = 'check-flag';
@@ -208,7 +322,7 @@ function render() {
   // Actions (a declaration) and Resign, for the seat to move.
   const actions = $('actions');
   actions.replaceChildren();
-  for (const m of (v.status === 'playing' ? v.legal : []).filter((x) => x.kind === 'action')) {
+  for (const m of (v.status === 'playing' ? v.legal : []).filter((x) => x.kind === 'action' && !isComputer(x.seat) && thinking === null)) {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'button action';
@@ -216,7 +330,19 @@ function render() {
     b.addEventListener('click', () => play(m));
     actions.append(b);
   }
+  if (vsComputer && v.status === 'playing' && thinking === null && isComputer(v.toMove?.[0])) {
+    // The computer could not move (the server did not answer): try again.
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'button primary';
+    b.id = 'computer-move';
+    b.textContent = t('ui.computerMove');
+    b.addEventListener('click', () => { clearNotices(); think(); });
+    actions.append(b);
+  }
   $('resign').hidden = !desc.resign || v.status !== 'playing';
+  // Against the computer only the person resigns, on their own turn.
+  $('resign').disabled = vsComputer && (thinking !== null || isComputer(v.toMove?.[0]));
 
   renderHistory();
 }
@@ -251,9 +377,11 @@ function renderHistory() {
 async function start(options) {
   try {
     const res = await api.start(options);
+    stopThinking();
     clearNotices();
     set(res, options);
     announce(t('ui.toMove', { seat: seatName(game.view.toMove[0]) }));
+    think();
   } catch (err) {
     notice(errorText(err), 'error');
   }
@@ -321,8 +449,10 @@ async function newGame() {
 }
 
 async function resign() {
-  const s = game.view.toMove[0];
-  if (!(await confirm(t('ui.confirmResign', { seat: seatName(s) })))) return;
+  const s = vsComputer ? HUMAN : game.view.toMove[0];
+  const q = vsComputer ? t('ui.confirmResignYou') : t('ui.confirmResign', { seat: seatName(s) });
+  if (!(await confirm(q))) return;
+  if (vsComputer && (thinking !== null || game.view.status !== 'playing')) return;
   await play({ seat: s, move: 'resign', text: t('ui.resign') });
 }
 
@@ -383,11 +513,13 @@ async function doImport() {
   if (game.view.ply > 0 && game.view.status === 'playing' && !(await confirm(t('ui.confirmImport')))) return;
   try {
     const res = await api.import($('import-format').value, text);
+    stopThinking();
     clearNotices();
     set(res, {});
     $('import-text').value = '';
     announce(t('ui.imported'));
     notice(t('ui.imported'), 'info');
+    think();
   } catch (err) {
     notice(errorText(err), 'error');
   }
@@ -396,8 +528,10 @@ async function doImport() {
 // ---- preferences: rotation and the beginner pieces
 
 const pref = prefs.load() || {};
-const rot = pref[`rotation.${desc.id}`] || 0;
+// Against the computer the person's side is always at the bottom.
+const rot = vsComputer ? 0 : pref[`rotation.${desc.id}`] || 0;
 board.setRotation(rot);
+$('flip').hidden = vsComputer;
 board.setBeginner(Boolean(pref.beginner));
 $('beginner').checked = Boolean(pref.beginner);
 $('beginner-row').hidden = !desc.pieces.some((p) => (p.steps || []).length);
@@ -418,6 +552,14 @@ $('beginner').addEventListener('change', (e) => {
   savePref('beginner', e.target.checked);
 });
 $('new-game').addEventListener('click', newGame);
+if (vsComputer) {
+  $('level').addEventListener('click', chooseLevel);
+  // Enter on a choice means OK (the form's first button is Cancel).
+  $('level-choices').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') { e.preventDefault(); $('level-ok').click(); }
+  });
+  showLevel();
+}
 $('resign').addEventListener('click', resign);
 $('export-go').addEventListener('click', doExport);
 $('export-copy').addEventListener('click', copyExport);
@@ -447,6 +589,11 @@ async function boot() {
       set(res, saved.options);
       notice(t('ui.resumed'), 'info');
       document.body.dataset.ready = 'true';
+      // Reloaded while the computer was thinking: it thinks again.
+      if (isComputer(game.view.toMove?.[0]) && game.view.status === 'playing') {
+        announce(t('ui.thinking', { seat: seatName(game.view.toMove[0]) }));
+      }
+      think();
       return;
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 422) {
