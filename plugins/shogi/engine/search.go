@@ -469,7 +469,7 @@ func (s *Searcher) quiesce(p *rules.Position, alpha, beta, ply, qd int, inCheck 
 	if s.checkStop() {
 		return 0
 	}
-	moves, _ := p.GenerateBoardMoves(s.moves[ply][:0])
+	moves, inCheck := p.GenerateCaptures(s.moves[ply][:0])
 	if inCheck {
 		if len(moves) == 0 {
 			return -mate + ply

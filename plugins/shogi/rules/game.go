@@ -37,6 +37,9 @@ type game struct {
 	history []Position
 	keys    []uint64
 	result  *sdk.Result
+	// buf is reused by play for the legal moves: a State is replayed on
+	// every call, and a fresh list per move was most of its allocations.
+	buf []Move
 }
 
 func newGame(start Position) *game {
@@ -93,7 +96,8 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	if err != nil {
 		return err
 	}
-	legal := g.pos.legalMoves(nil)
+	g.buf = g.pos.legalMoves(g.buf[:0])
+	legal := g.buf
 	if !containsMove(legal, m) {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", mv)
 	}

@@ -325,3 +325,66 @@ func (p *Position) isLegal(m Move) bool {
 	}
 	return false
 }
+
+// genCaptures appends the legal captures of the side to move, which must
+// not be in check (both promotion forms where promotion is optional), and
+// the pawn promotions that capture nothing. It is the quiescence search's
+// generator: it never builds the quiet moves and drops it would throw away.
+func (p *Position) genCaptures(list []Move, g *genCtx) []Move {
+	c := p.side
+	flag := colorFlag[c]
+	eflag := colorFlag[c^1]
+	ks := p.kingSq[c]
+	if ks != 0 {
+		p.checkInfo(ks, g)
+	}
+	for _, sq := range squares {
+		pc := p.b[sq]
+		if pc&colorMask != flag {
+			continue
+		}
+		k := kindOf(pc)
+		if k == king {
+			continue
+		}
+		pd := 0
+		if pin := g.pinned[sq]; pin != 0 {
+			pd = dir8[pin-1]
+		}
+		for _, d := range stepDirs[pc] {
+			if pd != 0 && d != pd && d != -pd {
+				continue
+			}
+			to := sq + d
+			t := p.b[to]
+			if t&colorMask == eflag && t != wall {
+				list = addMoves(list, c, k, sq, to)
+			} else if t == 0 && k == pawn && zone[c][to] {
+				list = append(list, boardMove(sq, to, true))
+			}
+		}
+		for _, d := range slideDirs[pc] {
+			if pd != 0 && d != pd && d != -pd {
+				continue
+			}
+			to := sq + d
+			for p.b[to] == 0 {
+				to += d
+			}
+			if t := p.b[to]; t&colorMask == eflag && t != wall {
+				list = addMoves(list, c, k, sq, to)
+			}
+		}
+	}
+	if ks != 0 {
+		p.b[ks] = 0
+		for _, d := range dir8 {
+			to := ks + d
+			if t := p.b[to]; t&colorMask == eflag && t != wall && !p.attacked(to, c^1) {
+				list = append(list, boardMove(ks, to, false))
+			}
+		}
+		p.b[ks] = makePiece(c, king)
+	}
+	return list
+}

@@ -98,3 +98,30 @@ func TestHashIncremental(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateCaptures compares the quiescence generator with the legal
+// moves filtered: the captures and the pawn promotions, nothing else.
+func TestGenerateCaptures(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 300; i++ {
+		p := randomPosition(t, r, StartSFEN, r.IntN(160))
+		got, inCheck := p.GenerateCaptures(nil)
+		if inCheck != p.inCheck() {
+			t.Fatalf("%s: inCheck %v", p.SFEN(), inCheck)
+		}
+		want := map[Move]bool{}
+		for _, m := range p.legalMoves(nil) {
+			if inCheck || !m.isDrop() && (p.b[m.to()] != 0 || m.promotes() && kindOf(p.b[m.from()]) == pawn) {
+				want[m] = true
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d moves, want %d", p.SFEN(), len(got), len(want))
+		}
+		for _, m := range got {
+			if !want[m] {
+				t.Fatalf("%s: %s is not a legal capture", p.SFEN(), m.USI())
+			}
+		}
+	}
+}

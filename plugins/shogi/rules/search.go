@@ -108,6 +108,18 @@ func (p *Position) GenerateBoardMoves(buf []Move) ([]Move, bool) {
 	return list, false
 }
 
+// GenerateCaptures appends, when the side to move is not in check, its
+// legal captures and its pawn promotions, and returns false; in check it
+// appends every legal evasion and returns true. It is what a quiescence
+// search looks at.
+func (p *Position) GenerateCaptures(buf []Move) ([]Move, bool) {
+	if p.inCheck() {
+		return p.legalMoves(buf), true
+	}
+	var g genCtx
+	return p.genCaptures(buf, &g), false
+}
+
 // Undo is what UndoMove needs to take a move back.
 type Undo uint8
 
