@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
@@ -18,24 +20,81 @@ const externalEngines = 2
 // less, the built-in search plays.
 const minExternalTime = 150 * time.Millisecond
 
-// externalPool holds the external engines, each used by one search at a time.
+// warmTimeout bounds an engine's start in the background. Starting takes
+// tens of milliseconds on an idle machine but seconds on a busy one, which
+// is why it never happens inside a player's request.
+const warmTimeout = 30 * time.Second
+
+// Backoff after a failure, so that a broken engine command costs nothing.
+const (
+	minBackoff = 5 * time.Second
+	maxBackoff = 5 * time.Minute
+)
+
+// externalPool holds the external engines. An engine is in free only when
+// it is started and idle; a new or failed one is (re)started in the
+// background first, and requests meanwhile use the built-in search.
 type externalPool struct {
-	free chan *extengine.Engine
-	all  []*extengine.Engine
+	free  chan *extengine.Engine
+	all   []*extengine.Engine
+	calls atomic.Int64 // moves the external engine chose (for tests and logs)
+
+	ctx    context.Context // ends at close, stopping warm-ups
+	cancel context.CancelFunc
+	warms  sync.WaitGroup
+
+	mu      sync.Mutex
+	retryAt time.Time
+	backoff time.Duration
 }
 
 func newExternalPool(cfg Config) *externalPool {
 	f := strings.Fields(cfg.External)
 	x := &externalPool{free: make(chan *extengine.Engine, externalEngines)}
+	x.ctx, x.cancel = context.WithCancel(context.Background())
 	for range externalEngines {
 		e := extengine.New(extengine.Config{Command: f[0], Args: f[1:], Protocol: extengine.UCCI})
 		x.all = append(x.all, e)
-		x.free <- e
+		x.warm(e)
 	}
 	return x
 }
 
+// warm starts e (a one-ply search of the start position) in the background
+// and then makes it free.
+func (x *externalPool) warm(e *extengine.Engine) {
+	x.warms.Add(1)
+	go func() {
+		defer x.warms.Done()
+		ctx, cancel := context.WithTimeout(x.ctx, warmTimeout)
+		_, err := e.BestMove(ctx, "fen "+rules.StartFEN, extengine.Limit{Depth: 1})
+		cancel()
+		x.note(err)
+		x.free <- e
+	}()
+}
+
+// note records the outcome of an engine call for the backoff.
+func (x *externalPool) note(err error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if err == nil {
+		x.backoff, x.retryAt = 0, time.Time{}
+		return
+	}
+	x.backoff = min(max(2*x.backoff, minBackoff), maxBackoff)
+	x.retryAt = time.Now().Add(x.backoff)
+}
+
+func (x *externalPool) backingOff() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return time.Now().Before(x.retryAt)
+}
+
 func (x *externalPool) close() {
+	x.cancel()
+	x.warms.Wait()
 	for _, e := range x.all {
 		e.Close()
 	}
@@ -44,12 +103,12 @@ func (x *externalPool) close() {
 // bestMove asks a free external engine for its move, giving it at most
 // moveTime and about two thirds of the time to the deadline, and keeping the
 // rest for the built-in search should it fail. ok is false on any failure:
-// no free engine, too little time, a start or protocol error, a late engine
-// (extengine kills it and starts a new one next time), or a move that is not
-// legal here.
+// no free engine, too little time, a recent failure, a protocol error, a
+// late engine (extengine kills it; it restarts in the background), or a
+// move that is not legal here.
 func (x *externalPool) bestMove(ctx context.Context, g *rules.Game, deadline time.Time, moveTime time.Duration) (rules.Move, bool) {
 	left := time.Until(deadline)
-	if left < minExternalTime {
+	if left < minExternalTime || x.backingOff() {
 		return rules.NoMove, false
 	}
 	var e *extengine.Engine
@@ -58,19 +117,24 @@ func (x *externalPool) bestMove(ctx context.Context, g *rules.Game, deadline tim
 	default:
 		return rules.NoMove, false
 	}
-	defer func() { x.free <- e }()
 	mt := min(moveTime, left*6/10)
 	// The engine may overrun its movetime a little; the call ends halfway
 	// between the movetime and the deadline.
 	ectx, cancel := context.WithDeadline(ctx, time.Now().Add(mt+(left-mt)/2))
-	defer cancel()
 	text, err := e.BestMove(ectx, g.FENUCCI(), extengine.Limit{MoveTime: mt})
+	cancel()
 	if err != nil {
+		if ctx.Err() == nil { // the caller giving up is not the engine's fault
+			x.note(err)
+		}
+		x.warm(e) // it may have been killed: restart it off the request
 		return rules.NoMove, false
 	}
+	x.free <- e
 	m, err := g.Position().ParseLegalUCCI(text)
 	if err != nil {
 		return rules.NoMove, false
 	}
+	x.calls.Add(1)
 	return m, true
 }

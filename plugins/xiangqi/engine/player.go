@@ -16,6 +16,7 @@ type level struct {
 	think            time.Duration // the most it ever thinks
 	ttBits           uint
 	contempt         int32
+	plain            bool // a full-width search (see Limits.Plain)
 	// Easy only: the chance out of 16 of a shallower look, and the margin
 	// within which a worse move may be chosen.
 	blindChance int
@@ -23,13 +24,14 @@ type level struct {
 }
 
 // levels are the strengths. Easy looks two plies (one, now and then) and
-// picks among the near-best moves; Medium looks four plies; Hard searches
+// picks among the near-best moves; Medium looks five plies, full width, so
+// that it sees every mate in three but little beyond; Hard searches
 // as deep as a node budget allows, which takes about a second and a half on
 // one core of a modest machine, under a two-second cap. Node budgets rather
 // than time keep every level's move the same for the same state.
 var levels = map[sdk.Level]level{
 	sdk.Easy:   {depth: 2, nodes: 200_000, think: 300 * time.Millisecond, ttBits: 12, blindChance: 4, margin: 60},
-	sdk.Medium: {depth: 4, nodes: 1_000_000, think: 500 * time.Millisecond, ttBits: 15},
+	sdk.Medium: {depth: 5, nodes: 1_000_000, think: 500 * time.Millisecond, ttBits: 15, plain: true},
 	sdk.Hard:   {nodes: 3_000_000, softNodes: 1_000_000, think: 2 * time.Second, ttBits: 19, contempt: 20},
 }
 
@@ -87,7 +89,7 @@ func (p *Player) Choose(ctx context.Context, g *rules.Game, name sdk.Level) (rul
 	pos := g.Position()
 	hashes, checks := g.History()
 	lim := Limits{Depth: lv.depth, Nodes: lv.nodes, SoftNodes: lv.softNodes, Deadline: deadline,
-		Contempt: lv.contempt, Ends: ends(g)}
+		Contempt: lv.contempt, Plain: lv.plain, Ends: ends(g)}
 	s := p.pools[name].Get().(*searcher)
 	defer p.pools[name].Put(s)
 	if lv.margin > 0 {
@@ -146,7 +148,7 @@ func (s *searcher) chooseEasy(ctx context.Context, pos *rules.Position, hashes [
 	if len(rms) == 0 {
 		return rules.NoMove
 	}
-	s.finish = true // a shallow pass is quick; it must give a move
+	s.finish, s.depth = true, depth // a shallow pass is quick; it must give a move
 	best := -infinity
 	for i := range rms {
 		rm := &rms[i]
@@ -157,6 +159,12 @@ func (s *searcher) chooseEasy(ctx context.Context, pos *rules.Position, hashes [
 			rm.score = -s.negamax(depth-1, 1, -infinity, infinity, true)
 			s.pop()
 			s.pos.UnmakeMove(rm.m, u)
+			if s.stopped {
+				// Out of time (a storm of checks): choose among the
+				// moves scored so far, captures first as listed.
+				rms = rms[:max(i, 1)]
+				break
+			}
 		}
 		best = max(best, rm.score)
 	}

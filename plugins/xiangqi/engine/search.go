@@ -30,6 +30,10 @@ type Limits struct {
 	Deadline         time.Time // aborts the search (the last iteration is used)
 	// Contempt is how much the searching side dislikes a draw.
 	Contempt int32
+	// Plain turns off the selective prunings (reverse futility, null move,
+	// futility, late-move reductions and pruning): a full-width search sees
+	// every mate within its depth, at the cost of depth.
+	Plain bool
 	// Ends are the fixed scores, for the side to move, of root moves that end
 	// the game by its rules (from rules.Game.After).
 	Ends map[rules.Move]int32
@@ -66,6 +70,7 @@ type searcher struct {
 	ctx      context.Context
 	stopped  bool
 	finish   bool // the first iteration runs to its end whatever the clock says
+	depth    int  // the iteration's depth, which bounds check extensions
 	rootSide rules.Color
 	rootPly  int // index in stack of the root
 	pv       [maxPly + 1][maxPly + 1]rules.Move
@@ -125,7 +130,7 @@ func (s *searcher) pop() { s.stack = s.stack[:len(s.stack)-1] }
 // tick counts a node and now and then looks at the limits.
 func (s *searcher) tick() {
 	s.nodes++
-	if s.finish {
+	if s.finish && s.nodes < finishNodes {
 		return
 	}
 	if s.lim.Nodes > 0 && s.nodes >= s.lim.Nodes {
@@ -261,6 +266,10 @@ func (s *searcher) hasAttackers() bool {
 	return false
 }
 
+// finishNodes bounds the first iteration's immunity to the clock: it is
+// normally a few hundred nodes, but a storm of checks could make it long.
+const finishNodes = 50_000
+
 var futilityMargin = [4]int32{0, 120, 250, 400}
 
 // negamax is the principal-variation search of a node below the root.
@@ -302,7 +311,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, nullOK bool) int32
 	var static int32
 	if !inCheck {
 		static = evaluate(s.pos)
-		if !pvNode && beta < mateBound && beta > -mateBound {
+		if !pvNode && !s.lim.Plain && beta < mateBound && beta > -mateBound {
 			// Reverse futility: far above beta at a shallow depth.
 			if depth <= 3 && static-futilityMargin[depth] >= beta {
 				return static
@@ -346,7 +355,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, nullOK bool) int32
 		quiet := s.pos.PieceAt(m.To()) == rules.Empty
 		// Shallow quiet moves that cannot lift a hopeless node are tried
 		// only if they give check (known after the move).
-		prune := !pvNode && !inCheck && quiet && legal > 1 && best > -mateBound && depth <= 3 &&
+		prune := !pvNode && !s.lim.Plain && !inCheck && quiet && legal > 1 && best > -mateBound && depth <= 3 &&
 			(static+futilityMargin[depth] <= alpha || len(tried) >= 3+4*depth*depth)
 		irr := s.irreversible(m)
 		u := s.pos.MakeMove(m)
@@ -357,7 +366,9 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, nullOK bool) int32
 		}
 		s.push(check, irr)
 		newDepth := depth - 1
-		if check && ply < 2*maxPly/3 {
+		// Checks are extended (forced lines are where tactics hide), but
+		// only so far, or a chain of checks would never end.
+		if check && ply < 2*s.depth {
 			newDepth++
 		}
 		var score int32
@@ -365,7 +376,7 @@ func (s *searcher) negamax(depth, ply int, alpha, beta int32, nullOK bool) int32
 			score = -s.negamax(newDepth, ply+1, -beta, -alpha, true)
 		} else {
 			r := 0
-			if depth >= 3 && quiet && !inCheck && !check && scores[i] < orderKiller {
+			if depth >= 3 && !s.lim.Plain && quiet && !inCheck && !check && scores[i] < orderKiller {
 				r = lmr[min(depth, 63)][min(legal, 63)]
 				if pvNode {
 					r--
@@ -557,7 +568,7 @@ func (s *searcher) searchRoot(rms []rootMove, depth int, alpha, beta int32) (int
 				score = -s.negamax(newDepth, 1, -beta, -alpha, true)
 			} else {
 				r := 0
-				if depth >= 3 && quiet && !check && !gives && i >= 4 {
+				if depth >= 3 && !s.lim.Plain && quiet && !check && !gives && i >= 4 {
 					r = max(0, min(lmr[min(depth, 63)][min(i+1, 63)]-1, newDepth-1))
 				}
 				score = -s.negamax(newDepth-r, 1, -alpha-1, -alpha, true)
@@ -618,7 +629,7 @@ func (s *searcher) search() Result {
 		if d > 1 && s.lim.SoftNodes > 0 && s.nodes >= s.lim.SoftNodes {
 			break
 		}
-		s.finish = d == 1
+		s.finish, s.depth = d == 1, d
 		alpha, beta := -infinity, infinity
 		delta := int32(40)
 		if d >= 4 && prev > -mateBound && prev < mateBound {
