@@ -19,7 +19,6 @@ import (
 type browser struct {
 	actor   Actor
 	dev     Device
-	dir     string // the profile
 	alloc   context.CancelFunc
 	root    context.Context // the first tab; its cancel ends the browser
 	cancel  context.CancelFunc
@@ -41,13 +40,10 @@ type tab struct {
 // launch starts a Chromium for the actor. chromium is the binary ("" finds
 // one on PATH).
 func launch(ctx context.Context, a Actor, chromium string) (*browser, error) {
-	dir, err := os.MkdirTemp("", "banmen-harness-"+a.Name+"-")
-	if err != nil {
-		return nil, err
-	}
 	dev := a.device()
+	// No UserDataDir: the allocator makes a fresh profile per actor and
+	// removes it once Chromium and its helpers have exited.
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.UserDataDir(dir),
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
@@ -67,7 +63,7 @@ func launch(ctx context.Context, a Actor, chromium string) (*browser, error) {
 		opts = append(opts, chromedp.ExecPath(chromium))
 	}
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	b := &browser{actor: a, dev: dev, dir: dir, alloc: acancel}
+	b := &browser{actor: a, dev: dev, alloc: acancel}
 	b.root, b.cancel = chromedp.NewContext(actx)
 	if err := chromedp.Do(b.root); err != nil {
 		b.close()
@@ -212,7 +208,6 @@ func (b *browser) close() {
 	if b.alloc != nil {
 		b.alloc()
 	}
-	os.RemoveAll(b.dir)
 }
 
 // eval runs an expression in the tab and decodes its JSON value into T.
