@@ -89,7 +89,7 @@ func humanMove(t *testing.T, ctx context.Context, variant string) {
 		const saved = JSON.parse(localStorage.getItem('banmen.computer.%[1]s'));
 		const post = async (call, body) => (await fetch('/api/v1/games/%[1]s/' + call, {
 			method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})).json();
-		const { move } = await post('suggest', { state: saved.state, level: 'hard', thinkMillis: 600 });
+		const { move } = await post('suggest', { state: saved.state, level: 'hard', thinkMillis: 2000 });
 		const { view } = await post('view', { state: saved.state });
 		return view.legal.find((m) => m.move === move);
 	})()`, variant), chromedp.EvalAwaitPromise))
