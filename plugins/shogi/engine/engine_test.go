@@ -200,8 +200,9 @@ func TestDeadlines(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s %v: %v", lv, d, err)
 				}
-				// An expired context still gets a move, within a few ms.
-				if limit := max(d, 20*time.Millisecond); el > limit {
+				// An expired context still gets a move at once. The grace
+				// is for a shared machine's scheduler, not for thinking.
+				if limit := d + 60*time.Millisecond; el > limit {
 					t.Errorf("%s with a %v deadline took %v", lv, d, el)
 				}
 				if _, _, err := (rules.Variant{}).Play(s, sdk.Seat(lineOf(t, pos).Pos.Side()), m); err != nil {
@@ -225,22 +226,32 @@ func TestHardThinksAtMostTwoSeconds(t *testing.T) {
 	}
 }
 
-// TestEasyAnswersAtOnce and is deterministic: the same state, the same move.
+// TestDeterministic: the same state and level, the same move. Easy and
+// Medium are bounded by nodes, not time, so this holds on any machine (as
+// long as their time cap does not cut them short: the search itself is
+// checked on a hard position without one). Easy answers at once.
 func TestDeterministic(t *testing.T) {
 	v := New(func(string) string { return "" })
-	for _, pos := range []string{"startpos moves 7g7f 3c3d", matsuri} {
-		s := stateOf(t, pos)
-		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium} {
-			t0 := time.Now()
-			first := suggest(t, v, s, lv, 5*time.Second)
-			if el := time.Since(t0); lv == sdk.Easy && el > 500*time.Millisecond {
-				t.Errorf("Easy took %v", el)
+	s := stateOf(t, "startpos moves 7g7f 3c3d")
+	for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium} {
+		t0 := time.Now()
+		first := suggest(t, v, s, lv, 5*time.Second)
+		if el := time.Since(t0); lv == sdk.Easy && el > 500*time.Millisecond {
+			t.Errorf("Easy took %v", el)
+		}
+		for i := 0; i < 2; i++ {
+			if m := suggest(t, v, s, lv, 5*time.Second); m != first {
+				t.Errorf("%s: %s then %s", lv, first, m)
 			}
-			for i := 0; i < 2; i++ {
-				if m := suggest(t, v, s, lv, 5*time.Second); m != first {
-					t.Errorf("%s at %s: %s then %s", pos, lv, first, m)
-				}
-			}
+		}
+	}
+	l := lineOf(t, matsuri)
+	sr := NewSearcher(16)
+	lim := Limits{Depth: levels[sdk.Medium].depth, Nodes: levels[sdk.Medium].nodes}
+	first := sr.Search(context.Background(), l, lim)
+	for i := 0; i < 2; i++ {
+		if res := sr.Search(context.Background(), l, lim); (res.Move != first.Move || res.Score != first.Score || res.Nodes != first.Nodes) {
+			t.Errorf("search: %+v then %+v", first, res)
 		}
 	}
 }

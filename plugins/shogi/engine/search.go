@@ -228,8 +228,9 @@ func sortRoot(moves []rules.Move, scores []int) {
 	}
 }
 
-// checkStop looks at the clock and the node budget every few thousand
-// nodes: time.Now is too dear for every node.
+// checkStop looks at the clock and the node budget every 256 nodes (a
+// fraction of a millisecond): time.Now is too dear for every node, and a
+// loaded machine stretches a longer stride past the deadline.
 func (s *Searcher) checkStop() bool {
 	if s.stopped {
 		return true
@@ -237,7 +238,7 @@ func (s *Searcher) checkStop() bool {
 	s.nodes++
 	if s.lim.Nodes > 0 && s.nodes >= s.lim.Nodes {
 		s.stopped = true
-	} else if s.nodes&2047 == 0 {
+	} else if s.nodes&255 == 0 {
 		if (!s.lim.Deadline.IsZero() && time.Now().After(s.lim.Deadline)) || s.ctx.Err() != nil {
 			s.stopped = true
 		}

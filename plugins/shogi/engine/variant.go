@@ -55,7 +55,7 @@ type level struct {
 // as two seconds allow.
 var levels = map[sdk.Level]level{
 	sdk.Easy:   {depth: 2, nodes: 60_000, ttBits: 14, think: 150 * time.Millisecond, margin: 150},
-	sdk.Medium: {depth: 4, nodes: 200_000, ttBits: 17, think: 500 * time.Millisecond},
+	sdk.Medium: {depth: 4, nodes: 200_000, ttBits: 17, think: time.Second},
 	sdk.Hard:   {ttBits: 20, think: 2 * time.Second},
 }
 
@@ -90,9 +90,9 @@ func (v *Variant) Suggest(ctx context.Context, s sdk.State, lv sdk.Level) (sdk.M
 	}
 	stop := start.Add(cfg.think)
 	if d, ok := ctx.Deadline(); ok {
-		// Leave room to answer: a tenth of the time left, at most 100 ms.
+		// Leave room to answer: a fifth of the time left, at most 150 ms.
 		left := d.Sub(start)
-		if d2 := d.Add(-min(left/10+10*time.Millisecond, 100*time.Millisecond)); d2.Before(stop) {
+		if d2 := d.Add(-min(left/5+10*time.Millisecond, 150*time.Millisecond)); d2.Before(stop) {
 			stop = d2
 		}
 	}
