@@ -250,7 +250,7 @@ func TestDeterministic(t *testing.T) {
 	lim := Limits{Depth: levels[sdk.Medium].depth, Nodes: levels[sdk.Medium].nodes}
 	first := sr.Search(context.Background(), l, lim)
 	for i := 0; i < 2; i++ {
-		if res := sr.Search(context.Background(), l, lim); (res.Move != first.Move || res.Score != first.Score || res.Nodes != first.Nodes) {
+		if res := sr.Search(context.Background(), l, lim); res.Move != first.Move || res.Score != first.Score || res.Nodes != first.Nodes {
 			t.Errorf("search: %+v then %+v", first, res)
 		}
 	}
