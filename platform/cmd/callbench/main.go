@@ -13,6 +13,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/banmen/banmen/sdk"
@@ -50,7 +52,9 @@ func run(n int, dir string) error {
 	}
 	move := v.Legal[0].Move
 	in := measure(n, func() error { _, _, err := local.Play(st, 0, move); return err })
+	cpu0 := cpuTime(os.Getpid()) + cpuTime(conn.PID())
 	out := measure(n, func() error { _, _, err := conn.Play(ctx, "tictactoe", st, 0, move); return err })
+	cpu := cpuTime(os.Getpid()) + cpuTime(conn.PID()) - cpu0
 	if in.err != nil || out.err != nil {
 		return fmt.Errorf("play: %v %v", in.err, out.err)
 	}
@@ -58,6 +62,9 @@ func run(n int, dir string) error {
 	fmt.Printf("  in-process        p50 %8s  p99 %8s\n", in.p(50), in.p(99))
 	fmt.Printf("  through plugin    p50 %8s  p99 %8s\n", out.p(50), out.p(99))
 	fmt.Printf("  boundary overhead p50 %8s  p99 %8s  (target p50 < 100µs)\n", out.p(50)-in.p(50), out.p(99)-in.p(99))
+	// On a shared machine the wall-clock figures include waiting for a
+	// core; the CPU both processes spent per call does not.
+	fmt.Printf("  CPU per call, host + plugin: %s (load average %s)\n", cpu/time.Duration(n+n/10), loadAvg())
 
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -107,4 +114,30 @@ func measure(n int, f func() error) sample {
 	}
 	slices.Sort(s.d)
 	return s
+}
+
+// cpuTime is the user+system CPU time a process has used so far, from
+// /proc (Linux; zero elsewhere).
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which is in parentheses.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	const ticksPerSecond = 100 // USER_HZ on Linux
+	return time.Duration(ut+st) * time.Second / ticksPerSecond
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b))[0]
 }
