@@ -89,9 +89,11 @@ func humanMove(t *testing.T, ctx context.Context, variant string) {
 		const saved = JSON.parse(localStorage.getItem('banmen.computer.%[1]s'));
 		const post = async (call, body) => (await fetch('/api/v1/games/%[1]s/' + call, {
 			method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)})).json();
-		const { move } = await post('suggest', { state: saved.state, level: 'hard', thinkMillis: 2000 });
 		const { view } = await post('view', { state: saved.state });
-		return view.legal.find((m) => m.move === move);
+		const mine = view.legal.filter((m) => m.seat === 0 && m.kind !== 'action');
+		// On a loaded machine the suggestion may time out: any legal move will do then.
+		const { move } = await post('suggest', { state: saved.state, level: 'hard', thinkMillis: 5000 }).catch(() => ({}));
+		return mine.find((m) => m.move === move) || mine[0];
 	})()`, variant), chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("choosing the person's move: %v", err)
@@ -355,5 +357,26 @@ func TestComputerScreenshot(t *testing.T) {
 		}
 		do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('e2e.slow')`))
 		waitHuman(t, ctx)
+	}
+}
+
+// TestComputerDialogShot writes the difficulty dialog, in Ukrainian, on a
+// phone into $BANMEN_SCREENSHOTS (skipped when unset), to look at.
+func TestComputerDialogShot(t *testing.T) {
+	dir := os.Getenv("BANMEN_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("BANMEN_SCREENSHOTS is not set")
+	}
+	ctx := computerTab(t, "shogi")
+	open(t, ctx, "/uk/shogi/play?mode=computer")
+	do(t, ctx, chromedp.Click(chromedp.ID("level")))
+	wait(t, ctx, `document.getElementById('level-dialog').open`)
+	do(t, ctx, chromedp.Sleep(200*time.Millisecond))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dialog-uk.png"), png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

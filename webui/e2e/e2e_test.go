@@ -644,9 +644,10 @@ func TestNarrowScreen(t *testing.T) {
 	ctx := tab(t)
 	do(t, ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
 	for _, lang := range []string{"en", "uk"} {
-		for _, path := range []string{"/", "/shogi/", "/yonin/", "/xiangqi/", "/shogi/play", "/yonin/play", "/xiangqi/play"} {
+		for _, path := range []string{"/", "/shogi/", "/yonin/", "/xiangqi/", "/shogi/play", "/yonin/play", "/xiangqi/play",
+			"/shogi/play?mode=computer", "/yonin/play?mode=computer", "/xiangqi/play?mode=computer"} {
 			do(t, ctx, chromedp.Navigate(baseURL+"/"+lang+path))
-			if strings.HasSuffix(path, "/play") {
+			if strings.Contains(path, "/play") {
 				wait(t, ctx, `document.body.dataset.ready === 'true'`)
 			}
 			if w := pageWidth(t, ctx); w > 360 {
