@@ -78,10 +78,11 @@ type Searcher struct {
 	moves  [maxPly + maxQDepth + 2][rules.MaxMoves]rules.Move
 	scores [maxPly + maxQDepth + 2][rules.MaxMoves]int32
 
-	ctx     context.Context
-	lim     Limits
-	nodes   int64
-	stopped bool
+	ctx       context.Context
+	lim       Limits
+	rootDepth int // the depth of the current iteration
+	nodes     int64
+	stopped   bool
 }
 
 // NewSearcher returns a searcher with a transposition table of 2^bits
@@ -132,6 +133,7 @@ func (s *Searcher) Search(ctx context.Context, line *rules.Line, lim Limits) Res
 		if depth > 1 && !lim.SoftDeadline.IsZero() && time.Now().After(lim.SoftDeadline) {
 			break
 		}
+		s.rootDepth = depth
 		best, bestScore := rules.Move(0), -inf
 		alpha := -inf
 		for i, m := range root {
@@ -303,8 +305,10 @@ func (s *Searcher) node(p *rules.Position, depth, alpha, beta, ply int, inCheck,
 	if rep, score := s.repetition(ply); rep {
 		return score
 	}
-	if inCheck && ply < maxPly-10 {
-		depth++ // check extension: a check is never the horizon
+	if inCheck && ply < 2*s.rootDepth+4 && ply < maxPly-10 {
+		// Check extension: a check is never the horizon. Bounded by the
+		// iteration's depth, as drops can check for a long time.
+		depth++
 	}
 	if depth <= 0 || ply >= maxPly {
 		return s.quiesce(p, alpha, beta, ply, 0, inCheck)
