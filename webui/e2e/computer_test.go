@@ -379,4 +379,20 @@ func TestComputerDialogShot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "dialog-uk.png"), png, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The landing page's mode buttons, and the game on a desktop.
+	do(t, ctx, chromedp.Navigate(baseURL+"/en/xiangqi/"), chromedp.Evaluate[chromedp.Void](`document.querySelector('.modes').scrollIntoView()`))
+	if png, err = chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+		err = os.WriteFile(filepath.Join(dir, "landing.png"), png, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, chromedp.EmulateViewport(1366, 900))
+	open(t, ctx, "/en/yonin/play?mode=computer")
+	if png, err = chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil {
+		err = os.WriteFile(filepath.Join(dir, "yonin-desktop.png"), png, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }
