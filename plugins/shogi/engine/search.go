@@ -16,6 +16,8 @@ const (
 	maxPly    = 100
 	// maxQDepth bounds the quiescence search below the horizon.
 	maxQDepth = 10
+	// contempt is what the computer gives up to avoid a draw.
+	contempt = 40
 )
 
 // Limits bound one search. A zero field is no bound; the search also stops
@@ -303,6 +305,15 @@ func (s *Searcher) search(p *rules.Position, depth, alpha, beta, ply int, inChec
 
 func (s *Searcher) node(p *rules.Position, depth, alpha, beta, ply int, inCheck, nullOK bool) int {
 	if rep, score := s.repetition(ply); rep {
+		if score == 0 {
+			// A draw is worth a little less than nothing to the
+			// computer (at even plies it is to move): it plays on rather
+			// than repeat, against people and weaker levels alike.
+			score = contempt
+			if ply%2 == 0 {
+				score = -contempt
+			}
+		}
 		return score
 	}
 	if inCheck && ply < 2*s.rootDepth+4 && ply < maxPly-10 {

@@ -11,8 +11,9 @@ import (
 // The computer player for now: an alpha-beta search on material with a
 // capture-only quiescence, deeper at higher levels. It is deterministic for a
 // state and level (given the time to finish), and always answers before the
-// deadline with the best move of the last finished depth. The real engine is
-// a later piece of work.
+// deadline with the best move of the last finished depth. The plugin does
+// not use it: it serves engine.Variant, whose Suggest is the real engine;
+// this one stays for users of the bare rules (and their tests).
 
 // pieceValue is material in centipawns by kind; pieces in hand are worth a
 // little more, as they can go anywhere.
