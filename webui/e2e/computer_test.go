@@ -20,7 +20,9 @@ import (
 // spySuggest wraps the page's fetch before any script runs: it records the
 // level of every /suggest the page sends (in sessionStorage, so a reload
 // keeps the record) and delays it by localStorage["e2e.slow"] milliseconds.
-// The test's own calls (with thinkMillis) pass untouched.
+// localStorage["e2e.fail"] = level makes the next one at that level fail as
+// a timeout would. The
+// test's own calls (with thinkMillis) pass untouched.
 const spySuggest = `(() => {
 	const f = window.fetch;
 	window.fetch = async function (url, init) {
@@ -32,6 +34,10 @@ const spySuggest = `(() => {
 				sessionStorage.setItem('e2e.suggests', JSON.stringify(log));
 				const slow = Number(localStorage.getItem('e2e.slow') || 0);
 				if (slow) await new Promise((r) => setTimeout(r, slow));
+				if (localStorage.getItem('e2e.fail') === b.level) {
+					localStorage.removeItem('e2e.fail');
+					return new Response(JSON.stringify({ error: { code: 'timeout', key: 'error.timeout', message: 'e2e' } }), { status: 504 });
+				}
 			}
 		}
 		return f.apply(this, arguments);
@@ -312,7 +318,23 @@ func TestComputerThinkingReload(t *testing.T) {
 		t.Errorf("after a reload during thinking: ply %s, thinking %s; want 1 and thinking again",
 			eval[string](t, ctx, `document.body.dataset.ply`), eval[string](t, ctx, `document.body.dataset.thinking`))
 	}
+	// A new level while the computer thinks: it thinks again at that level.
+	// That suggestion fails: the failure is said, and the computer may be
+	// asked again.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.setItem('e2e.fail', 'hard')`))
+	setLevel(t, ctx, "hard", true)
+	if log := suggestLog(t, ctx); log[len(log)-1] != "hard" {
+		t.Errorf("after choosing Hard while thinking the computer was asked %v", log)
+	}
+	wait(t, ctx, `document.getElementById('computer-move') !== null`)
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('e2e.slow')`))
+	if n := eval[string](t, ctx, `document.getElementById('notices').innerText`); !strings.Contains(n, "could not choose a move") {
+		t.Errorf("after a failed suggestion the notices say %q", n)
+	}
+	if got := eval[int](t, ctx, `document.querySelectorAll('.cell.movable').length`); got != 0 {
+		t.Errorf("on the computer's turn %d of the person's pieces can be picked up", got)
+	}
+	do(t, ctx, chromedp.Click(chromedp.ID("computer-move")))
 	waitHuman(t, ctx)
 	ply := eval[int](t, ctx, `Number(document.body.dataset.ply)`)
 	if ply < 2 {
@@ -324,8 +346,8 @@ func TestComputerThinkingReload(t *testing.T) {
 	if live := eval[string](t, ctx, `document.getElementById('live').textContent`); live == "" {
 		t.Error("the computer's moves were not announced")
 	}
-	if log := suggestLog(t, ctx); len(log) < ply {
-		t.Errorf("the page asked %d times for %d computer moves (the one cut by the reload included)", len(log), ply-1)
+	if log := suggestLog(t, ctx); len(log) < ply+2 {
+		t.Errorf("the page asked %d times for %d computer moves (with the one cut by the reload, the one cut by the new level and the failed one)", len(log), ply-1)
 	}
 }
 
