@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
@@ -32,23 +31,28 @@ type level struct {
 var levels = map[sdk.Level]level{
 	sdk.Easy:   {depth: 2, nodes: 200_000, think: 300 * time.Millisecond, ttBits: 12, blindChance: 4, margin: 60},
 	sdk.Medium: {depth: 5, nodes: 1_000_000, think: 500 * time.Millisecond, ttBits: 15, plain: true},
-	sdk.Hard:   {nodes: 3_000_000, softNodes: 1_000_000, think: 2 * time.Second, ttBits: 19, contempt: 20},
+	sdk.Hard:   {nodes: 3_000_000, softNodes: 1_000_000, think: 1800 * time.Millisecond, ttBits: 19, contempt: 20},
 }
 
 // Player chooses moves. It is safe for concurrent use: every search gets its
 // own working memory from a pool.
 type Player struct {
-	cfg   Config
-	pools map[sdk.Level]*sync.Pool
-	ext   *externalPool
+	cfg Config
+	// idle keeps a few searchers of each level for reuse: a Hard table is
+	// 16 MB, too much to allocate per move or to leave to sync.Pool, which
+	// drops everything at each garbage collection.
+	idle map[sdk.Level]chan *searcher
+	ext  *externalPool
 }
+
+// idleSearchers is how many searchers of a level are kept between moves.
+const idleSearchers = 2
 
 // NewPlayer returns a player; cfg may name an external engine for Hard.
 func NewPlayer(cfg Config) *Player {
-	p := &Player{cfg: cfg, pools: map[sdk.Level]*sync.Pool{}}
-	for name, lv := range levels {
-		bits := lv.ttBits
-		p.pools[name] = &sync.Pool{New: func() any { return newSearcher(bits) }}
+	p := &Player{cfg: cfg, idle: map[sdk.Level]chan *searcher{}}
+	for name := range levels {
+		p.idle[name] = make(chan *searcher, idleSearchers)
 	}
 	if cfg.External != "" {
 		p.ext = newExternalPool(cfg)
@@ -65,7 +69,7 @@ func (p *Player) Close() {
 
 // reserve is the part of the time to a deadline kept for the answer's trip
 // back to the host.
-func reserve(left time.Duration) time.Duration { return left/10 + 5*time.Millisecond }
+func reserve(left time.Duration) time.Duration { return left/8 + 10*time.Millisecond }
 
 // Choose returns the move for the side to move in g at the given level,
 // before ctx's deadline. The game must be on.
@@ -88,10 +92,26 @@ func (p *Player) Choose(ctx context.Context, g *rules.Game, name sdk.Level) (rul
 	}
 	pos := g.Position()
 	hashes, checks := g.History()
-	lim := Limits{Depth: lv.depth, Nodes: lv.nodes, SoftNodes: lv.softNodes, Deadline: deadline,
+	// An iteration takes about as long as all before it: one started after
+	// half the time would not finish.
+	var soft time.Time
+	if lv.depth == 0 { // depth-limited levels finish their depth if they can
+		soft = time.Now().Add(time.Until(deadline) / 2)
+	}
+	lim := Limits{Depth: lv.depth, Nodes: lv.nodes, SoftNodes: lv.softNodes, Deadline: deadline, SoftDeadline: soft,
 		Contempt: lv.contempt, Plain: lv.plain, Ends: ends(g)}
-	s := p.pools[name].Get().(*searcher)
-	defer p.pools[name].Put(s)
+	var s *searcher
+	select {
+	case s = <-p.idle[name]:
+	default:
+		s = newSearcher(lv.ttBits)
+	}
+	defer func() {
+		select {
+		case p.idle[name] <- s:
+		default:
+		}
+	}()
 	if lv.margin > 0 {
 		return s.chooseEasy(ctx, pos, hashes, checks, lim, lv, seed(pos.Hash(), g.Moves())), nil
 	}

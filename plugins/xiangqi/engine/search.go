@@ -28,6 +28,9 @@ type Limits struct {
 	// every machine, so a node-limited search is reproducible.
 	Nodes, SoftNodes uint64
 	Deadline         time.Time // aborts the search (the last iteration is used)
+	// SoftDeadline stops it from starting an iteration that would most
+	// likely be cut short and wasted.
+	SoftDeadline time.Time
 	// Contempt is how much the searching side dislikes a draw.
 	Contempt int32
 	// Plain turns off the selective prunings (reverse futility, null move,
@@ -71,6 +74,7 @@ type searcher struct {
 	stopped  bool
 	finish   bool // the first iteration runs to its end whatever the clock says
 	depth    int  // the iteration's depth, which bounds check extensions
+	used     bool // the table holds a previous search's entries
 	rootSide rules.Color
 	rootPly  int // index in stack of the root
 	pv       [maxPly + 1][maxPly + 1]rules.Move
@@ -95,7 +99,10 @@ func newSearcher(ttBits uint) *searcher {
 // reset prepares for a new search of pos, whose recent past (as from
 // rules.Game.History, ending with pos) is hashes and checks.
 func (s *searcher) reset(ctx context.Context, pos *rules.Position, hashes []uint64, checks []bool, lim Limits) {
-	s.tt.clear()
+	if s.used {
+		s.tt.clear()
+	}
+	s.used = true
 	s.killers = [maxPly + 1][2]rules.Move{}
 	clear(s.history[:])
 	s.pos, s.ctx, s.lim = pos, ctx, lim
@@ -136,7 +143,7 @@ func (s *searcher) tick() {
 	if s.lim.Nodes > 0 && s.nodes >= s.lim.Nodes {
 		s.stopped = true
 	}
-	if s.nodes&1023 == 0 {
+	if s.nodes&255 == 0 {
 		if s.ctx.Err() != nil || (!s.lim.Deadline.IsZero() && time.Now().After(s.lim.Deadline)) {
 			s.stopped = true
 		}
@@ -268,7 +275,7 @@ func (s *searcher) hasAttackers() bool {
 
 // finishNodes bounds the first iteration's immunity to the clock: it is
 // normally a few hundred nodes, but a storm of checks could make it long.
-const finishNodes = 50_000
+const finishNodes = 5_000
 
 var futilityMargin = [4]int32{0, 120, 250, 400}
 
@@ -627,6 +634,10 @@ func (s *searcher) search() Result {
 	prev := int32(0)
 	for d := 1; d <= maxDepth; d++ {
 		if d > 1 && s.lim.SoftNodes > 0 && s.nodes >= s.lim.SoftNodes {
+			break
+		}
+		if d > 1 && !s.lim.SoftDeadline.IsZero() && time.Now().After(s.lim.SoftDeadline) {
+			res.Complete = false
 			break
 		}
 		s.finish, s.depth = d == 1, d

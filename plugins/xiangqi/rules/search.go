@@ -8,7 +8,10 @@ import (
 	"github.com/banmen/banmen/sdk"
 )
 
-// The computer player is a stopgap until the real engine: an iterative
+// This is the small computer player that rules.Variant carries so that the
+// rules package is a complete sdk.Variant on its own (for its conformance
+// tests and tools). The plugin serves engine.Variant, whose Suggest replaces
+// this one with a real engine. This one is an iterative
 // deepening alpha-beta on material, with a capture-only quiescence search,
 // to a depth set by the level. It is deterministic for a state and a level
 // unless the deadline cuts an iteration short, in which case the best move of
