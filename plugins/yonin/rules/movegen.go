@@ -47,7 +47,7 @@ func (p *Position) pseudo(seat int, out []move) []move {
 			out = p.pieceMoves(seat, partner, from, pc, out)
 		}
 	}
-	return p.drops(seat, out, true)
+	return p.drops(seat, out, dropsAll)
 }
 
 // pieceMoves appends the moves of the seat's piece pc standing on from.
@@ -56,15 +56,9 @@ func (p *Position) pieceMoves(seat, partner, from int, pc piece, out []move) []m
 	kind, facing := pc.kind(), pc.facing()
 	mayPromote := !pc.promoted() && canPromote(kind)
 	fromZone := mayPromote && inZone(from, facing)
-	steps := stepMask[sh]
-	for d := range 8 {
-		if steps&(1<<d) == 0 {
-			continue
-		}
-		to := int(neighbour[from][d])
-		if to < 0 {
-			continue
-		}
+	t := &stepTargets[sh][from]
+	for _, n := range t[1 : 1+t[0]] {
+		to := int(n)
 		if t := p.board[to]; t != 0 {
 			if o := t.owner(); o == seat || o == partner || t.kind() == kindKing {
 				continue
@@ -103,15 +97,22 @@ func addMove(out []move, from, to, kind, facing int, mayPromote, fromZone bool) 
 	return out
 }
 
-// drops appends the seat's drops, with pawn drops only when pawns is set.
-func (p *Position) drops(seat int, out []move, pawns bool) []move {
+// Which drops drops lists.
+const (
+	dropsAll = iota
+	dropsNoPawn
+	dropsPawnOnly
+)
+
+// drops appends the seat's drops of the kinds that which selects.
+func (p *Position) drops(seat int, out []move, which int) []move {
 	hand := &p.hands[seat]
 	if hand[kindRook]|hand[kindGold]|hand[kindSilver]|hand[kindPawn] == 0 {
 		return out
 	}
 	facing := seatFacing(seat)
 	var pawnLines uint32 // lines already holding the seat's unpromoted pawn of its own facing
-	pawns = pawns && hand[kindPawn] > 0
+	pawns := which != dropsNoPawn && hand[kindPawn] > 0
 	if pawns {
 		for sq, pc := range p.board {
 			if pc.kind() == kindPawn && !pc.promoted() && pc.owner() == seat && pc.facing() == facing {
@@ -122,7 +123,7 @@ func (p *Position) drops(seat int, out []move, pawns bool) []move {
 	var kinds [4]int
 	nk := 0
 	for _, k := range handKinds {
-		if hand[k] > 0 && (k != kindPawn || pawns) {
+		if hand[k] > 0 && (k == kindPawn && pawns || k != kindPawn && which != dropsPawnOnly) {
 			kinds[nk] = k
 			nk++
 		}
@@ -356,6 +357,62 @@ func (p *Position) legalMoves(out []move) []move {
 	return out[:n]
 }
 
+// countLegal is len(legalMoves) without listing them, for perft's last ply:
+// out of check in singles, a piece that is neither the king nor pinned and
+// a drop other than a pawn's are legal without a test.
+func (p *Position) countLegal() int {
+	if p.turn < 0 {
+		return 0
+	}
+	seat := int(p.turn)
+	l := p.newLegality(seat)
+	if l.inCheck || l.partner >= 0 {
+		var buf [256]move
+		return len(p.legalMoves(buf[:0]))
+	}
+	var buf [128]move
+	n := 0
+	for from, pc := range p.board {
+		if pc == 0 || pc.owner() != seat || pc.flipped() {
+			continue
+		}
+		moves := p.pieceMoves(seat, -1, from, pc, buf[:0])
+		if from != l.king && !l.isPinned(from) {
+			n += len(moves)
+			continue
+		}
+		for _, m := range moves {
+			if p.legal(&l, m, 0) {
+				n++
+			}
+		}
+	}
+	hand := &p.hands[seat]
+	kinds := 0
+	for _, k := range handKinds[:3] {
+		if hand[k] > 0 {
+			kinds++
+		}
+	}
+	if kinds > 0 {
+		empty := 0
+		for _, pc := range p.board {
+			if pc == 0 {
+				empty++
+			}
+		}
+		n += kinds * empty
+	}
+	if hand[kindPawn] > 0 {
+		for _, m := range p.drops(seat, buf[:0], dropsPawnOnly) {
+			if p.legal(&l, m, 0) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // hasLegalMove reports whether seat has any legal move. It stops at the
 // first one found, trying the cheap moves first: the pieces one by one, then
 // drops other than pawns, then pawn drops, whose test may need a look-ahead.
@@ -373,13 +430,13 @@ func (p *Position) hasLegalMove(seat, depth int) bool {
 			}
 		}
 	}
-	for _, m := range p.drops(seat, buf[:0], false) {
+	for _, m := range p.drops(seat, buf[:0], dropsNoPawn) {
 		if p.legal(&l, m, depth) {
 			return true
 		}
 	}
-	for _, m := range p.drops(seat, buf[:0], true) {
-		if m.dropKind() == kindPawn && p.legal(&l, m, depth) {
+	for _, m := range p.drops(seat, buf[:0], dropsPawnOnly) {
+		if p.legal(&l, m, depth) {
 			return true
 		}
 	}

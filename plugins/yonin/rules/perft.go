@@ -31,11 +31,11 @@ func (w *perftWork) count(ctx context.Context, p *Position, depth int) (uint64, 
 			return 0, err
 		}
 	}
+	if depth == 1 {
+		return uint64(p.countLegal()), nil
+	}
 	moves := p.legalMoves(w.bufs[depth][:0])
 	w.bufs[depth] = moves[:0]
-	if depth == 1 {
-		return uint64(len(moves)), nil
-	}
 	var n uint64
 	q := &w.pos[depth]
 	for _, m := range moves {

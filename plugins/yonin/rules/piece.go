@@ -120,10 +120,25 @@ func init() {
 			}
 		}
 	}
+	for sh := range stepTargets {
+		for sq := range 81 {
+			t := &stepTargets[sh][sq]
+			for d := range 8 {
+				if stepMask[sh]&(1<<d) != 0 && neighbour[sq][d] >= 0 {
+					t[0]++
+					t[t[0]] = neighbour[sq][d]
+				}
+			}
+		}
+	}
 }
 
 // neighbour[sq][dir] is the adjacent square in that direction, or -1 off the board.
 var neighbour [81][8]int8
+
+// stepTargets[shape][sq] lists the squares a piece of that shape steps to
+// from sq: the count, then the squares.
+var stepTargets [64][81][9]int8
 
 // forwardDir is the absolute direction a piece of the given facing moves forward.
 func forwardDir(facing int) int { return 2 * facing }
