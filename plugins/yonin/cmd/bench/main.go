@@ -4,7 +4,10 @@
 // every game ends in a valid result; then it measures perft nodes/s on the
 // start position beside the shogi plugin's, in the same run.
 //
-//	go run ./plugins/yonin/cmd/bench [-games 2000] [-depth 6] [-shogi-depth 4] [-deep]
+//	go run ./plugins/yonin/cmd/bench [-games 2000] [-depth 6] [-shogi-depth 4] [-longer=true] [-deep]
+//
+// The speed is compared twice: at the given depths, then (with -longer) one
+// ply deeper each, whose longer runs a shared machine disturbs less.
 //
 // -deep also runs the slow perft cross-checks against the independent
 // reference generator (go test ./plugins/yonin/rules -run Perft -args -deep).
@@ -46,6 +49,7 @@ func run(args []string, out io.Writer) error {
 	shogiDepth := fs.Int("shogi-depth", 4, "perft depth of the shogi plugin")
 	shogiBin := fs.String("shogi", "bin/plugins/shogi", "the shogi plugin binary (built from ./plugins/shogi when missing)")
 	deep := fs.Bool("deep", false, "also run the slow perft cross-checks against the reference generator")
+	longer := fs.Bool("longer", true, "also compare one ply deeper each, for steadier figures")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,6 +58,12 @@ func run(args []string, out io.Writer) error {
 	}
 	if err := speed(out, *depth, *shogiBin, *shogiDepth); err != nil {
 		return err
+	}
+	if *longer {
+		// Runs of a few hundred milliseconds, steadier on a shared machine.
+		if err := speed(out, *depth+1, *shogiBin, *shogiDepth+1); err != nil {
+			return err
+		}
 	}
 	if *deep {
 		cmd := exec.Command("go", "test", "-count=1", "-timeout=60m", "-run", "Perft", "-v", "./plugins/yonin/rules", "-args", "-deep")
@@ -346,7 +356,6 @@ func speed(out io.Writer, depth int, shogiBin string, shogiDepth int) error {
 	}
 	fmt.Fprintf(out, "yonin/shogi nodes/s: %.2f by the plugins' own nps (%s the target of 0.25), %.2f per CPU second\n",
 		y.nps/sh.nps, verdict, y.cpuNPS/sh.cpuNPS)
-	fmt.Fprintln(out, "  (a shared machine makes short runs noisy: -depth 7 -shogi-depth 5 gives steadier figures)")
 	return nil
 }
 
