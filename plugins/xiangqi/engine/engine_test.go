@@ -180,7 +180,7 @@ func TestDeterministic(t *testing.T) {
 		for i := range moves {
 			s := newSearcher(levels[sdk.Hard].ttBits)
 			hashes, checks := g.History()
-			s.reset(context.Background(), g.Position(), hashes, checks, Limits{Nodes: 300_000, SoftNodes: 100_000, Ends: ends(g)})
+			s.reset(context.Background(), g.Position(), hashes, checks, Limits{Nodes: 300_000, SoftNodes: 100_000, Ends: ends(g, 0)})
 			moves[i] = s.search().Move
 		}
 		if moves[0] != moves[1] {
@@ -210,7 +210,7 @@ func TestEasyVaries(t *testing.T) {
 		easy := choose(t, p, g, sdk.Easy, time.Minute)
 		s := newSearcher(12)
 		hashes, checks := g.History()
-		s.reset(context.Background(), g.Position(), hashes, checks, Limits{Depth: 2, Ends: ends(g)})
+		s.reset(context.Background(), g.Position(), hashes, checks, Limits{Depth: 2, Ends: ends(g, 0)})
 		if best := s.search().Move; best != easy {
 			differ++
 		}

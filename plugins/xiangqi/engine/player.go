@@ -99,7 +99,7 @@ func (p *Player) Choose(ctx context.Context, g *rules.Game, name sdk.Level) (rul
 		soft = time.Now().Add(time.Until(deadline) / 2)
 	}
 	lim := Limits{Depth: lv.depth, Nodes: lv.nodes, SoftNodes: lv.softNodes, Deadline: deadline, SoftDeadline: soft,
-		Contempt: lv.contempt, Plain: lv.plain, Ends: ends(g)}
+		Contempt: lv.contempt, Plain: lv.plain, Ends: ends(g, lv.contempt)}
 	var s *searcher
 	select {
 	case s = <-p.idle[name]:
@@ -125,15 +125,15 @@ func (p *Player) Choose(ctx context.Context, g *rules.Game, name sdk.Level) (rul
 
 // ends scores, for the side to move, the legal moves that end the game at
 // once by its rules, which the search sees only approximately: a win is a
-// mate, a draw 0, a perpetual-check loss a mate against.
-func ends(g *rules.Game) map[rules.Move]int32 {
+// mate, a draw minus the contempt, a perpetual-check loss a mate against.
+func ends(g *rules.Game, contempt int32) map[rules.Move]int32 {
 	pos := g.Position()
 	out := map[rules.Move]int32{}
 	for _, m := range pos.LegalMoves() {
 		switch r := g.After(m); {
 		case r == nil:
 		case r.Draw:
-			out[m] = 0
+			out[m] = -contempt
 		case rules.Color(r.Winners[0]) == pos.Side():
 			out[m] = mate - 1
 		default:
