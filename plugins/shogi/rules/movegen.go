@@ -280,12 +280,12 @@ func (p *Position) pawnDropMates(sq int) bool {
 		return false
 	}
 	m := dropMove(pawn, sq)
-	p.do(m)
+	u := p.do(m)
 	var buf [64]Move
 	var g genCtx
 	// A pawn's check is a contact check: no drop can answer it.
 	has := len(p.genBoard(buf[:0], &g)) > 0
-	p.undo(m, 0)
+	p.undo(m, u)
 	return !has
 }
 

@@ -332,10 +332,19 @@ func (m Move) promotes() bool { return m&(1<<16) != 0 }
 func (m Move) dropKind() int  { return int(m>>17) & 7 }
 func (m Move) isDrop() bool   { return m&(0xff<<8) == 0 }
 
-// do plays a move known to be legal and returns the captured piece for undo.
-func (p *Position) do(m Move) uint8 {
+// Undo is what taking a move back needs: the captured piece, and the hash
+// before the move (restoring it is cheaper than undoing its XORs, and perft
+// does little else).
+type Undo struct {
+	cap  uint8
+	hash uint64
+}
+
+// do plays a move known to be legal and returns what undo needs.
+func (p *Position) do(m Move) Undo {
 	to := m.to()
 	c := p.side
+	u := Undo{hash: p.hash}
 	if m.isDrop() {
 		k := m.dropKind()
 		pc := makePiece(c, k)
@@ -344,7 +353,7 @@ func (p *Position) do(m Move) uint8 {
 		p.hand[c][k] = n - 1
 		p.hash ^= zobPiece[pc][to] ^ zobHand[c][k][n] ^ zobHand[c][k][n-1] ^ zobSide
 		p.side ^= 1
-		return 0
+		return u
 	}
 	from := m.from()
 	pc := p.b[from]
@@ -369,44 +378,38 @@ func (p *Position) do(m Move) uint8 {
 		p.kingSq[c] = to
 	}
 	p.side ^= 1
-	return cap
+	u.cap = cap
+	return u
 }
 
 // undo takes back a move played by do.
-func (p *Position) undo(m Move, cap uint8) {
+func (p *Position) undo(m Move, u Undo) {
 	p.side ^= 1
+	p.hash = u.hash
 	c := p.side
 	to := m.to()
 	if m.isDrop() {
-		k := m.dropKind()
-		n := p.hand[c][k]
-		p.hash ^= zobPiece[p.b[to]][to] ^ zobHand[c][k][n] ^ zobHand[c][k][n+1] ^ zobSide
 		p.b[to] = 0
-		p.hand[c][k] = n + 1
+		p.hand[c][m.dropKind()]++
 		return
 	}
 	from := m.from()
 	pc := p.b[to]
-	h := p.hash ^ zobPiece[pc][to] ^ zobSide
+	cap := u.cap
 	if m.promotes() {
 		pc -= promoted
 	}
 	p.b[from] = pc
 	p.b[to] = cap
-	h ^= zobPiece[pc][from]
 	if kindOf(pc) == king {
 		p.kingSq[c] = from
 	}
 	if cap != 0 {
-		bk := baseKind[kindOf(cap)]
-		n := p.hand[c][bk]
-		p.hand[c][bk] = n - 1
-		h ^= zobPiece[cap][to] ^ zobHand[c][bk][n] ^ zobHand[c][bk][n-1]
+		p.hand[c][baseKind[kindOf(cap)]]--
 		if kindOf(cap) == king {
 			p.kingSq[c^1] = to
 		}
 	}
-	p.hash = h
 }
 
 // key is the repetition key: board, hands and side to move (the Zobrist

@@ -120,14 +120,11 @@ func (p *Position) GenerateCaptures(buf []Move) ([]Move, bool) {
 	return p.genCaptures(buf, &g), false
 }
 
-// Undo is what UndoMove needs to take a move back.
-type Undo uint8
-
 // DoMove plays a legal move (unchecked) and returns what UndoMove needs.
-func (p *Position) DoMove(m Move) Undo { return Undo(p.do(m)) }
+func (p *Position) DoMove(m Move) Undo { return p.do(m) }
 
 // UndoMove takes back the move m that DoMove played.
-func (p *Position) UndoMove(m Move, u Undo) { p.undo(m, uint8(u)) }
+func (p *Position) UndoMove(m Move, u Undo) { p.undo(m, u) }
 
 // DoNull passes the turn (for null-move pruning); UndoNull takes it back.
 // The side to move must not be in check.
