@@ -8,7 +8,12 @@
 // It must never judge a game: legality, repetition and results belong to
 // package rules, whose Game says what a move would end. The search only
 // scores such outcomes. It must never block past the caller's deadline, and
-// for a given state and level it must answer the same move (no clock-driven
-// or global randomness), unless a deadline shorter than the level's own
-// budget cuts it short.
+// it must never use clock-driven or global randomness: budgets are depths
+// and node counts, Easy's chance comes from the position's hash, so the same
+// state and level give the same move unless time runs out first (a deadline
+// shorter than the level needs, or Hard's 1.8 s cap on a slow or busy
+// machine).
+//
+// The plugin's environment may name an external engine for Hard
+// (BANMEN_XIANGQI_ENGINE, BANMEN_XIANGQI_ENGINE_MOVETIME; see config.go).
 package engine

@@ -69,7 +69,7 @@ func (p *Player) Close() {
 
 // reserve is the part of the time to a deadline kept for the answer's trip
 // back to the host.
-func reserve(left time.Duration) time.Duration { return left/8 + 10*time.Millisecond }
+func reserve(left time.Duration) time.Duration { return left/5 + 10*time.Millisecond }
 
 // Choose returns the move for the side to move in g at the given level,
 // before ctx's deadline. The game must be on.
