@@ -1,29 +1,13 @@
 package main
 
 import (
-	"os"
 	"testing"
 
-	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/sdktest"
 )
 
-// TestMain lets the test binary be the plugin: started by sdk.Launch (which
-// sets the handshake cookie), it runs main, the real plugin entry point.
-func TestMain(m *testing.M) {
-	if os.Getenv(sdk.Handshake.MagicCookieKey) == sdk.Handshake.MagicCookieValue {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
+// The test binary doubles as the plugin, so the conformance suite also runs
+// the way the host sees the plugin: a separate process behind go-plugin.
+func TestMain(m *testing.M) { sdktest.Main(m, main) }
 
-// TestConformanceThroughPlugin runs the sdk conformance suite against the
-// plugin as the host sees it: a separate process behind go-plugin's gRPC.
-func TestConformanceThroughPlugin(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sdktest.RunPlugin(t, exe, sdktest.Config{})
-}
+func TestConformanceThroughPlugin(t *testing.T) { sdktest.RunSelf(t, sdktest.Config{}) }

@@ -44,3 +44,26 @@ func RunPlugin(t *testing.T, path string, c Config) {
 		})
 	}
 }
+
+// Main lets a plugin's test binary be the plugin itself: call it from the
+// plugin's TestMain with the plugin's main. Started by the host's handshake
+// (as RunSelf does), the binary serves the plugin; otherwise it runs the
+// tests. So the suite runs across the process boundary with no extra build.
+func Main(m *testing.M, serve func()) {
+	if os.Getenv(sdk.Handshake.MagicCookieKey) == sdk.Handshake.MagicCookieValue {
+		serve()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// RunSelf runs the conformance suite through the plugin process that the
+// running test binary becomes (see Main).
+func RunSelf(t *testing.T, c Config) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	RunPlugin(t, exe, c)
+}
