@@ -74,7 +74,6 @@ type searcher struct {
 	stopped  bool
 	finish   bool // the first iteration runs to its end whatever the clock says
 	depth    int  // the iteration's depth, which bounds check extensions
-	used     bool // the table holds a previous search's entries
 	rootSide rules.Color
 	rootPly  int // index in stack of the root
 	pv       [maxPly + 1][maxPly + 1]rules.Move
@@ -99,10 +98,7 @@ func newSearcher(ttBits uint) *searcher {
 // reset prepares for a new search of pos, whose recent past (as from
 // rules.Game.History, ending with pos) is hashes and checks.
 func (s *searcher) reset(ctx context.Context, pos *rules.Position, hashes []uint64, checks []bool, lim Limits) {
-	if s.used {
-		s.tt.clear()
-	}
-	s.used = true
+	s.tt.clear()
 	s.killers = [maxPly + 1][2]rules.Move{}
 	clear(s.history[:])
 	s.pos, s.ctx, s.lim = pos, ctx, lim

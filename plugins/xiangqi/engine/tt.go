@@ -18,6 +18,7 @@ type entry struct {
 	score int16
 	depth int8
 	bound uint8
+	gen   uint16 // the search that stored it; others' entries are invisible
 }
 
 // table is a transposition table of two-entry buckets: the first keeps the
@@ -26,6 +27,7 @@ type entry struct {
 type table struct {
 	b    [][2]entry
 	mask uint64
+	gen  uint16
 }
 
 func newTable(bits uint) *table {
@@ -33,15 +35,22 @@ func newTable(bits uint) *table {
 }
 
 // clear forgets everything, so that a search does not depend on the ones
-// before it (same state, same move).
-func (t *table) clear() { clear(t.b) }
+// before it (same state, same move). Rather than wiping 16 MB, which takes
+// long on a busy machine, it starts a new generation; only when the counter
+// wraps is the memory wiped.
+func (t *table) clear() {
+	if t.gen++; t.gen == 0 {
+		clear(t.b)
+		t.gen = 1
+	}
+}
 
 func (t *table) probe(key uint64) (entry, bool) {
 	b := &t.b[key&t.mask]
-	if b[0].key == key && b[0].bound != boundNone {
+	if b[0].key == key && b[0].gen == t.gen && b[0].bound != boundNone {
 		return b[0], true
 	}
-	if b[1].key == key && b[1].bound != boundNone {
+	if b[1].key == key && b[1].gen == t.gen && b[1].bound != boundNone {
 		return b[1], true
 	}
 	return entry{}, false
@@ -49,7 +58,12 @@ func (t *table) probe(key uint64) (entry, bool) {
 
 func (t *table) store(key uint64, m rules.Move, score int32, depth int, bound uint8) {
 	b := &t.b[key&t.mask]
-	e := entry{key: key, move: m, score: int16(score), depth: int8(max(min(depth, 127), -1)), bound: bound}
+	e := entry{key: key, move: m, score: int16(score), depth: int8(max(min(depth, 127), -1)), bound: bound, gen: t.gen}
+	for i := range b {
+		if b[i].gen != t.gen {
+			b[i] = entry{depth: -2} // stale: as good as empty
+		}
+	}
 	switch {
 	case b[0].key == key:
 		if m == rules.NoMove {
