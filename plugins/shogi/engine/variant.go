@@ -50,9 +50,10 @@ type level struct {
 
 // The levels. Easy looks two plies and a quiescence ahead and picks among
 // the moves within a pawn and a half of the best, so it plays sensible
-// moves yet leaves chances; Medium is a full four plies (node-bounded, so the
-// same question gets the same answer on any machine); Hard searches as deep
-// as two seconds allow.
+// moves yet leaves chances; Medium searches up to four plies and a
+// quiescence within 200,000 nodes (about a third of a second on an idle
+// core; bounded by nodes, not time, so the same question gets the same
+// answer on any machine); Hard searches as deep as two seconds allow.
 var levels = map[sdk.Level]level{
 	sdk.Easy:   {depth: 2, nodes: 60_000, ttBits: 14, think: 150 * time.Millisecond, margin: 150},
 	sdk.Medium: {depth: 4, nodes: 200_000, ttBits: 17, think: time.Second},
