@@ -6,46 +6,15 @@ import "github.com/banmen/banmen/sdk/internal/wire"
 // conversions are written out by hand: they sit on the hot path of every
 // Play call, and reflection would double its cost.
 
-func seatsToWire(s []Seat) []int32 {
+// ints converts a slice between integer types (seats, places, scores), nil
+// for an empty one.
+func ints[To, From ~int | ~int32](s []From) []To {
 	if len(s) == 0 {
 		return nil
 	}
-	out := make([]int32, len(s))
+	out := make([]To, len(s))
 	for i, v := range s {
-		out[i] = int32(v)
-	}
-	return out
-}
-
-func seatsFromWire(s []int32) []Seat {
-	if len(s) == 0 {
-		return nil
-	}
-	out := make([]Seat, len(s))
-	for i, v := range s {
-		out[i] = Seat(v)
-	}
-	return out
-}
-
-func intsToWire(s []int) []int32 {
-	if len(s) == 0 {
-		return nil
-	}
-	out := make([]int32, len(s))
-	for i, v := range s {
-		out[i] = int32(v)
-	}
-	return out
-}
-
-func intsFromWire(s []int32) []int {
-	if len(s) == 0 {
-		return nil
-	}
-	out := make([]int, len(s))
-	for i, v := range s {
-		out[i] = int(v)
+		out[i] = To(v)
 	}
 	return out
 }
@@ -54,10 +23,16 @@ func legalToWire(m *LegalMove) *wire.LegalMove {
 	if m == nil {
 		return nil
 	}
-	return &wire.LegalMove{
-		Seat: int32(m.Seat), Kind: string(m.Kind), Move: string(m.Move), Text: m.Text, Alt: m.Alt,
-		From: int32(m.From), To: int32(m.To), Drop: m.Drop, Promote: m.Promote, Key: m.Key,
-	}
+	w := &wire.LegalMove{}
+	legalInto(w, m)
+	return w
+}
+
+// legalInto fills a wire move in place, so a whole legal list can live in
+// one allocation.
+func legalInto(w *wire.LegalMove, m *LegalMove) {
+	w.Seat, w.Kind, w.Move, w.Text, w.Alt = int32(m.Seat), string(m.Kind), string(m.Move), m.Text, m.Alt
+	w.From, w.To, w.Drop, w.Promote, w.Key = int32(m.From), int32(m.To), m.Drop, m.Promote, m.Key
 }
 
 func legalFromWire(m *wire.LegalMove) LegalMove {
@@ -72,10 +47,10 @@ func viewToWire(v *View) *wire.View {
 		Ply:        int32(v.Ply),
 		Status:     string(v.Status),
 		Position:   v.Position,
-		ToMove:     seatsToWire(v.ToMove),
-		InCheck:    seatsToWire(v.InCheck),
-		Eliminated: seatsToWire(v.Eliminated),
-		Score:      intsToWire(v.Score),
+		ToMove:     ints[int32](v.ToMove),
+		InCheck:    ints[int32](v.InCheck),
+		Eliminated: ints[int32](v.Eliminated),
+		Score:      ints[int32](v.Score),
 		LastMove:   legalToWire(v.LastMove),
 		Notices:    v.Notices,
 	}
@@ -105,18 +80,14 @@ func viewToWire(v *View) *wire.View {
 		legal := make([]wire.LegalMove, len(v.Legal))
 		w.Legal = make([]*wire.LegalMove, len(v.Legal))
 		for i := range v.Legal {
-			m := &v.Legal[i]
-			legal[i] = wire.LegalMove{
-				Seat: int32(m.Seat), Kind: string(m.Kind), Move: string(m.Move), Text: m.Text, Alt: m.Alt,
-				From: int32(m.From), To: int32(m.To), Drop: m.Drop, Promote: m.Promote, Key: m.Key,
-			}
+			legalInto(&legal[i], &v.Legal[i])
 			w.Legal[i] = &legal[i]
 		}
 	}
 	if v.Result != nil {
 		w.Result = &wire.Result{
-			Winners: seatsToWire(v.Result.Winners),
-			Places:  intsToWire(v.Result.Places),
+			Winners: ints[int32](v.Result.Winners),
+			Places:  ints[int32](v.Result.Places),
 			Reason:  v.Result.Reason,
 			Draw:    v.Result.Draw,
 		}
@@ -136,10 +107,10 @@ func viewFromWire(w *wire.View) View {
 		Status:     Status(w.Status),
 		Position:   w.Position,
 		Board:      make([]Cell, len(w.Board)),
-		ToMove:     seatsFromWire(w.ToMove),
-		InCheck:    seatsFromWire(w.InCheck),
-		Eliminated: seatsFromWire(w.Eliminated),
-		Score:      intsFromWire(w.Score),
+		ToMove:     ints[Seat](w.ToMove),
+		InCheck:    ints[Seat](w.InCheck),
+		Eliminated: ints[Seat](w.Eliminated),
+		Score:      ints[int](w.Score),
 		History:    make([]PlayedMove, len(w.History)),
 		Legal:      make([]LegalMove, len(w.Legal)),
 		Notices:    w.Notices,
@@ -172,8 +143,8 @@ func viewFromWire(w *wire.View) View {
 	}
 	if w.Result != nil {
 		v.Result = &Result{
-			Winners: seatsFromWire(w.Result.Winners),
-			Places:  intsFromWire(w.Result.Places),
+			Winners: ints[Seat](w.Result.Winners),
+			Places:  ints[int](w.Result.Places),
 			Reason:  w.Result.Reason,
 			Draw:    w.Result.Draw,
 		}
