@@ -22,14 +22,17 @@ type point struct {
 
 // snapshot is what jsSnapshot reads from the page.
 type snapshot struct {
-	Ready      bool     `json:"ready"`
-	Status     string   `json:"status"`
-	Ply        int      `json:"ply"`
-	StorageKey string   `json:"storageKey"`
-	State      string   `json:"state"` // base64, as the page keeps it
-	MoveList   []string `json:"moveList"`
-	Text       string   `json:"text"`
-	Dialog     string   `json:"dialog"`
+	Ready      bool              `json:"ready"`
+	Busy       bool              `json:"busy"`
+	Data       map[string]string `json:"data"`
+	Keys       []string          `json:"keys"` // of the notices and status lines
+	Status     string            `json:"status"`
+	Ply        int               `json:"ply"`
+	StorageKey string            `json:"storageKey"`
+	State      string            `json:"state"` // base64, as the page keeps it
+	MoveList   []string          `json:"moveList"`
+	Text       string            `json:"text"`
+	Dialog     string            `json:"dialog"`
 }
 
 // snapshot reads the page's state; full adds the texts expectations need.
@@ -57,7 +60,7 @@ func (s *session) gameView(ctx context.Context, snap snapshot) (sdk.View, sdk.St
 // among the View's legal moves, performs it on the board, and, when wait is
 // set, waits until the page has played it.
 func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, wait bool) error {
-	snap, err := s.waitReady(ctx, t)
+	snap, err := s.waitIdle(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -328,14 +331,12 @@ func (s *session) choosePromotion(ctx context.Context, t *tab, how string, promo
 		}
 		time.Sleep(15 * time.Millisecond)
 	}
-	i, err := eval[int](t.ctx, jsCall(jsPromoteChoice, promote))
-	if err != nil {
+	sel := promoteSelector(promote)
+	if ok, err := eval[bool](t.ctx, jsCall(jsVisible, sel)); err != nil {
 		return err
+	} else if !ok {
+		return fmt.Errorf("the promotion dialog has no choice %s", sel)
 	}
-	if i < 0 {
-		return fmt.Errorf("the promotion dialog has no choices")
-	}
-	sel := fmt.Sprintf("%s:nth-child(%d)", selChoices, i+1)
 	if how == "keyboard" {
 		if err := tabTo(t.ctx, sel); err != nil {
 			return err

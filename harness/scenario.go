@@ -97,7 +97,9 @@ type Step struct {
 	Script string `yaml:"script"`
 	// Fill types text (or a file's text) into a field by name or selector.
 	Fill *Fill `yaml:"fill"`
-	// Select chooses an option of a <select> by name or selector.
+	// Select chooses an option of a <select>, or the radio button of a value
+	// in a group (by the input method, as a person does), by name or
+	// selector.
 	Select *Fill `yaml:"select"`
 	// Expect checks the page, polling until it holds or its time is up.
 	Expect *Expect `yaml:"expect"`
@@ -147,6 +149,15 @@ type Expect struct {
 	// Visible and Hidden name buttons (or selectors) that must be shown or not.
 	Visible string `yaml:"visible"`
 	Hidden  string `yaml:"hidden"`
+	// Busy is body[data-busy]: whether a move or a suggestion request is in
+	// flight. busy: false waits until the computer has moved.
+	Busy *bool `yaml:"busy"`
+	// Data are body data attributes (dataset names: level, toMove) and
+	// their values.
+	Data map[string]string `yaml:"data"`
+	// Notice is the i18n key of a notice or of the status line shown
+	// (ui.resumed, ui.imported, ui.wins...).
+	Notice string `yaml:"notice"`
 	// NoJSErrors: no uncaught exception or console.error so far. (Every
 	// scenario also fails at its end on an uncaught exception.)
 	NoJSErrors bool `yaml:"noJSErrors"`

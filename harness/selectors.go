@@ -17,6 +17,8 @@ var Pages = map[string]string{
 	"home":    "/{lang}/",
 	"landing": "/{lang}/{variant}/",
 	"play":    "/{lang}/{variant}/play?mode=local",
+	// computer is a game against the computer: the person has seat 0.
+	"computer": "/{lang}/{variant}/play?mode=computer",
 }
 
 // Buttons are the named buttons a step may press.
@@ -38,6 +40,9 @@ var Buttons = map[string]string{
 	"beginner":       "#beginner",
 	"notation-text":  `#notation-toggle [data-alt="false"]`,
 	"notation-other": `#notation-toggle [data-alt="true"]`,
+	"level":          "#level",
+	"level-ok":       "dialog[open] #level-ok",
+	"computer-move":  "#computer-move",
 }
 
 // Fields are the named form fields of fill and select steps.
@@ -46,6 +51,8 @@ var Fields = map[string]string{
 	"export-text":   "#export-text",
 	"import-format": "#import-format",
 	"import-text":   "#import-text",
+	// level is a group of radio buttons (the Difficulty dialog's).
+	"level": "#level-choices",
 }
 
 const (
@@ -57,8 +64,11 @@ const (
 	selCell      = `#arena .cell[data-index="%d"]`
 	selHand      = `#arena .hand-piece[data-seat="%d"][data-kind="%s"]`
 	selPromote   = "#promote-dialog"
-	selChoices   = "#promote-choices .promote-choice"
-	selHistory   = "#history li .move-text"
+	// selChoice is the promotion dialog's button for a choice.
+	selChoice  = `#promote-choices .promote-choice[data-promote="%t"]`
+	selHistory = "#history li .move-text"
+	// selNoticeKey finds a notice or a status line by its i18n key.
+	selNoticeKey = `#notices .notice[data-key=%[1]q], #status [data-key=%[1]q]`
 	selExportBox = "#export-box"
 	selNotices   = "#notices"
 )
@@ -81,6 +91,10 @@ func fieldSelector(name string) string {
 
 func buttonNames() []string { return slices.Sorted(maps.Keys(Buttons)) }
 
+func promoteSelector(promote bool) string { return fmt.Sprintf(selChoice, promote) }
+
+func noticeSelector(key string) string { return fmt.Sprintf(selNoticeKey, key) }
+
 func cellSelector(i int) string { return fmt.Sprintf(selCell, i) }
 
 func handSelector(seat int, kind string) string { return fmt.Sprintf(selHand, seat, kind) }
@@ -101,6 +115,9 @@ const jsSnapshot = `((full) => {
   const list = full ? [...document.querySelectorAll('#history li .move-text')].map((e) => e.textContent) : [];
   return {
     ready: b.dataset.ready === 'true',
+    busy: b.dataset.busy === 'true',
+    data: full ? {...b.dataset} : null,
+    keys: full ? [...document.querySelectorAll('#notices [data-key], #status [data-key]')].map((e) => e.dataset.key) : [],
     status: b.dataset.status || '',
     ply: b.dataset.ply === undefined ? -1 : Number(b.dataset.ply),
     storageKey: key,
@@ -123,20 +140,16 @@ const jsCenter = `((sel) => {
   return {x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height};
 })`
 
-// jsPromoteChoice finds the promotion dialog's button for a choice by its
-// label (the page's own strings for promote / do not promote), falling back
-// on the UI's order (promotion first). It returns its index or -1.
-const jsPromoteChoice = `((promote) => {
-  const bs = [...document.querySelectorAll('#promote-choices .promote-choice')];
-  if (!bs.length) return -1;
-  let strings = {};
-  try { strings = JSON.parse(document.querySelector('#board-data').textContent).strings || {}; } catch (e) {}
-  const want = promote ? strings['ui.promote'] : strings['ui.noPromote'];
-  if (want) {
-    const i = bs.findIndex((b) => b.textContent.trim().startsWith(want));
-    if (i >= 0) return i;
-  }
-  return promote ? 0 : bs.length - 1;
+// jsRadio finds, in a group, the radio button of a value: it returns a
+// selector for what to press (its label, else itself), or ” when the group
+// has no such choice, and whether it is checked.
+const jsRadio = `((group, value) => {
+  const g = document.querySelector(group);
+  const r = g && [...g.querySelectorAll('input[type="radio"]')].find((e) => e.value === value);
+  if (!r) return {sel: '', checked: false, have: g ? [...g.querySelectorAll('input[type="radio"]')].map((e) => e.value) : []};
+  const v = JSON.stringify(value);
+  const sel = r.closest('label') ? group + ' label:has(input[type="radio"][value=' + v + '])' : group + ' input[type="radio"][value=' + v + ']';
+  return {sel, checked: r.checked, have: []};
 })`
 
 // jsFocusIs tells whether the focused element matches a selector.

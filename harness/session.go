@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/banmen/banmen/platform/client"
 	"github.com/banmen/banmen/sdk"
@@ -178,7 +180,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	case st.Fill != nil:
 		return s.fill(ctx, t, st.Fill)
 	case st.Select != nil:
-		return chromedp.Do(t.ctx, chromedp.SetValue(chromedp.CSS(fieldSelector(st.Select.Field)), st.Select.Value))
+		return s.choose(ctx, t, how, st.Select)
 	case st.Expect != nil:
 		return s.expect(ctx, b, t, st.Expect)
 	}
@@ -233,6 +235,26 @@ func (s *session) waitReady(ctx context.Context, t *tab) (snapshot, error) {
 	}
 }
 
+// waitIdle waits until the page is ready and has no move or suggestion
+// request in flight (the computer has moved).
+func (s *session) waitIdle(ctx context.Context, t *tab) (snapshot, error) {
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		snap, err := s.waitReady(ctx, t)
+		if err != nil || !snap.Busy {
+			return snap, err
+		}
+		if time.Now().After(deadline) {
+			return snap, fmt.Errorf("the page is still busy (body[data-busy]) after %v", s.cfg.StepTimeout)
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return snap, ctx.Err()
+		}
+	}
+}
+
 // pressButton activates a button with the input method: a click, a tap, or
 // the keyboard (Tab onto it, Enter).
 func (s *session) pressButton(ctx context.Context, t *tab, how, sel string) error {
@@ -267,6 +289,61 @@ func (s *session) waitVisible(ctx context.Context, t *tab, sel string) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// choose picks a value: in a <select>, as the page's own code would see it;
+// in a group of radio buttons, by pressing the value's button (its label)
+// with the input method, or with the arrow keys.
+func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error {
+	sel := fieldSelector(f.Field)
+	isSelect, err := eval[bool](t.ctx, jsCall(`((sel) => document.querySelector(sel)?.tagName === 'SELECT')`, sel))
+	if err != nil {
+		return err
+	}
+	if isSelect {
+		return chromedp.Do(t.ctx, chromedp.SetValue(chromedp.CSS(sel), f.Value))
+	}
+	if err := s.waitVisible(ctx, t, sel); err != nil {
+		return err
+	}
+	type radio struct {
+		Sel     string   `json:"sel"`
+		Checked bool     `json:"checked"`
+		Have    []string `json:"have"`
+	}
+	r, err := eval[radio](t.ctx, jsCall(jsRadio, sel, f.Value))
+	if err != nil {
+		return err
+	}
+	if r.Sel == "" {
+		return fmt.Errorf("%s has no choice %q (have %s)", sel, f.Value, strings.Join(r.Have, ", "))
+	}
+	if how == "keyboard" {
+		// Tab reaches the group's checked button; the arrows move the
+		// choice.
+		if err := tabTo(t.ctx, sel+` input[type="radio"]`); err != nil {
+			return err
+		}
+		for range 20 {
+			if r, err = eval[radio](t.ctx, jsCall(jsRadio, sel, f.Value)); err != nil || r.Checked {
+				return err
+			}
+			if err := chromedp.Do(t.ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("the arrow keys never chose %q in %s", f.Value, sel)
+	}
+	if err := s.pressButton(ctx, t, how, r.Sel); err != nil {
+		return err
+	}
+	if r, err = eval[radio](t.ctx, jsCall(jsRadio, sel, f.Value)); err != nil {
+		return err
+	}
+	if !r.Checked {
+		return fmt.Errorf("pressing %s did not choose %q", r.Sel, f.Value)
+	}
+	return nil
 }
 
 func (s *session) fill(ctx context.Context, t *tab, f *Fill) error {
@@ -364,6 +441,25 @@ func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]s
 		}
 		if ok != v.want {
 			d = append(d, fmt.Sprintf("%s: want shown %v, got %v", v.name, v.want, ok))
+		}
+	}
+	if e.Busy != nil {
+		differ("busy", *e.Busy, snap.Busy)
+	}
+	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
+		got, ok := snap.Data[k]
+		if !ok {
+			got = "(unset)"
+		}
+		differ("data-"+k, e.Data[k], got)
+	}
+	if e.Notice != "" {
+		ok, err := eval[bool](t.ctx, jsCall(jsVisible, noticeSelector(e.Notice)))
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			d = append(d, fmt.Sprintf("no notice or status with key %q is shown (shown: %s)", e.Notice, strings.Join(snap.Keys, ", ")))
 		}
 	}
 	if e.NoJSErrors {

@@ -340,6 +340,14 @@ export class Board {
       if (this.selected?.type === 'cell' && this.selected.index === i) label += `, ${t('ui.cell.selected')}`;
       b.setAttribute('aria-label', label);
       b.dataset.coord = coord;
+      // The piece on the cell, for tests: its owner's seat and its kind.
+      if (c.kind) {
+        b.dataset.seat = String(c.owner);
+        b.dataset.kind = c.kind;
+      } else {
+        delete b.dataset.seat;
+        delete b.dataset.kind;
+      }
       b.classList.toggle('movable', this.legal().some((m) => m.kind === 'move' && m.from === i));
       b.classList.toggle('target', targets.has(i));
       b.classList.toggle('selected', this.selected?.type === 'cell' && this.selected.index === i);

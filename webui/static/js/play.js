@@ -37,12 +37,13 @@ function announce(text) {
   setTimeout(() => { live.textContent = text; }, 30);
 }
 
-function notice(text, kind = 'info', id = '') {
+function notice(text, kind = 'info', id = '', key = '') {
   const box = $('notices');
   if (id && box.querySelector(`[data-id="${id}"]`)) return;
   const p = document.createElement('p');
   p.className = `notice notice-${kind}`;
   if (id) p.dataset.id = id;
+  if (key) p.dataset.key = key; // the i18n key, for tests
   p.textContent = text;
   const x = document.createElement('button');
   x.type = 'button';
@@ -57,6 +58,18 @@ function notice(text, kind = 'info', id = '') {
 function clearNotices() {
   for (const p of $('notices').querySelectorAll('.notice:not([data-id="storage"])')) p.remove();
 }
+
+/** errorKey is the i18n key of errorText's message. */
+function errorKey(err) {
+  if (err instanceof ApiError) {
+    if (err.code === 'network') return 'ui.network';
+    return t.has(err.key) ? err.key : 'ui.error';
+  }
+  return 'ui.error';
+}
+
+/** noticeError shows an error as a notice. */
+function noticeError(err) { notice(errorText(err), 'error', '', errorKey(err)); }
 
 function errorText(err) {
   if (err instanceof ApiError) {
@@ -110,6 +123,19 @@ async function choosePromotion(moves) {
 
 // ---- the game
 
+// busy counts the move and suggestion requests in flight; body[data-busy]
+// tells tests to wait.
+let busy = 0;
+document.body.dataset.busy = 'false';
+async function request(p) {
+  document.body.dataset.busy = String(++busy > 0);
+  try {
+    return await p;
+  } finally {
+    document.body.dataset.busy = String(--busy > 0);
+  }
+}
+
 const board = new Board($('arena'), {
   desc,
   t,
@@ -123,7 +149,7 @@ const board = new Board($('arena'), {
 async function play(m) {
   const before = game.state;
   try {
-    const res = await api.play(game.state, m.seat, m.move);
+    const res = await request(api.play(game.state, m.seat, m.move));
     if (game.state !== before) return; // a new game came meanwhile
     clearNotices();
     set(res, game.options);
@@ -131,7 +157,7 @@ async function play(m) {
     think();
   } catch (err) {
     board.update(game.view);
-    notice(errorText(err), 'error');
+    noticeError(err);
   }
 }
 
@@ -193,9 +219,9 @@ async function think() {
     const state = game.state;
     setThinking(seat);
     try {
-      const { move } = await api.suggest(state, level);
+      const { move } = await request(api.suggest(state, level));
       if (my !== run || game.state !== state) return;
-      const res = await api.play(state, seat, move);
+      const res = await request(api.play(state, seat, move));
       if (my !== run || game.state !== state) return;
       set(res, game.options);
       const h = game.view.history[game.view.history.length - 1];
@@ -203,7 +229,7 @@ async function think() {
     } catch (err) {
       if (my !== run) return;
       setThinking(null);
-      notice(t('ui.computerFailed', { error: errorText(err) }), 'error');
+      notice(t('ui.computerFailed', { error: errorText(err) }), 'error', '', 'ui.computerFailed');
       return;
     }
   }
@@ -239,13 +265,21 @@ function set(res, options) {
 
 function save() {
   const ok = store.save({ v: 1, state: game.state, options: game.options });
-  if (!ok) notice(t('ui.storageOff'), 'warn', 'storage');
+  if (!ok) notice(t('ui.storageOff'), 'warn', 'storage', 'ui.storageOff');
 }
 
 function seatName(s) { return t(desc.seats[s]?.nameKey ?? String(s)); }
 
 function list(names) {
   return names.reduce((a, b) => (a ? t('ui.and', { a, b }) : b), '');
+}
+
+/** resultKey is the i18n key of the head of resultText. */
+function resultKey(v) {
+  const r = v.result;
+  if (!r) return 'ui.gameOver';
+  if (r.draw || !(r.winners || []).length) return 'ui.draw';
+  return r.winners.length === 1 ? 'ui.wins' : 'ui.winTeam';
 }
 
 function resultText(v) {
@@ -264,7 +298,8 @@ function render() {
   board.update(v);
   document.body.dataset.status = v.status;
   document.body.dataset.ply = String(v.ply);
-  document.body.dataset.toMove = v.status === 'playing' ? String(v.toMove?.[0] ?? '') : '';
+  document.body.dataset.toMove = v.status === 'playing' ? (v.toMove || []).join(',') : '';
+  document.body.dataset.position = v.position;
 
   // Status: the side to move, check, or the result with places.
   const st = $('status');
@@ -273,6 +308,8 @@ function render() {
   line.className = 'status-line';
   if (v.status === 'over') {
     line.textContent = resultText(v);
+    line.dataset.key = resultKey(v);
+    if (v.result?.reason) line.dataset.reason = v.result.reason;
     st.append(line);
     const places = v.result?.places || [];
     if (places.length > 2) {
@@ -300,8 +337,10 @@ function render() {
       dots.setAttribute('aria-hidden', 'true');
       dots.append(document.createElement('i'), document.createElement('i'), document.createElement('i'));
       line.append(dot, document.createTextNode(t('ui.thinking', { seat: seatName(thinking) })), dots);
+      line.dataset.key = 'ui.thinking';
     } else {
       line.append(dot, document.createTextNode(s !== undefined ? t('ui.toMove', { seat: seatName(s) }) : ''));
+      if (s !== undefined) line.dataset.key = 'ui.toMove';
     }
     if ((v.inCheck || []).length) {
       const c = document.createElement('strong');
@@ -314,6 +353,7 @@ function render() {
       if (key === 'notice.check') continue;
       const p = document.createElement('p');
       p.className = 'status-notice';
+      p.dataset.key = key;
       p.textContent = t(key);
       st.append(p);
     }
@@ -355,6 +395,7 @@ function renderHistory() {
   $('notation-toggle').hidden = !hasAlt;
   for (const [i, h] of v.history.entries()) {
     const li = document.createElement('li');
+    li.dataset.move = h.move;
     const dot = document.createElement('span');
     dot.className = 'seat-dot';
     dot.style.background = desc.seats[h.seat]?.color ?? '#888';
@@ -375,6 +416,7 @@ function renderHistory() {
 // ---- new game, resume, import, export
 
 async function start(options) {
+  document.body.dataset.ready = 'false';
   try {
     const res = await api.start(options);
     stopThinking();
@@ -383,7 +425,9 @@ async function start(options) {
     announce(t('ui.toMove', { seat: seatName(game.view.toMove[0]) }));
     think();
   } catch (err) {
-    notice(errorText(err), 'error');
+    noticeError(err);
+  } finally {
+    if (game.view) document.body.dataset.ready = 'true';
   }
 }
 
@@ -479,7 +523,7 @@ async function doExport() {
     $('export-copy').disabled = false;
     $('export-download').disabled = false;
   } catch (err) {
-    notice(errorText(err), 'error');
+    noticeError(err);
   }
 }
 
@@ -511,6 +555,7 @@ async function doImport() {
   const text = $('import-text').value.trim();
   if (!text) return;
   if (game.view.ply > 0 && game.view.status === 'playing' && !(await confirm(t('ui.confirmImport')))) return;
+  document.body.dataset.ready = 'false';
   try {
     const res = await api.import($('import-format').value, text);
     stopThinking();
@@ -518,10 +563,12 @@ async function doImport() {
     set(res, {});
     $('import-text').value = '';
     announce(t('ui.imported'));
-    notice(t('ui.imported'), 'info');
+    notice(t('ui.imported'), 'info', '', 'ui.imported');
     think();
   } catch (err) {
-    notice(errorText(err), 'error');
+    noticeError(err);
+  } finally {
+    document.body.dataset.ready = 'true';
   }
 }
 
@@ -581,13 +628,13 @@ fillFormats();
 // ---- go: resume the saved game, else start one
 
 async function boot() {
-  if (!store.ok) notice(t('ui.storageOff'), 'warn', 'storage');
+  if (!store.ok) notice(t('ui.storageOff'), 'warn', 'storage', 'ui.storageOff');
   const saved = store.load();
   if (saved?.state) {
     try {
       const res = await api.view(saved.state);
       set(res, saved.options);
-      notice(t('ui.resumed'), 'info');
+      notice(t('ui.resumed'), 'info', '', 'ui.resumed');
       document.body.dataset.ready = 'true';
       // Reloaded while the computer was thinking: it thinks again.
       if (isComputer(game.view.toMove?.[0]) && game.view.status === 'playing') {
@@ -598,11 +645,11 @@ async function boot() {
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 422) {
         // The saved game may be fine: keep it and let a reload try again.
-        notice(errorText(err), 'error');
+        noticeError(err);
         return;
       }
       {
-        notice(t('ui.badSave'), 'warn');
+        notice(t('ui.badSave'), 'warn', '', 'ui.badSave');
       }
     }
   }
