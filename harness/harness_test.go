@@ -248,3 +248,56 @@ steps:
 		t.Errorf("an uncaught exception: passed %v, %v", r.Passed, r.Err)
 	}
 }
+
+// TestComputerFailure: the computer page's steps fail when they should: a
+// level the Difficulty dialog does not offer, and body data, a notice key and
+// the busy flag that do not hold, each named with what the page has.
+func TestComputerFailure(t *testing.T) {
+	t.Parallel()
+	browser := chromium(t)
+	url := base(t)
+	var scs []*harness.Scenario
+	for name, text := range map[string]string{
+		"no-such-level": `
+variant: shogi
+actors: [{name: host, device: phone}]
+steps:
+  - open: computer
+  - press: level
+  - select: {field: level, value: expert}
+`,
+		"wrong-data": `
+variant: xiangqi
+actors: [{name: host, device: phone}]
+steps:
+  - open: computer
+  - expect: {data: {level: hard}, notice: ui.resumed, busy: true, within: 1s}
+`,
+	} {
+		sc, err := harness.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = name
+		scs = append(scs, sc)
+	}
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Parallel: 2, Out: t.TempDir()}, scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"no-such-level": {"step 3 (line 7, select level)", `#level-choices has no choice "expert" (have easy, medium, hard)`},
+		"wrong-data":    {"step 2 (line 6, expect)", `busy: want true, got false`, `data-level: want "hard", got "medium"`, `no notice or status with key "ui.resumed" is shown (shown: ui.toMove)`},
+	}
+	for _, r := range sum.Results {
+		if r.Passed {
+			t.Errorf("%s passed", r.Scenario.Name)
+			continue
+		}
+		for _, w := range want[r.Scenario.Name] {
+			if !strings.Contains(fmt.Sprint(r.Err), w) {
+				t.Errorf("%s: the failure %q does not say %q", r.Scenario.Name, r.Err, w)
+			}
+		}
+	}
+}
