@@ -1,10 +1,11 @@
 // Command yonin is the Yonin Shogi rules plugin: the host starts it, and by
-// hand it answers `describe` and `perft -depth N [-position P]`.
+// hand it answers `describe` and `perft -depth N [-position P]`. The
+// computer player is package engine's.
 package main
 
 import (
-	"github.com/banmen/banmen/plugins/yonin/rules"
+	"github.com/banmen/banmen/plugins/yonin/engine"
 	"github.com/banmen/banmen/sdk"
 )
 
-func main() { sdk.Serve(rules.Variant{}) }
+func main() { sdk.Serve(engine.Variant{}) }

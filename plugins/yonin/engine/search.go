@@ -1,0 +1,445 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/banmen/banmen/plugins/yonin/rules"
+	"github.com/banmen/banmen/sdk"
+)
+
+// config is one level's budget and character.
+type config struct {
+	// depth is the deepest iteration, in plies (moves of any seat).
+	depth int
+	// nodes caps the work; an iteration cut short by it is discarded, so
+	// the move depends on the position only, not on the machine's speed.
+	nodes int64
+	// think caps the wall time whatever the nodes (a busy machine).
+	think time.Duration
+	// noise is the largest score added to a root move from the position's
+	// hash: Easy's mistakes, Medium's variety.
+	noise int
+	// quiesce is how many plies of captures follow the last full ply.
+	quiesce int
+}
+
+// levels are the computer strengths. Easy looks at its own move and the
+// captures that follow it; Medium sees the replies of the next two movers;
+// Hard deepens as far as its node budget allows (about 1.5 s here).
+var levels = map[sdk.Level]config{
+	sdk.Easy:   {depth: 1, nodes: 20000, think: 300 * time.Millisecond, noise: 250, quiesce: 2},
+	sdk.Medium: {depth: 3, nodes: 150000, think: 800 * time.Millisecond, noise: 40, quiesce: 4},
+	sdk.Hard:   {depth: 16, nodes: 400000, think: 1800 * time.Millisecond, noise: 0, quiesce: 6},
+}
+
+const maxPly = 64
+
+// debugf, when set by a test, traces the iterations.
+var debugf func(format string, args ...any)
+
+type ttEntry struct {
+	key   uint64
+	score int32
+	move  rules.Move
+	depth int8
+	flag  uint8
+}
+
+const (
+	flagExact = iota + 1
+	flagLower
+	flagUpper
+)
+
+const ttBits = 17
+
+// searcher is one search: it is made per Suggest, so concurrent calls share
+// nothing.
+type searcher struct {
+	ev       evaluator
+	cfg      config
+	ctx      context.Context
+	stop     time.Time
+	nodes    int64
+	aborted  bool
+	tt       []ttEntry
+	killers  [maxPly][2]rules.Move
+	history  [rules.NumKinds + 81][81]int32
+	buf      [maxPly][]rules.Move
+	quiesce  int
+	rootPos  rules.Position
+	rootHash uint64
+}
+
+// errAbort unwinds nothing: the search polls aborted instead, which keeps it
+// free of panics.
+func (s *searcher) poll() bool {
+	if s.aborted {
+		return true
+	}
+	s.nodes++
+	if s.nodes >= s.cfg.nodes {
+		s.aborted = true
+	} else if s.nodes&255 == 0 && (s.ctx.Err() != nil || time.Now().After(s.stop)) {
+		s.aborted = true
+	}
+	return s.aborted
+}
+
+// Choose returns the move of the seat to move in g: the best move of the
+// last iteration completed before the level's budget or ctx's deadline ran
+// out, or at once a plausible legal move when no time is left.
+func Choose(ctx context.Context, g *rules.Game, cfg config) rules.Move {
+	start := time.Now()
+	p := g.Position()
+	root := g.LegalMoves()
+	stop := start.Add(cfg.think)
+	if dl, ok := ctx.Deadline(); ok {
+		// Keep a fifth of the remaining time (at least 15 ms) for the
+		// reply's journey back to the host.
+		left := time.Until(dl)
+		reserve := max(left/5, 15*time.Millisecond)
+		if d := dl.Add(-reserve); d.Before(stop) {
+			stop = d
+		}
+	}
+	s := &searcher{
+		ev:       evaluator{root: p.Turn(), pairs: p.Pairs()},
+		cfg:      cfg,
+		ctx:      ctx,
+		stop:     stop,
+		tt:       make([]ttEntry, 1<<ttBits),
+		quiesce:  cfg.quiesce,
+		rootPos:  p,
+		rootHash: p.Hash(),
+	}
+	// A mate now is the game's first ranking key and nothing found later
+	// is worth delaying it for: a deeper search sees that the mate is
+	// still there next round and would happily wait. So when some moves
+	// mate, only they are searched.
+	var mating []rules.Move
+	for _, m := range root {
+		q := p
+		q.Play(m)
+		if q.Score(p.Turn()) > p.Score(p.Turn()) {
+			mating = append(mating, m)
+		}
+	}
+	if len(mating) > 0 {
+		root = mating
+	}
+	if len(root) == 1 {
+		return root[0]
+	}
+	s.orderMoves(&p, root, 0, 0)
+	best := root[0]
+	if ctx.Err() != nil || !time.Now().Before(stop) {
+		return best
+	}
+	// Root moves that end the game by repetition are scored by the places
+	// it would give; moves that repeat at all are nudged down, so that
+	// deterministic players do not shuffle for ever.
+	fixed := make(map[rules.Move]int)
+	bias := make([]int, len(root))
+	for i, m := range root {
+		if n := g.Repeats(m); n >= 4 {
+			q := p
+			q.Play(m)
+			fixed[m] = s.placeScore(rules.PlacesAfterRepetition(&q))
+		} else if n >= 2 {
+			bias[i] = -30 * (n - 1)
+		}
+		bias[i] += s.noise(m)
+	}
+	scores := make([]int, len(root))
+	for depth := 1; depth <= cfg.depth; depth++ {
+		bestV, bestI := -inf, -1
+		alpha := -inf
+		for i, m := range root {
+			var v int
+			if fv, ok := fixed[m]; ok {
+				v = fv
+			} else {
+				q := p
+				q.Play(m)
+				v = s.search(&q, depth-1, 1, alpha-bias[i], inf) + bias[i]
+			}
+			if s.aborted {
+				break
+			}
+			scores[i] = v
+			if v > bestV {
+				bestV, bestI = v, i
+				alpha = v
+			}
+		}
+		if s.aborted || bestI < 0 {
+			break
+		}
+		// Best first for the next iteration; the others keep their order
+		// by this iteration's (bounded) scores.
+		idx := make([]int, len(root))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int {
+			if a == bestI {
+				return -1
+			}
+			if b == bestI {
+				return 1
+			}
+			return scores[b] - scores[a]
+		})
+		nr, ns, nb := make([]rules.Move, len(root)), make([]int, len(root)), make([]int, len(root))
+		for j, i := range idx {
+			nr[j], ns[j], nb[j] = root[i], scores[i], bias[i]
+		}
+		root, scores, bias = nr, ns, nb
+		best = root[0]
+		if debugf != nil {
+			debugf("depth %d best %s score %d nodes %d %v", depth, rules.MoveText(p.Turn(), best), bestV, s.nodes, time.Since(start))
+		}
+		if bestV >= firstPlace-1000 || bestV <= matedScore+20000 && depth >= 2 {
+			break // a won game or a lost one: no need to look further
+		}
+	}
+	return best
+}
+
+// noise is the level's deterministic jitter of a root move: drawn from the
+// position's hash and the move, so it is the same on every call.
+func (s *searcher) noise(m rules.Move) int {
+	if s.cfg.noise == 0 {
+		return 0
+	}
+	h := mix(s.rootHash ^ uint64(m)*0x9E3779B97F4A7C15)
+	return int(h%uint64(2*s.cfg.noise+1)) - s.cfg.noise
+}
+
+func mix(x uint64) uint64 {
+	x = (x ^ x>>30) * 0xBF58476D1CE4E5B9
+	x = (x ^ x>>27) * 0x94D049BB133111EB
+	return x ^ x>>31
+}
+
+// placeScore scores final places for the root seat.
+func (s *searcher) placeScore(places []int) int {
+	switch places[s.ev.root] {
+	case 1:
+		return firstPlace
+	case 2:
+		return secondPlace
+	case 3:
+		return matedScore + 15000
+	default:
+		return matedScore
+	}
+}
+
+// search is the paranoid alpha-beta value of p for the root seat: the root
+// maximises, every other seat minimises.
+func (s *searcher) search(p *rules.Position, depth, ply int, alpha, beta int) int {
+	if s.poll() {
+		return 0
+	}
+	if p.Turn() < 0 {
+		return s.ev.terminal(p) - ply
+	}
+	if !p.Live(s.ev.root) {
+		return s.ev.matedScore(p) + ply
+	}
+	if depth <= 0 || ply >= maxPly-1 {
+		return s.qsearch(p, ply, s.quiesce, alpha, beta)
+	}
+	maximise := p.Turn() == s.ev.root
+	key := p.Hash()
+	e := &s.tt[key&(1<<ttBits-1)]
+	var ttMove rules.Move
+	if e.key == key {
+		ttMove = e.move
+		if int(e.depth) >= depth {
+			v := int(e.score)
+			switch {
+			case e.flag == flagExact,
+				e.flag == flagLower && v >= beta,
+				e.flag == flagUpper && v <= alpha:
+				return v
+			}
+		}
+	}
+	moves := p.LegalMoves(s.buf[ply][:0])
+	s.buf[ply] = moves
+	if len(moves) == 0 {
+		return s.ev.evaluate(p)
+	}
+	s.orderMoves(p, moves, ply, ttMove)
+	a0, b0 := alpha, beta
+	best := -inf
+	if !maximise {
+		best = inf
+	}
+	var bestMove rules.Move
+	for i, m := range moves {
+		q := *p
+		q.Play(m)
+		quiet := !m.Promotes() && (m.IsDrop() || p.At(m.To()) == 0)
+		var v int
+		if quiet && i >= 6 && depth >= 3 && !anyCheck(&q) {
+			// Late quiet moves get a shallower look first, and a full one
+			// only if they turn out to matter.
+			v = s.search(&q, depth-2, ply+1, alpha, beta)
+			if maximise && v > alpha || !maximise && v < beta {
+				v = s.search(&q, depth-1, ply+1, alpha, beta)
+			}
+		} else {
+			v = s.search(&q, depth-1, ply+1, alpha, beta)
+		}
+		if s.aborted {
+			return 0
+		}
+		if maximise {
+			if v > best {
+				best, bestMove = v, m
+			}
+			alpha = max(alpha, v)
+		} else {
+			if v < best {
+				best, bestMove = v, m
+			}
+			beta = min(beta, v)
+		}
+		if alpha >= beta {
+			if quiet {
+				s.killers[ply][1] = s.killers[ply][0]
+				s.killers[ply][0] = m
+				s.history[m.From()][m.To()] += int32(depth * depth)
+			}
+			break
+		}
+	}
+	flag := uint8(flagExact)
+	switch {
+	case best <= a0:
+		flag = flagUpper
+	case best >= b0:
+		flag = flagLower
+	}
+	*e = ttEntry{key: key, score: int32(best), move: bestMove, depth: int8(depth), flag: flag}
+	return best
+}
+
+// anyCheck reports whether some live seat is in check.
+func anyCheck(p *rules.Position) bool {
+	for s := range 4 {
+		if p.Live(s) && p.InCheck(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// qsearch resolves the captures that hang over a leaf: the seat to move
+// may stand pat or capture.
+func (s *searcher) qsearch(p *rules.Position, ply, left, alpha, beta int) int {
+	stand := s.ev.evaluate(p)
+	if left <= 0 || ply >= maxPly-1 {
+		return stand
+	}
+	maximise := p.Turn() == s.ev.root
+	if maximise {
+		if stand >= beta {
+			return stand
+		}
+		alpha = max(alpha, stand)
+	} else {
+		if stand <= alpha {
+			return stand
+		}
+		beta = min(beta, stand)
+	}
+	moves := p.LegalCaptures(s.buf[ply][:0])
+	s.buf[ply] = moves
+	s.orderMoves(p, moves, ply, 0)
+	best := stand
+	for _, m := range moves {
+		if s.poll() {
+			return 0
+		}
+		q := *p
+		q.Play(m)
+		var v int
+		switch {
+		case q.Turn() < 0:
+			v = s.ev.terminal(&q) - ply
+		case !q.Live(s.ev.root):
+			v = s.ev.matedScore(&q) + ply
+		default:
+			v = s.qsearch(&q, ply+1, left-1, alpha, beta)
+		}
+		if s.aborted {
+			return 0
+		}
+		if maximise {
+			best = max(best, v)
+			alpha = max(alpha, v)
+		} else {
+			best = min(best, v)
+			beta = min(beta, v)
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	return best
+}
+
+// orderMoves sorts moves best first: the table move, captures of valuable
+// pieces by cheap ones, promotions, killers, then by history.
+func (s *searcher) orderMoves(p *rules.Position, moves []rules.Move, ply int, ttMove rules.Move) {
+	keys := make([]int32, len(moves))
+	for i, m := range moves {
+		var k int32
+		switch {
+		case m == ttMove && ttMove != 0:
+			k = 1 << 30
+		case !m.IsDrop() && p.At(m.To()) != 0:
+			v := p.At(m.To())
+			a := p.At(m.From())
+			k = 1<<28 + int32(boardValue[v.Kind()][b2i(v.Promoted())]*16-boardValue[a.Kind()][b2i(a.Promoted())])
+		case m == s.killers[ply][0]:
+			k = 1<<27 + 1
+		case m == s.killers[ply][1]:
+			k = 1 << 27
+		default:
+			k = s.history[m.From()][m.To()]
+			if m.IsDrop() {
+				k -= 1 << 20
+			}
+		}
+		if m.Promotes() {
+			k += 1 << 26
+		}
+		keys[i] = k
+	}
+	idx := make([]int, len(moves))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case keys[a] > keys[b]:
+			return -1
+		case keys[a] < keys[b]:
+			return 1
+		}
+		return 0
+	})
+	sorted := make([]rules.Move, len(moves))
+	for j, i := range idx {
+		sorted[j] = moves[i]
+	}
+	copy(moves, sorted)
+}

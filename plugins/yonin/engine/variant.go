@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/banmen/banmen/plugins/yonin/rules"
+	"github.com/banmen/banmen/sdk"
+)
+
+// Variant is Yonin Shogi with this package's computer player: the rules of
+// rules.Variant, whose stop-gap Suggest it replaces.
+type Variant struct{ rules.Variant }
+
+var (
+	_ sdk.Variant = Variant{}
+	_ sdk.Perfter = Variant{}
+	_ sdk.Divider = Variant{}
+)
+
+// Suggest returns the computer's move for the seat to move at the level,
+// before ctx's deadline.
+func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
+	cfg, ok := levels[level]
+	if !ok {
+		return "", sdk.Errorf(sdk.CodeBadOption, "yonin has no level %q", level)
+	}
+	g, err := rules.DecodeState(s)
+	if err != nil {
+		return "", err
+	}
+	if g.Over() {
+		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
+	}
+	moves := g.LegalMoves()
+	if len(moves) == 0 {
+		return "", sdk.Errorf(sdk.CodeNoMove, "no move to suggest")
+	}
+	p := g.Position()
+	m := Choose(ctx, g, cfg)
+	return rules.MoveText(p.Turn(), m), nil
+}
