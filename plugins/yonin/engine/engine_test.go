@@ -201,8 +201,9 @@ func TestEveryLevelAnswersWithinItsDeadline(t *testing.T) {
 				if _, _, err := (Variant{}).Play(st, sdk.Seat(strings.Index("SWNE", string(m[0]))), m); err != nil {
 					t.Errorf("%s, %v: suggested %s: %v", level, d, m, err)
 				}
-				// The deadline itself, plus a little for a busy machine.
-				if limit := max(d, 20*time.Millisecond) + 30*time.Millisecond; took > limit {
+				// The deadline itself, plus a margin for a machine busy
+				// with other tests (the search stops a fifth early).
+				if limit := max(d, 20*time.Millisecond) + 60*time.Millisecond; took > limit {
 					t.Errorf("%s took %v with a %v deadline", level, took, d)
 				}
 			}

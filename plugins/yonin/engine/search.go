@@ -23,6 +23,10 @@ type config struct {
 	noise int
 	// quiesce is how many plies of captures follow the last full ply.
 	quiesce int
+	// extend is how many of the root seat's checks on one line are
+	// searched a ply deeper: mates, the game's first key, come from
+	// checks.
+	extend int
 }
 
 // levels are the computer strengths. Easy looks at its own move and the
@@ -31,7 +35,7 @@ type config struct {
 var levels = map[sdk.Level]config{
 	sdk.Easy:   {depth: 1, nodes: 20000, think: 300 * time.Millisecond, noise: 250, quiesce: 2},
 	sdk.Medium: {depth: 3, nodes: 150000, think: 800 * time.Millisecond, noise: 40, quiesce: 4},
-	sdk.Hard:   {depth: 16, nodes: 400000, think: 1800 * time.Millisecond, noise: 0, quiesce: 6},
+	sdk.Hard:   {depth: 16, nodes: 550000, think: 1800 * time.Millisecond, noise: 0, quiesce: 6, extend: 2},
 }
 
 const maxPly = 64
@@ -68,6 +72,7 @@ type searcher struct {
 	killers  [maxPly][2]rules.Move
 	history  [rules.NumKinds + 81][81]int32
 	buf      [maxPly][]rules.Move
+	keys     [maxPly][]int32
 	quiesce  int
 	rootPos  rules.Position
 	rootHash uint64
@@ -164,7 +169,7 @@ func Choose(ctx context.Context, g *rules.Game, cfg config) rules.Move {
 			} else {
 				q := p
 				q.Play(m)
-				v = s.search(&q, depth-1, 1, alpha-bias[i], inf) + bias[i]
+				v = s.search(&q, depth-1, 1, cfg.extend, alpha-bias[i], inf) + bias[i]
 			}
 			if s.aborted {
 				break
@@ -241,7 +246,7 @@ func (s *searcher) placeScore(places []int) int {
 
 // search is the paranoid alpha-beta value of p for the root seat: the root
 // maximises, every other seat minimises.
-func (s *searcher) search(p *rules.Position, depth, ply int, alpha, beta int) int {
+func (s *searcher) search(p *rules.Position, depth, ply, ext int, alpha, beta int) int {
 	if s.poll() {
 		return 0
 	}
@@ -286,16 +291,21 @@ func (s *searcher) search(p *rules.Position, depth, ply int, alpha, beta int) in
 		q := *p
 		q.Play(m)
 		quiet := !m.Promotes() && (m.IsDrop() || p.At(m.To()) == 0)
+		checks := anyCheck(&q)
+		d, e := depth-1, ext
+		if maximise && checks && e > 0 {
+			d, e = depth, e-1
+		}
 		var v int
-		if quiet && i >= 6 && depth >= 3 && !anyCheck(&q) {
+		if quiet && i >= 6 && depth >= 3 && !checks {
 			// Late quiet moves get a shallower look first, and a full one
 			// only if they turn out to matter.
-			v = s.search(&q, depth-2, ply+1, alpha, beta)
+			v = s.search(&q, d-1, ply+1, e, alpha, beta)
 			if maximise && v > alpha || !maximise && v < beta {
-				v = s.search(&q, depth-1, ply+1, alpha, beta)
+				v = s.search(&q, d, ply+1, e, alpha, beta)
 			}
 		} else {
-			v = s.search(&q, depth-1, ply+1, alpha, beta)
+			v = s.search(&q, d, ply+1, e, alpha, beta)
 		}
 		if s.aborted {
 			return 0
@@ -397,10 +407,11 @@ func (s *searcher) qsearch(p *rules.Position, ply, left, alpha, beta int) int {
 }
 
 // orderMoves sorts moves best first: the table move, captures of valuable
-// pieces by cheap ones, promotions, killers, then by history.
+// pieces by cheap ones, promotions, killers, then by history. It sorts in
+// place with a per-ply key buffer: no allocation in the search's hot path.
 func (s *searcher) orderMoves(p *rules.Position, moves []rules.Move, ply int, ttMove rules.Move) {
-	keys := make([]int32, len(moves))
-	for i, m := range moves {
+	keys := s.keys[ply][:0]
+	for _, m := range moves {
 		var k int32
 		switch {
 		case m == ttMove && ttMove != 0:
@@ -422,24 +433,17 @@ func (s *searcher) orderMoves(p *rules.Position, moves []rules.Move, ply int, tt
 		if m.Promotes() {
 			k += 1 << 26
 		}
-		keys[i] = k
+		keys = append(keys, k)
 	}
-	idx := make([]int, len(moves))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case keys[a] > keys[b]:
-			return -1
-		case keys[a] < keys[b]:
-			return 1
+	s.keys[ply] = keys
+	// Insertion sort: stable, and the lists are mostly short or nearly
+	// sorted by kind already.
+	for i := 1; i < len(moves); i++ {
+		m, k := moves[i], keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] < k; j-- {
+			moves[j], keys[j] = moves[j-1], keys[j-1]
 		}
-		return 0
-	})
-	sorted := make([]rules.Move, len(moves))
-	for j, i := range idx {
-		sorted[j] = moves[i]
+		moves[j], keys[j] = m, k
 	}
-	copy(moves, sorted)
 }

@@ -7,14 +7,17 @@ import (
 	"github.com/banmen/banmen/sdk"
 )
 
-// The computer player is deliberately modest until the real engine lands:
-// every candidate move is followed by a short greedy rollout in which each
-// following player takes their own best one-move gain, and the move that
-// leaves the mover best off wins. It is deterministic for a given position
-// and level.
+// This computer player is only rules.Variant's own, for tests and tools that
+// use the bare rules: the plugin serves package engine's Variant, whose
+// Suggest replaces it. Every candidate move is followed by a short greedy
+// rollout in which each following player takes their own best one-move
+// gain, and the move that leaves the mover best off wins. It is
+// deterministic for a given position and level. The rollouts are short
+// (one reply at most) because one of three replies at Hard made it overrun
+// a 300 ms deadline: the clock is read only between candidates.
 
 // levelDepth is the rollout length per level (0: the move's own gain only).
-var levelDepth = map[sdk.Level]int{sdk.Easy: 0, sdk.Medium: 1, sdk.Hard: 3}
+var levelDepth = map[sdk.Level]int{sdk.Easy: 0, sdk.Medium: 0, sdk.Hard: 1}
 
 // Piece values in tenths of a pawn, on the board (unpromoted, promoted) and in hand.
 var (
