@@ -152,6 +152,9 @@ const jsRadio = `((group, value) => {
   return {sel, checked: r.checked, have: []};
 })`
 
+// jsNextTask resolves once the tasks the page queued so far have run.
+const jsNextTask = `new Promise((r) => setTimeout(r, 0))`
+
 // jsFocusIs tells whether the focused element matches a selector.
 const jsFocusIs = `((sel) => !!document.activeElement && document.activeElement.matches(sel))`
 

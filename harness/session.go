@@ -134,7 +134,17 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	case st.Open != "":
 		return s.open(ctx, t, st.Open)
 	case st.Press != "":
-		return s.pressButton(ctx, t, how, buttonSelector(st.Press))
+		if err := s.pressButton(ctx, t, how, buttonSelector(st.Press)); err != nil {
+			return err
+		}
+		// Let the page run what the press queued (a dialog's close event)
+		// before the next step acts: the browser handles input before
+		// queued tasks, and the harness presses faster than people do.
+		// A press that navigates has no page to wait for.
+		wctx, cancel := context.WithTimeout(t.ctx, 2*time.Second)
+		defer cancel()
+		_, _ = chromedp.Run(wctx, chromedp.Evaluate[chromedp.Void](jsNextTask, chromedp.EvalAwaitPromise))
+		return nil
 	case st.Move != "":
 		return s.move(ctx, b, t, st.Move, how, true)
 	case st.Attempt != "":
