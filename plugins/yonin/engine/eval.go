@@ -21,6 +21,7 @@ const (
 	firstPlace  = 60000
 	secondPlace = 25000
 	matedScore  = -90000 // mated first; mated later is a little better
+	lostScore   = -50000 // below it, the root is mated
 	inf         = 1 << 30
 )
 
@@ -105,7 +106,7 @@ func (e *evaluator) kingSafety(p *rules.Position, f *facts, seat int) int {
 }
 
 // evaluate scores a position still in play for the root seat: its standing
-// against a third of the live others' (in pairs, its team's against the
+// against two thirds of the live others' (in pairs, its team's against the
 // other team's), plus the pressure it puts on weak kings.
 func (e *evaluator) evaluate(p *rules.Position) int {
 	if !p.Live(e.root) {
@@ -131,15 +132,19 @@ func (e *evaluator) evaluate(p *rules.Position) int {
 			}
 		}
 	} else {
-		// A third of the others' sum, mated seats counting nothing: a
-		// mate the root makes takes a whole seat off it.
+		// Two thirds of the others' sum, mated seats counting nothing: a
+		// mate the root makes takes a whole seat off it. Less than the
+		// whole sum, since three seats share it; more than its average,
+		// because a paranoid search lets the others minimise the root's
+		// score together, and at a third of their loss they would gladly
+		// give up a rook to take a silver of the root's, which nobody does.
 		sum := 0
 		for s := range 4 {
 			if s != e.root {
 				sum += vals[s]
 			}
 		}
-		v = vals[e.root] - sum/3
+		v = vals[e.root] - 2*sum/3
 	}
 	return v + e.pressure(p, &f)
 }

@@ -183,6 +183,16 @@ func Choose(ctx context.Context, g *rules.Game, cfg config) rules.Move {
 		if s.aborted || bestI < 0 {
 			break
 		}
+		if bestV < lostScore && depth > 1 {
+			// Every move loses to the others' coalition: a paranoid
+			// search's fear more than a real threat, since the others
+			// do not play together. The last iteration that saw a way
+			// out knows better than playing any move at all.
+			if debugf != nil {
+				debugf("depth %d: every move is mated; keeping %s", depth, rules.MoveText(p.Turn(), best))
+			}
+			break
+		}
 		// Best first for the next iteration; the others keep their order
 		// by this iteration's (bounded) scores.
 		idx := make([]int, len(root))
@@ -207,8 +217,8 @@ func Choose(ctx context.Context, g *rules.Game, cfg config) rules.Move {
 		if debugf != nil {
 			debugf("depth %d best %s score %d nodes %d %v", depth, rules.MoveText(p.Turn(), best), bestV, s.nodes, time.Since(start))
 		}
-		if bestV >= firstPlace-1000 || bestV <= matedScore+20000 && depth >= 2 {
-			break // a won game or a lost one: no need to look further
+		if bestV >= firstPlace-1000 {
+			break // a won game: no need to look further
 		}
 	}
 	return best
