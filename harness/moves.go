@@ -152,13 +152,22 @@ func (s *session) input(ctx context.Context, b *browser, t *tab, how, from, to s
 		}
 		return nil
 	case "drag", "touch-drag":
-		a, err := center(t.ctx, from)
-		if err != nil {
-			return err
-		}
-		z, err := center(t.ctx, to)
-		if err != nil {
-			return err
+		// Both ends must be on the screen at once: finding the second may
+		// scroll the page, so find them again until neither moves.
+		var a, z point
+		for range 3 {
+			a0, err := center(t.ctx, from)
+			if err != nil {
+				return err
+			}
+			z0, err := center(t.ctx, to)
+			if err != nil {
+				return err
+			}
+			if a0 == a && z0 == z {
+				break
+			}
+			a, z = a0, z0
 		}
 		return drag(t.ctx, how == "touch-drag", a, z)
 	case "keyboard":
