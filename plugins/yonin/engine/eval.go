@@ -29,6 +29,10 @@ const (
 type evaluator struct {
 	root  int
 	pairs bool
+	// safety is how much, in percent, king safety counts: the levels
+	// differ most in how well they see danger to a king, which is what
+	// a beginner misses.
+	safety int
 }
 
 // facts are what one pass over a position gives the evaluation.
@@ -63,7 +67,7 @@ func (e *evaluator) value(p *rules.Position, f *facts, seat int) int {
 	if seat == e.root {
 		credit = mateCredit
 	}
-	return credit*p.Score(seat) + f.material[seat] + e.kingSafety(p, f, seat)
+	return credit*p.Score(seat) + f.material[seat] + e.kingSafety(p, f, seat)*e.safety/100
 }
 
 // kingSafety penalises a king with few escape squares and attacked
@@ -90,23 +94,34 @@ func (e *evaluator) kingSafety(p *rules.Position, f *facts, seat int) int {
 			escapes++
 		}
 	}
-	v := -45 * attacked
+	v := -70 * attacked
 	switch escapes {
 	case 0:
-		v -= 220
+		v -= 350
 	case 1:
-		v -= 110
+		v -= 180
 	case 2:
-		v -= 40
+		v -= 60
 	}
 	if p.InCheck(seat) {
-		v -= 250
+		v -= 300
 	}
+	// Pieces in the others' hands can be dropped next to the king: a
+	// cramped king is in more danger the more they hold.
+	held := 0
+	for s := range 4 {
+		if s != seat && p.Live(s) {
+			for _, k := range rules.HandKinds {
+				held += p.Hand(s, k)
+			}
+		}
+	}
+	v = v * (4 + min(held, 8)) / 4
 	return v
 }
 
 // evaluate scores a position still in play for the root seat: its standing
-// against two thirds of the live others' (in pairs, its team's against the
+// against a third of the live others' (in pairs, its team's against the
 // other team's), plus the pressure it puts on weak kings.
 func (e *evaluator) evaluate(p *rules.Position) int {
 	if !p.Live(e.root) {
@@ -132,19 +147,17 @@ func (e *evaluator) evaluate(p *rules.Position) int {
 			}
 		}
 	} else {
-		// Two thirds of the others' sum, mated seats counting nothing: a
-		// mate the root makes takes a whole seat off it. Less than the
-		// whole sum, since three seats share it; more than its average,
-		// because a paranoid search lets the others minimise the root's
-		// score together, and at a third of their loss they would gladly
-		// give up a rook to take a silver of the root's, which nobody does.
+		// A third of the others' sum, mated seats counting nothing: a
+		// mate the root makes takes a whole seat off it. (Two thirds, to
+		// keep the paranoid coalition from sacrificing, did worse in
+		// matches: it made every level greedier than safe.)
 		sum := 0
 		for s := range 4 {
 			if s != e.root {
 				sum += vals[s]
 			}
 		}
-		v = vals[e.root] - 2*sum/3
+		v = vals[e.root] - sum/3
 	}
 	return v + e.pressure(p, &f)
 }
