@@ -435,3 +435,23 @@ func TestComputerDialogShot(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDialogReopenedAtOnce closes the Difficulty dialog and reopens it in the
+// same moment, before the close event has been delivered: the late event must
+// not answer the new dialog, whose OK then sets the level.
+func TestDialogReopenedAtOnce(t *testing.T) {
+	ctx := computerTab(t, "xiangqi")
+	eval[bool](t, ctx, `(() => {
+		document.getElementById('level').click();
+		document.getElementById('level-cancel').click();
+		document.getElementById('level').click();
+		return true;
+	})()`)
+	wait(t, ctx, `document.getElementById('level-dialog').open`)
+	eval[bool](t, ctx, `(() => {
+		document.querySelector('#level-dialog input[value="hard"]').click();
+		document.getElementById('level-ok').click();
+		return true;
+	})()`)
+	wait(t, ctx, `document.body.dataset.level === 'hard' && !document.getElementById('level-dialog').open`)
+}

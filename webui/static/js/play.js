@@ -81,11 +81,21 @@ function errorText(err) {
 
 // ---- dialogs
 
+// dialog opens a modal dialog and resolves to whether it was confirmed. The
+// close event is delivered asynchronously: if the dialog is reopened before
+// the last close reached its listener, that answer is settled at once and the
+// stale event is ignored by the new opening (the dialog is open again then).
 function dialog(id) {
   const d = $(id);
+  d.settlePending?.();
   return new Promise((resolve) => {
-    const done = (v) => { d.removeEventListener('close', onClose); resolve(v); };
-    const onClose = () => done(d.returnValue === 'yes');
+    const settle = () => {
+      d.removeEventListener('close', onClose);
+      d.settlePending = null;
+      resolve(d.returnValue === 'yes');
+    };
+    const onClose = () => { if (!d.open) settle(); };
+    d.settlePending = settle;
     d.returnValue = '';
     d.addEventListener('close', onClose);
     d.showModal();
