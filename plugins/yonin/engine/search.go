@@ -37,7 +37,7 @@ type config struct {
 // as far as its node budget allows (about 1.5 s on an idle machine, capped
 // at 1.8 s), looks further along checks, and weighs king safety fully.
 var levels = map[sdk.Level]config{
-	sdk.Easy:   {depth: 1, nodes: 20000, think: 300 * time.Millisecond, noise: 250, quiesce: 2, safety: 0},
+	sdk.Easy:   {depth: 1, nodes: 20000, think: 300 * time.Millisecond, noise: 300, quiesce: 1, safety: 0},
 	sdk.Medium: {depth: 2, nodes: 150000, think: 800 * time.Millisecond, noise: 40, quiesce: 4, safety: 50},
 	sdk.Hard:   {depth: 16, nodes: 550000, think: 1800 * time.Millisecond, noise: 0, quiesce: 6, safety: 100, extend: 2},
 }
