@@ -33,6 +33,9 @@ type evaluator struct {
 	// differ most in how well they see danger to a king, which is what
 	// a beginner misses.
 	safety int
+	// press is how much, in percent, the root's pressure on enemy kings
+	// counts: the will to attack.
+	press int
 }
 
 // facts are what one pass over a position gives the evaluation.
@@ -172,7 +175,7 @@ func (e *evaluator) pressure(p *rules.Position, f *facts) int {
 		}
 		v += 15 * f.attacks[e.root].And(rules.KingZone(p.King(t))).Len()
 	}
-	return v
+	return v * e.press / 100
 }
 
 // matedScore scores a position in which the root seat has been mated:
