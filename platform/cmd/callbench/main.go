@@ -6,6 +6,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -41,7 +42,7 @@ func defaultDir() string {
 func run(n int, dir string) error {
 	ctx := context.Background()
 	local := tictactoe.Variant{}
-	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(filepath.Join(dir, "tictactoe"))})
+	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe"))})
 	if err != nil {
 		return fmt.Errorf("%w (run `make build` first)", err)
 	}
@@ -71,7 +72,7 @@ func run(n int, dir string) error {
 		if e.Name() == "tictactoe" {
 			continue
 		}
-		c, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(filepath.Join(dir, e.Name()))})
+		c, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, e.Name()))})
 		if err != nil {
 			fmt.Printf("  %s: %v\n", e.Name(), err)
 			continue
@@ -89,6 +90,14 @@ func run(n int, dir string) error {
 		c.Kill()
 	}
 	return nil
+}
+
+// pluginCmd starts a plugin the way the host does (GOMAXPROCS=1 unless
+// plugin_env says otherwise; see pluginhost).
+func pluginCmd(path string) *exec.Cmd {
+	cmd := exec.Command(path)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "GOMAXPROCS=" + cmp.Or(os.Getenv("PLUGIN_GOMAXPROCS"), "1")}
+	return cmd
 }
 
 type sample struct {
