@@ -38,7 +38,8 @@ type Conn struct {
 // LaunchConfig says how to start a plugin.
 type LaunchConfig struct {
 	// Cmd is the unstarted plugin command. Its Env is all the plugin sees:
-	// nothing of the host's environment is inherited.
+	// nothing of the host's environment is inherited. On Linux the plugin
+	// also gets a parent-death signal, so it never outlives its launcher.
 	Cmd *exec.Cmd
 	// Logger receives the plugin's log lines.
 	Logger *slog.Logger
@@ -58,6 +59,7 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 	if cfg.Cmd.Env == nil {
 		cfg.Cmd.Env = []string{}
 	}
+	setParentDeath(cfg.Cmd)
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  Handshake,
 		Plugins:          plugin.PluginSet{pluginName: &grpcPlugin{}},

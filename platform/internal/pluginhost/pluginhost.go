@@ -143,7 +143,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // launch starts the plugin process: no inherited environment but PATH and
-// the configured extras, and a parent-death signal so it never outlives us.
+// the configured extras (sdk.Launch adds the parent-death signal).
 func (p *proc) launch(ctx context.Context) (*sdk.Conn, error) {
 	cmd := exec.Command(p.path)
 	// One scheduler thread unless configured otherwise: rules calls are
@@ -157,7 +157,6 @@ func (p *proc) launch(ctx context.Context) (*sdk.Conn, error) {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	setParentDeath(cmd)
 	return sdk.Launch(ctx, sdk.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
 }
 
