@@ -295,3 +295,19 @@ func (p *Position) AttackMaps() (maps [4]SquareSet) {
 	}
 	return maps
 }
+
+// SetTurn makes seat the seat to move, for a search that lets the seats
+// move out of turn (best-reply search lets any opponent answer the root).
+// Everything else follows the rules: LegalMoves lists seat's moves as they
+// would be if it were seat's turn, and Play settles who moves after them by
+// check priority, mates and transfers as usual. It reports false, changing
+// nothing, when seat could not be to move in a position the rules reach:
+// the game is over, seat is mated, or some seat is in check (then check
+// priority has already chosen the seat to move, and only it may be given).
+func (p *Position) SetTurn(seat int) bool {
+	if p.turn < 0 || seat < 0 || seat > 3 || !p.live(seat) || p.checks != 0 && seat != int(p.turn) {
+		return false
+	}
+	p.turn = int8(seat)
+	return true
+}
