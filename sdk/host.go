@@ -16,6 +16,8 @@ import (
 	"github.com/banmen/banmen/sdk/internal/wire"
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 )
 
 // This file is the host's side of the boundary: it starts a plugin binary
@@ -30,6 +32,7 @@ var ErrPluginExited = errors.New("plugin process has exited")
 type Conn struct {
 	client *plugin.Client
 	game   wire.GameClient
+	ch     *channel // nil: every call over gRPC
 	proto  plugin.ClientProtocol
 	descs  []Description
 	pid    int
@@ -45,6 +48,9 @@ type LaunchConfig struct {
 	Logger *slog.Logger
 	// StartTimeout bounds the handshake (default 10 s).
 	StartTimeout time.Duration
+	// GRPCOnly makes every call over gRPC, leaving the plugin's quick
+	// channel unused (see channel.go): for comparisons and tests.
+	GRPCOnly bool
 }
 
 // Launch starts a plugin process, completes the handshake and reads its
@@ -96,6 +102,9 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 		}
 		c.descs = append(c.descs, d)
 	}
+	if resp.Channel != "" && !cfg.GRPCOnly {
+		c.ch = &channel{addr: resp.Channel, token: resp.ChannelToken}
+	}
 	if len(c.descs) == 0 {
 		client.Kill()
 		return nil, fmt.Errorf("plugin %s serves no variant", cfg.Cmd.Path)
@@ -113,7 +122,30 @@ func (c *Conn) PID() int { return c.pid }
 func (c *Conn) Exited() bool { return c.client.Exited() }
 
 // Kill ends the plugin process, gracefully first.
-func (c *Conn) Kill() { c.client.Kill() }
+func (c *Conn) Kill() {
+	if c.ch != nil {
+		c.ch.close()
+	}
+	c.client.Kill()
+}
+
+// Channel reports whether the quick calls use the plugin's channel rather
+// than gRPC.
+func (c *Conn) Channel() bool { return c.ch != nil }
+
+// gameCall makes a call that returns a game: over the channel when there is
+// one, else over gRPC.
+func gameCall[Req proto.Message](c *Conn, ctx context.Context, kind byte, req Req,
+	viaGRPC func(context.Context, Req, ...grpc.CallOption) (*wire.GameResponse, error)) (*wire.GameResponse, error) {
+	if c.ch == nil {
+		return viaGRPC(ctx, req)
+	}
+	r := new(wire.GameResponse)
+	if err := c.ch.call(ctx, kind, req, r); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
 
 // Ping checks that the plugin answers (gRPC health service).
 func (c *Conn) Ping() error {
@@ -160,7 +192,7 @@ func (c *Conn) Start(ctx context.Context, variant string, opts Options) (State, 
 			return nil, View{}, err
 		}
 	}
-	r, err := c.game.Start(ctx, &wire.StartRequest{Variant: variant, Options: opts})
+	r, err := gameCall(c, ctx, callStart, &wire.StartRequest{Variant: variant, Options: opts}, c.game.Start)
 	return c.game3("start", r, err)
 }
 
@@ -169,13 +201,13 @@ func (c *Conn) Play(ctx context.Context, variant string, s State, seat Seat, m M
 	if err := textError(CodeBadMove, "the move", string(m)); err != nil {
 		return nil, View{}, err
 	}
-	r, err := c.game.Play(ctx, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)})
+	r, err := gameCall(c, ctx, callPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)}, c.game.Play)
 	return c.game3("play", r, err)
 }
 
 // View calls the variant's View.
 func (c *Conn) View(ctx context.Context, variant string, s State) (View, error) {
-	r, err := c.game.View(ctx, &wire.ViewRequest{Variant: variant, State: s})
+	r, err := gameCall(c, ctx, callView, &wire.ViewRequest{Variant: variant, State: s}, c.game.View)
 	_, v, err := c.game3("view", r, err)
 	return v, err
 }
@@ -204,7 +236,15 @@ func (c *Conn) Export(ctx context.Context, variant string, s State, format strin
 	if err := textError(CodeBadFormat, "the format", format); err != nil {
 		return "", err
 	}
-	r, err := c.game.Export(ctx, &wire.ExportRequest{Variant: variant, State: s, Format: format})
+	req := &wire.ExportRequest{Variant: variant, State: s, Format: format}
+	var r *wire.ExportResponse
+	var err error
+	if c.ch != nil {
+		r = new(wire.ExportResponse)
+		err = c.ch.call(ctx, callExport, req, r)
+	} else {
+		r, err = c.game.Export(ctx, req)
+	}
 	if err != nil {
 		return "", c.transport("export", err)
 	}
@@ -219,7 +259,7 @@ func (c *Conn) Import(ctx context.Context, variant, format, text string) (State,
 	if err := textError(CodeBadNotation, "the game record", format, text); err != nil {
 		return nil, View{}, err
 	}
-	r, err := c.game.Import(ctx, &wire.ImportRequest{Variant: variant, Format: format, Text: text})
+	r, err := gameCall(c, ctx, callImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text}, c.game.Import)
 	return c.game3("import", r, err)
 }
 

@@ -84,9 +84,15 @@ func servePlugin(reg *registry) {
 	// Plugin logs go to stderr as the JSON lines go-plugin forwards to the
 	// host's log, so slog.Info in a variant ends up in the host's log.
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{ReplaceAttr: hclogKeys})))
+	srv := &server{reg: reg}
+	if ch, err := listenChannel(srv); err != nil {
+		slog.Warn("no channel: every call goes over gRPC", "err", err.Error())
+	} else {
+		srv.ch = ch
+	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
-		Plugins:         plugin.PluginSet{pluginName: &grpcPlugin{reg: reg}},
+		Plugins:         plugin.PluginSet{pluginName: &grpcPlugin{srv: srv}},
 		GRPCServer:      plugin.DefaultGRPCServer,
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Output: os.Stderr, JSONFormat: true, Level: hclog.Info,
@@ -118,11 +124,11 @@ func hclogKeys(groups []string, a slog.Attr) slog.Attr {
 // grpcPlugin is the go-plugin glue on both sides of the process boundary.
 type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
-	reg *registry
+	srv *server
 }
 
 func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	wire.RegisterGameServer(s, &server{reg: p.reg})
+	wire.RegisterGameServer(s, p.srv)
 	return nil
 }
 
@@ -134,10 +140,14 @@ func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc
 type server struct {
 	wire.UnimplementedGameServer
 	reg *registry
+	ch  *channelServer // nil: no channel
 }
 
 func (s *server) Describe(context.Context, *wire.DescribeRequest) (*wire.DescribeResponse, error) {
 	out := &wire.DescribeResponse{}
+	if s.ch != nil {
+		out.Channel, out.ChannelToken = s.ch.addr, s.ch.token
+	}
 	for _, d := range s.reg.descs {
 		b, err := json.Marshal(d)
 		if err != nil {

@@ -25,10 +25,11 @@ func BuildPlugin(t testing.TB, pkg string) string {
 	return bin
 }
 
-// RunPlugin starts the plugin binary at path as the host would (over
-// go-plugin's gRPC transport) and runs the conformance suite against every
-// variant it serves, so the contract is checked across the process boundary
-// too: state bytes, views and rule errors must survive the wire unchanged.
+// RunPlugin starts the plugin binary at path as the host would (go-plugin's
+// gRPC for the handshake, Suggest and Perft; the plugin's channel for the
+// quick calls) and runs the conformance suite against every variant it
+// serves, so the contract is checked across the process boundary too: state
+// bytes, views and rule errors must survive the wire unchanged.
 func RunPlugin(t *testing.T, path string, c Config) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -38,6 +39,9 @@ func RunPlugin(t *testing.T, path string, c Config) {
 		t.Fatalf("launch %s: %v", path, err)
 	}
 	t.Cleanup(conn.Kill)
+	if !conn.Channel() {
+		t.Errorf("%s offers no channel: the host would make every call over gRPC (see the plugin's log)", path)
+	}
 	for _, d := range conn.Descriptions() {
 		t.Run(d.ID, func(t *testing.T) {
 			RunWith(t, sdk.Remote{Conn: conn, ID: d.ID}, c)

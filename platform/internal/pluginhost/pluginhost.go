@@ -230,7 +230,7 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 		if _, rule := sdk.AsRuleError(err); rule {
 			return err
 		}
-		if ctx.Err() != nil || status.Code(err) == codes.DeadlineExceeded {
+		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
 			// The call overran its deadline: the plugin may be hung, or the
 			// call merely slow. A quick ping tells which; a hung plugin is
 			// replaced so the next call finds a live one.

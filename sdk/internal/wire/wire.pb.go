@@ -66,8 +66,13 @@ func (*DescribeRequest) Descriptor() ([]byte, []int) {
 type DescribeResponse struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	DescriptionsJson [][]byte               `protobuf:"bytes,1,rep,name=descriptions_json,json=descriptionsJson,proto3" json:"descriptions_json,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// channel is where the plugin also serves the quick calls (Start, Play,
+	// View, Export, Import) as framed messages, and channel_token the bytes a
+	// connection must open with (see sdk/channel.go). Empty: gRPC only.
+	Channel       string `protobuf:"bytes,2,opt,name=channel,proto3" json:"channel,omitempty"`
+	ChannelToken  []byte `protobuf:"bytes,3,opt,name=channel_token,json=channelToken,proto3" json:"channel_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DescribeResponse) Reset() {
@@ -103,6 +108,20 @@ func (*DescribeResponse) Descriptor() ([]byte, []int) {
 func (x *DescribeResponse) GetDescriptionsJson() [][]byte {
 	if x != nil {
 		return x.DescriptionsJson
+	}
+	return nil
+}
+
+func (x *DescribeResponse) GetChannel() string {
+	if x != nil {
+		return x.Channel
+	}
+	return ""
+}
+
+func (x *DescribeResponse) GetChannelToken() []byte {
+	if x != nil {
+		return x.ChannelToken
 	}
 	return nil
 }
@@ -1443,9 +1462,11 @@ var File_sdk_internal_wire_wire_proto protoreflect.FileDescriptor
 const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"\x1csdk/internal/wire/wire.proto\x12\x0ebanmen.wire.v1\"\x11\n" +
-	"\x0fDescribeRequest\"?\n" +
+	"\x0fDescribeRequest\"~\n" +
 	"\x10DescribeResponse\x12+\n" +
-	"\x11descriptions_json\x18\x01 \x03(\fR\x10descriptionsJson\"\xa9\x01\n" +
+	"\x11descriptions_json\x18\x01 \x03(\fR\x10descriptionsJson\x12\x18\n" +
+	"\achannel\x18\x02 \x01(\tR\achannel\x12#\n" +
+	"\rchannel_token\x18\x03 \x01(\fR\fchannelToken\"\xa9\x01\n" +
 	"\fStartRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12C\n" +
 	"\aoptions\x18\x02 \x03(\v2).banmen.wire.v1.StartRequest.OptionsEntryR\aoptions\x1a:\n" +

@@ -1,0 +1,244 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/sdk/internal/wire"
+)
+
+// counter is a variant whose state is a count: "+" adds one, "hang" blocks
+// until the test ends, "panic" panics, anything else is a rule error.
+type counter struct{ release chan struct{} }
+
+func (counter) Describe() Description { return Description{ID: "counter"} }
+func (counter) Start(Options) (State, View, error) {
+	return State{0}, View{Status: Playing}, nil
+}
+func (c counter) Play(s State, _ Seat, m Move) (State, View, error) {
+	switch m {
+	case "+":
+		return State{s[0] + 1}, View{Status: Playing, Ply: int(s[0]) + 1}, nil
+	case "hang":
+		<-c.release
+		return s, View{}, nil
+	case "panic":
+		panic("counter: asked to")
+	}
+	return nil, View{}, Errorf(CodeBadMove, "no move %q", m)
+}
+func (counter) View(s State) (View, error) { return View{Status: Playing, Ply: int(s[0])}, nil }
+func (counter) Suggest(context.Context, State, Level) (Move, error) {
+	return "+", nil
+}
+func (counter) Export(s State, format string) (string, error) {
+	return strings.Repeat("x", int(s[0])), nil
+}
+func (counter) Import(format, text string) (State, View, error) {
+	return State{byte(len(text))}, View{Status: Playing, Ply: len(text)}, nil
+}
+
+// startChannel serves the counter variant on a channel and returns a host
+// side for it.
+func startChannel(t *testing.T) (*channel, *channelServer) {
+	t.Helper()
+	release := make(chan struct{})
+	reg, err := newRegistry([]Variant{counter{release: release}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := listenChannel(&server{reg: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := &channel{addr: cs.addr, token: cs.token}
+	t.Cleanup(func() { close(release); ch.close(); cs.ln.Close() })
+	return ch, cs
+}
+
+func play(ctx context.Context, ch *channel, s State, m Move) (*wire.GameResponse, error) {
+	r := new(wire.GameResponse)
+	err := ch.call(ctx, callPlay, &wire.PlayRequest{Variant: "counter", State: s, Move: string(m)}, r)
+	return r, err
+}
+
+func TestChannelCalls(t *testing.T) {
+	ch, _ := startChannel(t)
+	ctx := context.Background()
+	r, err := play(ctx, ch, State{41}, "+")
+	if err != nil || r.Error != nil || !bytes.Equal(r.State, State{42}) || r.View.Ply != 42 {
+		t.Fatalf("play: %v %v", r, err)
+	}
+	r, err = play(ctx, ch, State{1}, "sideways")
+	if err != nil || r.Error == nil || r.Error.Code != CodeBadMove {
+		t.Fatalf("a rule error must travel in the reply: %v %v", r, err)
+	}
+	r, err = play(ctx, ch, State{1}, "panic")
+	if err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Fatalf("a panic must fail the call: %v %v", r, err)
+	}
+	r, err = play(ctx, ch, State{1}, "+")
+	if err != nil || r.View.Ply != 2 {
+		t.Fatalf("after a panic the channel must go on: %v %v", r, err)
+	}
+	e := new(wire.ExportResponse)
+	if err := ch.call(ctx, callExport, &wire.ExportRequest{Variant: "counter", State: State{3}}, e); err != nil || e.Text != "xxx" {
+		t.Fatalf("export: %v %v", e, err)
+	}
+	r = new(wire.GameResponse)
+	if err := ch.call(ctx, callImport, &wire.ImportRequest{Variant: "counter", Text: "abcd"}, r); err != nil || r.View.Ply != 4 {
+		t.Fatalf("import: %v %v", r, err)
+	}
+	r = new(wire.GameResponse)
+	if err := ch.call(ctx, callPlay, &wire.PlayRequest{Variant: "chess", State: State{1}, Move: "+"}, r); err != nil || r.Error == nil {
+		t.Fatalf("an unknown variant is a rule error: %v %v", r, err)
+	}
+	if len(ch.idle) != 1 {
+		t.Errorf("one caller at a time needs one connection, the pool has %d", len(ch.idle))
+	}
+}
+
+func TestChannelDeadlineAndCancel(t *testing.T) {
+	ch, _ := startChannel(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := play(ctx, ch, State{0}, "hang")
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
+		t.Fatalf("a hung call must end at its deadline: %v after %v", err, time.Since(start))
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if _, err := play(ctx, ch, State{0}, "hang"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled call must end: %v", err)
+	}
+	if len(ch.idle) != 0 {
+		t.Fatalf("a connection whose call was cut short must not be reused")
+	}
+	if r, err := play(context.Background(), ch, State{0}, "+"); err != nil || r.View.Ply != 1 {
+		t.Fatalf("the next call must work: %v %v", r, err)
+	}
+}
+
+func TestChannelConcurrentCalls(t *testing.T) {
+	ch, _ := startChannel(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 100 {
+				n := byte(g*16 + i%16)
+				r, err := play(context.Background(), ch, State{n}, "+")
+				if err == nil && !bytes.Equal(r.State, State{n + 1}) {
+					err = errors.New("a reply went to the wrong caller")
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if n := len(ch.idle); n < 1 || n > 8 {
+		t.Fatalf("pool holds %d connections after 8 callers", n)
+	}
+}
+
+// dialRaw connects to the channel and sends head.
+func dialRaw(t *testing.T, cs *channelServer, head []byte) net.Conn {
+	t.Helper()
+	c, err := net.Dial("unix", cs.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := c.Write(head); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestChannelRefusesHostileInput(t *testing.T) {
+	ch, cs := startChannel(t)
+	closed := func(c net.Conn) bool {
+		_, err := c.Read(make([]byte, 1))
+		return errors.Is(err, io.EOF)
+	}
+	// A wrong token: the connection is closed without an answer.
+	if c := dialRaw(t, cs, bytes.Repeat([]byte{7}, tokenBytes)); !closed(c) {
+		t.Error("a connection with a wrong token was kept")
+	}
+	// A frame longer than the limit: closed.
+	huge := binary.LittleEndian.AppendUint32(append([]byte{}, cs.token...), maxFrame+1)
+	if c := dialRaw(t, cs, append(huge, callPlay)); !closed(c) {
+		t.Error("an oversized frame was accepted")
+	}
+	// A zero-length frame: closed.
+	if c := dialRaw(t, cs, append(append([]byte{}, cs.token...), 0, 0, 0, 0, callPlay)); !closed(c) {
+		t.Error("an empty frame was accepted")
+	}
+	// Garbage protobuf and an unknown call: a failed reply, and the
+	// connection still serves.
+	c := dialRaw(t, cs, cs.token)
+	for _, f := range [][]byte{{4, 0, 0, 0, callPlay, 0xff, 0xff, 0xff}, {1, 0, 0, 0, 99}} {
+		if _, err := c.Write(f); err != nil {
+			t.Fatal(err)
+		}
+		kind, body, _, err := readFrame(c, nil)
+		if err != nil || kind != replyFailed || len(body) == 0 {
+			t.Fatalf("hostile frame %v: reply %d %q %v", f, kind, body, err)
+		}
+	}
+	// The host's own calls are unaffected.
+	if r, err := play(context.Background(), ch, State{5}, "+"); err != nil || r.View.Ply != 6 {
+		t.Fatalf("after hostile connections: %v %v", r, err)
+	}
+}
+
+// FuzzChannelFrames feeds the plugin's side of the channel arbitrary bytes
+// after a valid token: it must answer or hang up, never panic or hang.
+func FuzzChannelFrames(f *testing.F) {
+	f.Add([]byte{4, 0, 0, 0, callPlay, 0x0a, 0x01, 'x'})
+	f.Add([]byte{1, 0, 0, 0, callView})
+	f.Add([]byte{2, 0, 0, 0, callImport, 0xff})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
+	reg, err := newRegistry([]Variant{counter{release: make(chan struct{})}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	cs := &channelServer{srv: &server{reg: reg}, token: bytes.Repeat([]byte{1}, tokenBytes)}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if bytes.Contains(data, []byte("hang")) {
+			t.Skip("the counter's hang move blocks by design")
+		}
+		host, plugin := net.Pipe()
+		done := make(chan struct{})
+		go func() { cs.serveConn(plugin); close(done) }()
+		go io.Copy(io.Discard, host)
+		host.SetWriteDeadline(time.Now().Add(5 * time.Second))
+		host.Write(cs.token)
+		host.Write(data)
+		host.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the channel did not hang up")
+		}
+	})
+}

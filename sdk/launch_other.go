@@ -1,9 +1,0 @@
-//go:build !linux
-
-package sdk
-
-import "os/exec"
-
-// setParentDeath has no portable equivalent; on other systems the host's
-// graceful shutdown kills its plugins.
-func setParentDeath(*exec.Cmd) {}
