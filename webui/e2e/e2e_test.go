@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/banmen/banmen/locales"
 )
 
 const chromium = "/usr/bin/chromium"
@@ -638,22 +641,70 @@ func pageWidth(t *testing.T, ctx context.Context) float64 {
 		...[...document.querySelectorAll('body *')].map((e) => e.getBoundingClientRect().right + window.scrollX))`)
 }
 
-// TestNarrowScreen opens every page on a 360 px wide phone, in English and
-// in Ukrainian (longer words): nothing may scroll sideways.
+// TestNarrowScreen opens every page on a 360 px wide phone, in every
+// language the site ships (German and Russian have the longest words):
+// nothing may scroll sideways.
 func TestNarrowScreen(t *testing.T) {
 	ctx := tab(t)
 	do(t, ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
-	for _, lang := range []string{"en", "uk"} {
+	files, err := fs.Glob(locales.FS, "*.json")
+	if err != nil || len(files) < 2 {
+		t.Fatalf("locale files %v: %v", files, err)
+	}
+	for _, f := range files {
+		lang := strings.TrimSuffix(f, ".json")
 		for _, path := range []string{"/", "/shogi/", "/yonin/", "/xiangqi/", "/shogi/play", "/yonin/play", "/xiangqi/play",
 			"/shogi/play?mode=computer", "/yonin/play?mode=computer", "/xiangqi/play?mode=computer"} {
 			do(t, ctx, chromedp.Navigate(baseURL+"/"+lang+path))
 			if strings.Contains(path, "/play") {
-				wait(t, ctx, `document.body.dataset.ready === 'true'`)
+				waitLoaded(t, ctx, `document.body.dataset.ready === 'true'`)
 			}
 			if w := pageWidth(t, ctx); w > 360 {
 				t.Errorf("/%s%s is %.0f px wide on a 360 px screen", lang, path, w)
 			}
 		}
+	}
+}
+
+// TestLanguageSwitcher opens the language menu on a 360 px phone: every
+// language the site ships is listed, fits on the screen and can be tapped,
+// and the choice keeps the visitor on the same page.
+func TestLanguageSwitcher(t *testing.T) {
+	ctx := tab(t)
+	do(t, ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
+	open(t, ctx, "/de/shogi/play")
+	if w := eval[float64](t, ctx, `document.querySelector('.site-header').getBoundingClientRect().height`); w > 64 {
+		t.Errorf("the header is %.0f px tall on a phone, want one row", w)
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(".langs summary")))
+	files, _ := fs.Glob(locales.FS, "*.json")
+	for _, f := range files {
+		code := strings.TrimSuffix(f, ".json")
+		r := eval[[]float64](t, ctx, `(() => { const r = document.querySelector('.langs a[hreflang="`+code+`"]')?.getBoundingClientRect();
+			return r ? [r.left, r.right, r.width, r.height] : []; })()`)
+		if len(r) != 4 || r[2] == 0 || r[0] < 0 || r[1] > 360 || r[3] < 44 {
+			t.Errorf("language %s: link box %v, want visible inside 360 px and at least 44 px tall", code, r)
+		}
+	}
+	do(t, ctx, chromedp.Click(chromedp.CSS(`.langs a[hreflang="ja"]`)))
+	waitLoaded(t, ctx, `location.pathname === '/ja/shogi/play' && document.documentElement.lang === 'ja' && document.body.dataset.ready === 'true'`)
+}
+
+// waitLoaded is wait for a page that may still be replacing the previous
+// one: a poll whose document goes away ("Cannot find context with specified
+// id") is tried again in the new document.
+func waitLoaded(t *testing.T, ctx context.Context, js string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) || !strings.Contains(err.Error(), "context") {
+			t.Fatalf("waiting for %s: %v (status %q)", js, err, statusText(ctx))
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
