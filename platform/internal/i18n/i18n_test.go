@@ -1,6 +1,9 @@
 package i18n
 
 import (
+	"regexp"
+	"slices"
+	"sort"
 	"testing"
 	"testing/fstest"
 
@@ -24,6 +27,55 @@ func TestLocalesComplete(t *testing.T) {
 		}
 		for _, k := range extra {
 			t.Errorf("%s.json has %q, which en.json lacks", lang, k)
+		}
+		// The same {name} placeholders: one missing would leave a value
+		// out of the page, one misspelt would show as "{nmae}".
+		for _, k := range c.Keys("") {
+			en, _ := c.Lookup(Fallback, k)
+			s, ok := c.langs[lang][k]
+			if !ok {
+				continue
+			}
+			if want, got := placeholders(en), placeholders(s); !slices.Equal(want, got) {
+				t.Errorf("%s.json %q has placeholders %v, en.json %v", lang, k, got, want)
+			}
+		}
+	}
+}
+
+// placeholders lists the {name} tokens of s, sorted, repeats kept.
+func placeholders(s string) []string {
+	out := regexp.MustCompile(`\{[A-Za-z0-9_]+\}`).FindAllString(s, -1)
+	sort.Strings(out)
+	return out
+}
+
+// TestShippedLanguages keeps the languages the spec promises, and checks
+// that browsers' usual tags for them pick the right file.
+func TestShippedLanguages(t *testing.T) {
+	c, err := Load(locales.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "uk", "de", "ru", "nl", "it", "ja", "zh"} {
+		if !c.Has(lang) {
+			t.Errorf("no %s.json", lang)
+		}
+	}
+	for _, tc := range []struct{ header, want string }{
+		{"zh-CN,zh;q=0.9,en;q=0.8", "zh"},
+		{"zh-Hans", "zh"},
+		{"zh-Hans-CN", "zh"},
+		{"zh", "zh"},
+		{"ja-JP,ja;q=0.9", "ja"},
+		{"de-CH", "de"},
+		{"ru-RU,ru;q=0.9,en-US;q=0.8", "ru"},
+		{"nl-BE", "nl"},
+		{"it-IT", "it"},
+		{"fr-FR,es;q=0.5", "en"},
+	} {
+		if got := c.Match(tc.header); got != tc.want {
+			t.Errorf("Match(%q) = %q, want %q", tc.header, got, tc.want)
 		}
 	}
 }

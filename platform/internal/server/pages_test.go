@@ -69,6 +69,8 @@ func TestPages(t *testing.T) {
 		{"/uk/xiangqi/", "", 200, []string{"Сянці: китайські шахи", "Один пристрій", "незабаром"}},
 		{"/en/shogi/play?mode=local", "", 200, []string{`id="board-data"`, "New game", `href="/uk/shogi/play?mode=local"`}},
 		{"/uk/shogi/play", "", 200, []string{"Нова партія", "Здатися"}},
+		{"/ja/shogi/play?mode=local", "", 200, []string{`<html lang="ja">`, "新規対局", "投了", `href="/zh/shogi/play?mode=local"`, `href="/de/shogi/play?mode=local"`, ">简体中文<", ">Русский<"}},
+		{"/zh/xiangqi/", "", 200, []string{`<html lang="zh">`, "象棋：中国象棋", `hreflang="nl"`, `hreflang="it"`}},
 		{"/en/shogi/play?mode=computer", "", 200, []string{`id="board-data"`, "Shogi — vs computer", `id="level-dialog"`, `"storageKey":"banmen.computer.shogi"`}},
 		{"/en/shogi/play?mode=friend", "", 200, []string{"This mode is not open yet"}},
 		{"/en/yonin/", "", 404, []string{"This page does not exist"}},
@@ -96,7 +98,7 @@ func TestPages(t *testing.T) {
 
 func TestLanguageRedirect(t *testing.T) {
 	get := pageServer(t)
-	for accept, want := range map[string]string{"": "/en/", "uk-UA,uk;q=0.9": "/uk/", "ja,fr;q=0.8": "/en/"} {
+	for accept, want := range map[string]string{"": "/en/", "uk-UA,uk;q=0.9": "/uk/", "fr,es;q=0.8": "/en/", "ja,fr;q=0.8": "/ja/", "zh-CN,zh;q=0.9": "/zh/", "zh-Hans": "/zh/"} {
 		status, _, h := get("/", accept)
 		if status != 302 || h["Location"] != want {
 			t.Errorf("GET / with Accept-Language %q: %d to %q, want 302 to %q", accept, status, h["Location"], want)
