@@ -306,3 +306,71 @@ func TestYoninComputersFinishGames(t *testing.T) {
 		t.Logf("game %d %v: %d plies, %s, places %v", i, seats, plies, res.Reason, res.Places)
 	}
 }
+
+// mateInTwo lists the seat to move's checks on its predecessor after which
+// every answer leaves it a mate in one (check priority gives the move back
+// to it at once, the answering seat sitting just before it).
+func mateInTwo(t *testing.T, st sdk.State) []sdk.Move {
+	t.Helper()
+	g, err := rules.DecodeState(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Position()
+	seat := p.Turn()
+	mateInOne := func(p *rules.Position) bool {
+		for _, m := range p.LegalMoves(nil) {
+			q := *p
+			q.Play(m)
+			if q.Score(seat) > p.Score(seat) {
+				return true
+			}
+		}
+		return false
+	}
+	if mateInOne(&p) {
+		t.Fatal("the test position is wrong: it has a mate in one")
+	}
+	var out []sdk.Move
+	for _, m := range p.LegalMoves(nil) {
+		q := p
+		q.Play(m)
+		if q.Turn() != (seat+3)&3 || !q.InCheck(q.Turn()) {
+			continue
+		}
+		wins := true
+		for _, r := range q.LegalMoves(nil) {
+			q2 := q
+			q2.Play(r)
+			if q2.Turn() != seat || !mateInOne(&q2) {
+				wins = false
+				break
+			}
+		}
+		if wins {
+			out = append(out, rules.MoveText(seat, m))
+		}
+	}
+	return out
+}
+
+func TestHardFindsAMateInTwoThatMediumMisses(t *testing.T) {
+	// South mates East, the seat before it, in two: a check East must
+	// answer, then a mate. Medium sees only its move and the answer.
+	for _, text := range []string{
+		"4Kn4/8Ss/9/8Ke/Kw5Ss2/9/9/9/4Ks4 s 2Gs - " + singles,
+		"4Kn4/9/9/6Ss2/Kw7Ke/5Rs3/9/5Ss3/4Ks4 s Rs - " + singles,
+	} {
+		st := importState(t, text)
+		wins := mateInTwo(t, st)
+		if len(wins) == 0 {
+			t.Fatalf("the test position is wrong: no mate in two in %s", text)
+		}
+		if m := suggest(t, st, sdk.Hard, 3*time.Second); !slices.Contains(wins, m) {
+			t.Errorf("Hard plays %s, not the mate in two %v", m, wins)
+		}
+		if m := suggest(t, st, sdk.Medium, 3*time.Second); slices.Contains(wins, m) {
+			t.Errorf("Medium finds the mate in two %s too: the position no longer tells the levels apart", m)
+		}
+	}
+}

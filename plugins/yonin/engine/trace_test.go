@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/banmen/banmen/plugins/yonin/rules"
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -11,12 +13,24 @@ func TestTrace(t *testing.T) {
 	if testing.Short() || !testing.Verbose() {
 		t.Skip("a tuning aid: go test -v -run Trace")
 	}
-	debugf = t.Logf
 	defer func() { debugf = nil }()
 	for _, plies := range []int{20, 40} {
 		st := midgame(t, plies)
-		t0 := time.Now()
-		m := suggest(t, st, sdk.Hard, 3*time.Second)
-		t.Logf("%d plies: %s in %v", plies, m, time.Since(t0))
+		g, err := rules.DecodeState(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		debugf = t.Logf
+		for _, name := range []string{"hard", "hard:brs=1"} {
+			cfg := arenaConfig(t, name)
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			t0 := time.Now()
+			p := g.Position()
+			m := Choose(ctx, g, cfg)
+			cancel()
+			t.Logf("%d plies, %s: %s in %v", plies, name, rules.MoveText(p.Turn(), m), time.Since(t0))
+		}
+		debugf = nil
 	}
+	_ = sdk.Hard
 }
