@@ -356,10 +356,12 @@ func mateInTwo(t *testing.T, st sdk.State) []sdk.Move {
 
 func TestHardFindsAMateInTwoThatMediumMisses(t *testing.T) {
 	// South mates East, the seat before it, in two: a check East must
-	// answer, then a mate. Medium sees only its move and the answer.
+	// answer, then a mate. Medium sees only its move and the answer; Hard
+	// finds these at depth 3, within its time cap even under the race
+	// detector.
 	for _, text := range []string{
 		"4Kn4/8Ss/9/8Ke/Kw5Ss2/9/9/9/4Ks4 s 2Gs - " + singles,
-		"4Kn4/9/9/6Ss2/Kw7Ke/5Rs3/9/5Ss3/4Ks4 s Rs - " + singles,
+		"4Kn4/9/9/6Re2/Kw8/5+SsRe1Ke/9/7Rs1/4Ks4 s 2Gs - " + singles,
 	} {
 		st := importState(t, text)
 		wins := mateInTwo(t, st)
