@@ -89,8 +89,6 @@ func arenaConfig(t *testing.T, s string) config {
 			cfg.extend = n
 		case "brs":
 			cfg.brs = n != 0
-		case "focus":
-			cfg.focus = n
 		case "strict":
 			cfg.strict = n != 0
 		default:

@@ -36,9 +36,6 @@ type evaluator struct {
 	// press is how much, in percent, the root's pressure on enemy kings
 	// counts: the will to attack.
 	press int
-	// focus is how much more, in percent, pressure on the weakest enemy
-	// king counts.
-	focus int
 }
 
 // facts are what one pass over a position gives the evaluation.
@@ -171,22 +168,13 @@ func (e *evaluator) evaluate(p *rules.Position) int {
 // pressure rewards the root's pieces bearing on the squares around enemy
 // kings, since the mate goes to whoever moves last before it.
 func (e *evaluator) pressure(p *rules.Position, f *facts) int {
-	v, top, weakest := 0, 0, 1<<30
+	v := 0
 	for t := range 4 {
 		if t == e.root || !p.Live(t) || e.pairs && t&1 == e.root&1 {
 			continue
 		}
-		n := 15 * f.attacks[e.root].And(rules.KingZone(p.King(t))).Len()
-		v += n
-		if e.focus > 0 {
-			if k := e.kingSafety(p, f, t); k < weakest {
-				weakest, top = k, n
-			}
-		}
+		v += 15 * f.attacks[e.root].And(rules.KingZone(p.King(t))).Len()
 	}
-	// The weakest enemy king is the likeliest mate: pressure on it counts
-	// focus percent more.
-	v += top * e.focus / 100
 	return v * e.press / 100
 }
 

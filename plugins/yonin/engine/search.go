@@ -36,8 +36,6 @@ type config struct {
 	// strict makes the opponents' layer follow a forced answer to the
 	// root's check unless the answering seat moves just before the root.
 	strict bool
-	// focus is the extra weight of pressure on the weakest enemy king.
-	focus int
 }
 
 // levels are the computer strengths. Easy looks at its own move and the
@@ -132,7 +130,7 @@ func Choose(ctx context.Context, g *rules.Game, cfg config) rules.Move {
 		}
 	}
 	s := &searcher{
-		ev:       evaluator{root: p.Turn(), pairs: p.Pairs(), safety: cfg.safety, press: cfg.press, focus: cfg.focus},
+		ev:       evaluator{root: p.Turn(), pairs: p.Pairs(), safety: cfg.safety, press: cfg.press},
 		cfg:      cfg,
 		ctx:      ctx,
 		stop:     stop,
