@@ -9,6 +9,8 @@ import (
 	"github.com/banmen/banmen/sdk"
 )
 
+// TestTrace shows Hard's iterations, and those of the paranoid search it
+// had before best replies, on two positions of a game.
 func TestTrace(t *testing.T) {
 	if testing.Short() || !testing.Verbose() {
 		t.Skip("a tuning aid: go test -v -run Trace")
@@ -21,7 +23,7 @@ func TestTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 		debugf = t.Logf
-		for _, name := range []string{"hard", "hard:brs=1"} {
+		for _, name := range []string{"hard", "hard:brs=0:strict=0"} {
 			cfg := arenaConfig(t, name)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			t0 := time.Now()
