@@ -32,17 +32,21 @@ type brsMove struct {
 // position.
 const brsKey = 0x6A09E667F3BCC909
 
-// layer lists the moves of the layer to play in p, ordered best first, in
-// the ply's buffer: the root's when maximise, else every live opponent's (or
-// the one seat check priority chose). It returns them and whether the layer
-// is the root's.
-func (s *searcher) layer(p *rules.Position, ply int, rootNext, capturesOnly bool, tt rules.Move, ttSeat int8) ([]brsMove, bool) {
-	out := s.bbuf[ply][:0]
-	forced := anyCheck(p)
-	maximise := rootNext
-	if forced {
-		maximise = p.Turn() == s.ev.root
+// whose says which layer is to play in p, where rootNext says whose layer
+// comes when no seat is in check: forced when check priority has chosen the
+// seat to move, and maximise when the layer is the root's.
+func (s *searcher) whose(p *rules.Position, rootNext bool) (maximise, forced bool) {
+	if anyCheck(p) {
+		return p.Turn() == s.ev.root, true
 	}
+	return rootNext, false
+}
+
+// layer lists the moves of the layer to play in p (see whose), ordered best
+// first, in the ply's buffer: the seat's to move when forced, else the
+// root's when maximise, else every live opponent's.
+func (s *searcher) layer(p *rules.Position, ply int, maximise, forced, capturesOnly bool, tt rules.Move, ttSeat int8) []brsMove {
+	out := s.bbuf[ply][:0]
 	add := func(seat int) {
 		q := *p
 		if !q.SetTurn(seat) {
@@ -56,7 +60,8 @@ func (s *searcher) layer(p *rules.Position, ply int, rootNext, capturesOnly bool
 		}
 		s.buf[ply] = ms
 		for _, m := range ms {
-			out = append(out, brsMove{m: m, seat: int8(seat), key: s.brsOrder(p, m, seat, ply, tt, ttSeat)})
+			isTT := m == tt && tt != 0 && int8(seat) == ttSeat
+			out = append(out, brsMove{m: m, seat: int8(seat), key: s.orderKey(p, m, ply, isTT, &s.bhistory[seat])})
 		}
 	}
 	switch {
@@ -81,34 +86,7 @@ func (s *searcher) layer(p *rules.Position, ply int, rootNext, capturesOnly bool
 		out[j] = e
 	}
 	s.bbuf[ply] = out
-	return out, maximise
-}
-
-// brsOrder is a move's order key: the table move, captures of valuable
-// pieces by cheap ones, promotions, killers, then history.
-func (s *searcher) brsOrder(p *rules.Position, m rules.Move, seat, ply int, tt rules.Move, ttSeat int8) int32 {
-	var k int32
-	switch {
-	case m == tt && tt != 0 && int8(seat) == ttSeat:
-		k = 1 << 30
-	case !m.IsDrop() && p.At(m.To()) != 0:
-		v := p.At(m.To())
-		a := p.At(m.From())
-		k = 1<<28 + int32(boardValue[v.Kind()][b2i(v.Promoted())]*16-boardValue[a.Kind()][b2i(a.Promoted())])
-	case m == s.killers[ply][0]:
-		k = 1<<27 + 1
-	case m == s.killers[ply][1]:
-		k = 1 << 27
-	default:
-		k = s.bhistory[seat][m.From()][m.To()]
-		if m.IsDrop() {
-			k -= 1 << 20
-		}
-	}
-	if m.Promotes() {
-		k += 1 << 26
-	}
-	return k
+	return out
 }
 
 // brs is the best-reply value of p for the root seat. rootNext says whose
@@ -118,39 +96,27 @@ func (s *searcher) brs(p *rules.Position, depth, ply, ext int, alpha, beta int, 
 	if s.poll() {
 		return 0
 	}
-	if p.Turn() < 0 {
-		return s.ev.terminal(p) - ply
-	}
-	if !p.Live(s.ev.root) {
-		return s.ev.matedScore(p) + ply
+	if v, over := s.over(p, ply); over {
+		return v
 	}
 	if depth <= 0 || ply >= maxPly-1 {
 		return s.bquiesce(p, ply, s.quiesce, alpha, beta, rootNext)
 	}
 	key := p.Hash()
-	maximise := rootNext
-	if anyCheck(p) {
-		maximise = p.Turn() == s.ev.root
-	}
+	maximise, forced := s.whose(p, rootNext)
 	if maximise {
 		key ^= brsKey
 	}
-	e := &s.tt[key&(1<<ttBits-1)]
+	e, hit, cut, v := s.probe(key, depth, alpha, beta)
+	if cut {
+		return v
+	}
 	var ttMove rules.Move
 	var ttSeat int8 = -1
-	if e.key == key {
+	if hit {
 		ttMove, ttSeat = e.move, e.seat
-		if int(e.depth) >= depth {
-			v := int(e.score)
-			switch {
-			case e.flag == flagExact,
-				e.flag == flagLower && v >= beta,
-				e.flag == flagUpper && v <= alpha:
-				return v
-			}
-		}
 	}
-	moves, _ := s.layer(p, ply, rootNext, false, ttMove, ttSeat)
+	moves := s.layer(p, ply, maximise, forced, false, ttMove, ttSeat)
 	if len(moves) == 0 {
 		if maximise {
 			// The root cannot move: on its turn it is mated.
@@ -211,14 +177,7 @@ func (s *searcher) brs(p *rules.Position, depth, ply, ext int, alpha, beta int, 
 			break
 		}
 	}
-	flag := uint8(flagExact)
-	switch {
-	case best <= a0:
-		flag = flagUpper
-	case best >= b0:
-		flag = flagLower
-	}
-	*e = ttEntry{key: key, score: int32(best), move: bestMove, seat: bestSeat, depth: int8(depth), flag: flag}
+	e.store(key, depth, best, a0, b0, bestMove, bestSeat)
 	return best
 }
 
@@ -229,10 +188,7 @@ func (s *searcher) bquiesce(p *rules.Position, ply, left, alpha, beta int, rootN
 	if left <= 0 || ply >= maxPly-1 {
 		return stand
 	}
-	maximise := rootNext
-	if anyCheck(p) {
-		maximise = p.Turn() == s.ev.root
-	}
+	maximise, forced := s.whose(p, rootNext)
 	if maximise {
 		if stand >= beta {
 			return stand
@@ -244,7 +200,7 @@ func (s *searcher) bquiesce(p *rules.Position, ply, left, alpha, beta int, rootN
 		}
 		beta = min(beta, stand)
 	}
-	moves, _ := s.layer(p, ply, rootNext, true, 0, -1)
+	moves := s.layer(p, ply, maximise, forced, true, 0, -1)
 	best := stand
 	for _, bm := range moves {
 		if s.poll() {
@@ -253,13 +209,8 @@ func (s *searcher) bquiesce(p *rules.Position, ply, left, alpha, beta int, rootN
 		q := *p
 		q.SetTurn(int(bm.seat))
 		q.Play(bm.m)
-		var v int
-		switch {
-		case q.Turn() < 0:
-			v = s.ev.terminal(&q) - ply
-		case !q.Live(s.ev.root):
-			v = s.ev.matedScore(&q) + ply
-		default:
+		v, over := s.over(&q, ply)
+		if !over {
 			v = s.bquiesce(&q, ply+1, left-1, alpha, beta, s.nextLayer(p, int(bm.seat), rootNext))
 		}
 		if s.aborted {

@@ -283,30 +283,21 @@ func (s *searcher) search(p *rules.Position, depth, ply, ext int, alpha, beta in
 	if s.poll() {
 		return 0
 	}
-	if p.Turn() < 0 {
-		return s.ev.terminal(p) - ply
-	}
-	if !p.Live(s.ev.root) {
-		return s.ev.matedScore(p) + ply
+	if v, over := s.over(p, ply); over {
+		return v
 	}
 	if depth <= 0 || ply >= maxPly-1 {
 		return s.qsearch(p, ply, s.quiesce, alpha, beta)
 	}
 	maximise := p.Turn() == s.ev.root
 	key := p.Hash()
-	e := &s.tt[key&(1<<ttBits-1)]
+	e, hit, cut, v := s.probe(key, depth, alpha, beta)
+	if cut {
+		return v
+	}
 	var ttMove rules.Move
-	if e.key == key {
+	if hit {
 		ttMove = e.move
-		if int(e.depth) >= depth {
-			v := int(e.score)
-			switch {
-			case e.flag == flagExact,
-				e.flag == flagLower && v >= beta,
-				e.flag == flagUpper && v <= alpha:
-				return v
-			}
-		}
 	}
 	moves := p.LegalMoves(s.buf[ply][:0])
 	s.buf[ply] = moves
@@ -365,15 +356,48 @@ func (s *searcher) search(p *rules.Position, depth, ply, ext int, alpha, beta in
 			break
 		}
 	}
+	e.store(key, depth, best, a0, b0, bestMove, 0)
+	return best
+}
+
+// over scores p when nothing is left to search: the game has ended, or the
+// root seat has been mated.
+func (s *searcher) over(p *rules.Position, ply int) (int, bool) {
+	switch {
+	case p.Turn() < 0:
+		return s.ev.terminal(p) - ply, true
+	case !p.Live(s.ev.root):
+		return s.ev.matedScore(p) + ply, true
+	}
+	return 0, false
+}
+
+// probe finds key's entry in the table: hit when it holds this position,
+// and cut, with the value v, when its bound settles the window (alpha,
+// beta) at depth.
+func (s *searcher) probe(key uint64, depth, alpha, beta int) (e *ttEntry, hit, cut bool, v int) {
+	e = &s.tt[key&(1<<ttBits-1)]
+	if e.key != key {
+		return e, false, false, 0
+	}
+	v = int(e.score)
+	cut = int(e.depth) >= depth && (e.flag == flagExact ||
+		e.flag == flagLower && v >= beta ||
+		e.flag == flagUpper && v <= alpha)
+	return e, true, cut, v
+}
+
+// store keeps a node's result: best, searched to depth in the window
+// (alpha, beta), with its move and that move's seat.
+func (e *ttEntry) store(key uint64, depth, best, alpha, beta int, m rules.Move, seat int8) {
 	flag := uint8(flagExact)
 	switch {
-	case best <= a0:
+	case best <= alpha:
 		flag = flagUpper
-	case best >= b0:
+	case best >= beta:
 		flag = flagLower
 	}
-	*e = ttEntry{key: key, score: int32(best), move: bestMove, depth: int8(depth), flag: flag}
-	return best
+	*e = ttEntry{key: key, score: int32(best), move: m, seat: seat, depth: int8(depth), flag: flag}
 }
 
 // anyCheck reports whether some live seat is in check.
@@ -415,13 +439,8 @@ func (s *searcher) qsearch(p *rules.Position, ply, left, alpha, beta int) int {
 		}
 		q := *p
 		q.Play(m)
-		var v int
-		switch {
-		case q.Turn() < 0:
-			v = s.ev.terminal(&q) - ply
-		case !q.Live(s.ev.root):
-			v = s.ev.matedScore(&q) + ply
-		default:
+		v, over := s.over(&q, ply)
+		if !over {
 			v = s.qsearch(&q, ply+1, left-1, alpha, beta)
 		}
 		if s.aborted {
@@ -447,28 +466,7 @@ func (s *searcher) qsearch(p *rules.Position, ply, left, alpha, beta int) int {
 func (s *searcher) orderMoves(p *rules.Position, moves []rules.Move, ply int, ttMove rules.Move) {
 	keys := s.keys[ply][:0]
 	for _, m := range moves {
-		var k int32
-		switch {
-		case m == ttMove && ttMove != 0:
-			k = 1 << 30
-		case !m.IsDrop() && p.At(m.To()) != 0:
-			v := p.At(m.To())
-			a := p.At(m.From())
-			k = 1<<28 + int32(boardValue[v.Kind()][b2i(v.Promoted())]*16-boardValue[a.Kind()][b2i(a.Promoted())])
-		case m == s.killers[ply][0]:
-			k = 1<<27 + 1
-		case m == s.killers[ply][1]:
-			k = 1 << 27
-		default:
-			k = s.history[m.From()][m.To()]
-			if m.IsDrop() {
-				k -= 1 << 20
-			}
-		}
-		if m.Promotes() {
-			k += 1 << 26
-		}
-		keys = append(keys, k)
+		keys = append(keys, s.orderKey(p, m, ply, m == ttMove && ttMove != 0, &s.history))
 	}
 	s.keys[ply] = keys
 	// Insertion sort: stable, and the lists are mostly short or nearly
@@ -481,4 +479,32 @@ func (s *searcher) orderMoves(p *rules.Position, moves []rules.Move, ply int, tt
 		}
 		moves[j], keys[j] = m, k
 	}
+}
+
+// orderKey is a move's sort key, higher first: the table move, captures of
+// valuable pieces by cheap ones, promotions, killers, then the history of
+// the mover (history is its table, indexed from and to).
+func (s *searcher) orderKey(p *rules.Position, m rules.Move, ply int, isTT bool, history *[rules.NumKinds + 81][81]int32) int32 {
+	var k int32
+	switch {
+	case isTT:
+		k = 1 << 30
+	case !m.IsDrop() && p.At(m.To()) != 0:
+		v := p.At(m.To())
+		a := p.At(m.From())
+		k = 1<<28 + int32(boardValue[v.Kind()][b2i(v.Promoted())]*16-boardValue[a.Kind()][b2i(a.Promoted())])
+	case m == s.killers[ply][0]:
+		k = 1<<27 + 1
+	case m == s.killers[ply][1]:
+		k = 1 << 27
+	default:
+		k = history[m.From()][m.To()]
+		if m.IsDrop() {
+			k -= 1 << 20
+		}
+	}
+	if m.Promotes() {
+		k += 1 << 26
+	}
+	return k
 }
