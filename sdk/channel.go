@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/banmen/banmen/sdk/internal/wire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -182,40 +181,31 @@ func (cs *channelServer) serveConn(c net.Conn) {
 
 // dispatch runs one call through the same handlers as gRPC.
 func (s *server) dispatch(kind byte, body []byte) (proto.Message, error) {
-	ctx := context.Background()
 	switch kind {
 	case callStart:
-		var r wire.StartRequest
-		if err := proto.Unmarshal(body, &r); err != nil {
-			return nil, err
-		}
-		return s.Start(ctx, &r)
+		return handle(body, s.Start)
 	case callPlay:
-		var r wire.PlayRequest
-		if err := proto.Unmarshal(body, &r); err != nil {
-			return nil, err
-		}
-		return s.Play(ctx, &r)
+		return handle(body, s.Play)
 	case callView:
-		var r wire.ViewRequest
-		if err := proto.Unmarshal(body, &r); err != nil {
-			return nil, err
-		}
-		return s.View(ctx, &r)
+		return handle(body, s.View)
 	case callExport:
-		var r wire.ExportRequest
-		if err := proto.Unmarshal(body, &r); err != nil {
-			return nil, err
-		}
-		return s.Export(ctx, &r)
+		return handle(body, s.Export)
 	case callImport:
-		var r wire.ImportRequest
-		if err := proto.Unmarshal(body, &r); err != nil {
-			return nil, err
-		}
-		return s.Import(ctx, &r)
+		return handle(body, s.Import)
 	}
 	return nil, fmt.Errorf("channel: unknown call %d", kind)
+}
+
+// handle decodes a request from body and passes it to fn, a gRPC handler.
+func handle[Req any, PReq interface {
+	*Req
+	proto.Message
+}, Resp proto.Message](body []byte, fn func(context.Context, PReq) (Resp, error)) (proto.Message, error) {
+	req := PReq(new(Req))
+	if err := proto.Unmarshal(body, req); err != nil {
+		return nil, err
+	}
+	return fn(context.Background(), req)
 }
 
 // ---- host side ----

@@ -133,18 +133,18 @@ func (c *Conn) Kill() {
 // than gRPC.
 func (c *Conn) Channel() bool { return c.ch != nil }
 
-// gameCall makes a call that returns a game: over the channel when there is
-// one, else over gRPC.
-func gameCall[Req proto.Message](c *Conn, ctx context.Context, kind byte, req Req,
-	viaGRPC func(context.Context, Req, ...grpc.CallOption) (*wire.GameResponse, error)) (*wire.GameResponse, error) {
+// quickCall makes one of the quick calls: over the channel when there is
+// one, else over gRPC (viaGRPC). resp receives the channel's answer.
+func quickCall[Req, Resp proto.Message](c *Conn, ctx context.Context, kind byte, req Req, resp Resp,
+	viaGRPC func(context.Context, Req, ...grpc.CallOption) (Resp, error)) (Resp, error) {
 	if c.ch == nil {
 		return viaGRPC(ctx, req)
 	}
-	r := new(wire.GameResponse)
-	if err := c.ch.call(ctx, kind, req, r); err != nil {
-		return nil, err
+	if err := c.ch.call(ctx, kind, req, resp); err != nil {
+		var none Resp
+		return none, err
 	}
-	return r, nil
+	return resp, nil
 }
 
 // Ping checks that the plugin answers (gRPC health service).
@@ -192,7 +192,7 @@ func (c *Conn) Start(ctx context.Context, variant string, opts Options) (State, 
 			return nil, View{}, err
 		}
 	}
-	r, err := gameCall(c, ctx, callStart, &wire.StartRequest{Variant: variant, Options: opts}, c.game.Start)
+	r, err := quickCall(c, ctx, callStart, &wire.StartRequest{Variant: variant, Options: opts}, new(wire.GameResponse), c.game.Start)
 	return c.game3("start", r, err)
 }
 
@@ -201,13 +201,13 @@ func (c *Conn) Play(ctx context.Context, variant string, s State, seat Seat, m M
 	if err := textError(CodeBadMove, "the move", string(m)); err != nil {
 		return nil, View{}, err
 	}
-	r, err := gameCall(c, ctx, callPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)}, c.game.Play)
+	r, err := quickCall(c, ctx, callPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)}, new(wire.GameResponse), c.game.Play)
 	return c.game3("play", r, err)
 }
 
 // View calls the variant's View.
 func (c *Conn) View(ctx context.Context, variant string, s State) (View, error) {
-	r, err := gameCall(c, ctx, callView, &wire.ViewRequest{Variant: variant, State: s}, c.game.View)
+	r, err := quickCall(c, ctx, callView, &wire.ViewRequest{Variant: variant, State: s}, new(wire.GameResponse), c.game.View)
 	_, v, err := c.game3("view", r, err)
 	return v, err
 }
@@ -236,15 +236,8 @@ func (c *Conn) Export(ctx context.Context, variant string, s State, format strin
 	if err := textError(CodeBadFormat, "the format", format); err != nil {
 		return "", err
 	}
-	req := &wire.ExportRequest{Variant: variant, State: s, Format: format}
-	var r *wire.ExportResponse
-	var err error
-	if c.ch != nil {
-		r = new(wire.ExportResponse)
-		err = c.ch.call(ctx, callExport, req, r)
-	} else {
-		r, err = c.game.Export(ctx, req)
-	}
+	r, err := quickCall(c, ctx, callExport, &wire.ExportRequest{Variant: variant, State: s, Format: format},
+		new(wire.ExportResponse), c.game.Export)
 	if err != nil {
 		return "", c.transport("export", err)
 	}
@@ -259,7 +252,7 @@ func (c *Conn) Import(ctx context.Context, variant, format, text string) (State,
 	if err := textError(CodeBadNotation, "the game record", format, text); err != nil {
 		return nil, View{}, err
 	}
-	r, err := gameCall(c, ctx, callImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text}, c.game.Import)
+	r, err := quickCall(c, ctx, callImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text}, new(wire.GameResponse), c.game.Import)
 	return c.game3("import", r, err)
 }
 
