@@ -89,3 +89,23 @@ func TestMissingEngine(t *testing.T) {
 		t.Error("no error for a missing engine")
 	}
 }
+
+// Perft counts agree with the published ones (shared/testdata/perft.md).
+func TestPerft(t *testing.T) {
+	for _, c := range []struct {
+		proto    Protocol
+		position string
+		depth    int
+		want     uint64
+	}{
+		{USI, "startpos", 3, 25470},
+		{UCCI, "startpos", 3, 79666},
+	} {
+		e := New(Config{Command: fsf(t), Protocol: c.proto})
+		n, el, err := e.Perft(context.Background(), c.position, c.depth)
+		e.Close()
+		if err != nil || n != c.want || el <= 0 {
+			t.Errorf("%s perft %d: %d in %v, %v; want %d", c.proto, c.depth, n, el, err, c.want)
+		}
+	}
+}

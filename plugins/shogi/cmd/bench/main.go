@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -18,10 +17,10 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/banmen/banmen/plugins/shogi/rules"
+	"github.com/banmen/banmen/sdk/extengine"
 )
 
 // A benchPosition is a position of shared/testdata/perft.md with the depth to
@@ -56,11 +55,12 @@ func main() {
 }
 
 func run(depth int, fsfPath, only string, runs int, out io.Writer) error {
-	fsf, err := startFSF(fsfPath)
-	if err != nil {
+	var fsf *extengine.Engine
+	if _, err := exec.LookPath(fsfPath); err != nil {
 		fmt.Fprintf(out, "Fairy-Stockfish unavailable (%v): ours only\n", err)
 	} else {
-		defer fsf.close()
+		fsf = extengine.New(extengine.Config{Command: fsfPath, Protocol: extengine.USI})
+		defer fsf.Close()
 	}
 	fmt.Fprintf(out, "%-11s %5s %12s %14s %14s %8s  %s\n", "position", "depth", "nodes", "ours nps", "fsf nps", "ratio", "check")
 	failed := false
@@ -94,7 +94,7 @@ func run(depth int, fsfPath, only string, runs int, out io.Writer) error {
 			var v float64
 			for range runs {
 				var el time.Duration
-				if fn, el, err = fsf.perft(bp.sfen, d); err != nil {
+				if fn, el, err = fsf.Perft(context.Background(), "sfen "+bp.sfen, d); err != nil {
 					return err
 				}
 				v = max(v, float64(fn)/el.Seconds())
@@ -111,93 +111,4 @@ func run(depth int, fsfPath, only string, runs int, out io.Writer) error {
 		return fmt.Errorf("a count differs from the published one")
 	}
 	return nil
-}
-
-// fsf is a running Fairy-Stockfish in USI mode.
-type fsf struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-func startFSF(path string) (*fsf, error) {
-	cmd := exec.Command(path)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	f := &fsf{cmd: cmd, in: in, out: bufio.NewScanner(stdout)}
-	f.out.Buffer(make([]byte, 1<<20), 1<<20)
-	if err := f.send("usi"); err != nil {
-		f.close()
-		return nil, err
-	}
-	if _, err := f.waitFor("usiok"); err != nil {
-		f.close()
-		return nil, err
-	}
-	return f, nil
-}
-
-func (f *fsf) send(s string) error {
-	_, err := io.WriteString(f.in, s+"\n")
-	return err
-}
-
-// waitFor reads lines until one starts with prefix and returns it.
-func (f *fsf) waitFor(prefix string) (string, error) {
-	for f.out.Scan() {
-		if line := f.out.Text(); strings.HasPrefix(line, prefix) {
-			return line, nil
-		}
-	}
-	if err := f.out.Err(); err != nil {
-		return "", err
-	}
-	return "", fmt.Errorf("fairy-stockfish ended before %q", prefix)
-}
-
-// perft runs `go perft depth` on an SFEN and times it, the position set-up
-// excluded.
-func (f *fsf) perft(sfen string, depth int) (uint64, time.Duration, error) {
-	if err := f.send("position sfen " + sfen); err != nil {
-		return 0, 0, err
-	}
-	if err := f.send("isready"); err != nil {
-		return 0, 0, err
-	}
-	if _, err := f.waitFor("readyok"); err != nil {
-		return 0, 0, err
-	}
-	start := time.Now()
-	if err := f.send("go perft " + strconv.Itoa(depth)); err != nil {
-		return 0, 0, err
-	}
-	line, err := f.waitFor("Nodes searched:")
-	if err != nil {
-		return 0, 0, err
-	}
-	el := time.Since(start)
-	n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "Nodes searched:")), 10, 64)
-	return n, el, err
-}
-
-func (f *fsf) close() {
-	f.send("quit")
-	f.in.Close()
-	done := make(chan struct{})
-	go func() { f.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		f.cmd.Process.Kill()
-		<-done
-	}
 }

@@ -13,7 +13,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -21,12 +20,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
+	"github.com/banmen/banmen/sdk/extengine"
 )
 
 // positions are the perft.md positions (chessprogramming.org, "Chinese Chess
@@ -54,11 +51,9 @@ func run(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	eng, err := startEngine(*fsfPath)
-	if err != nil {
-		return fmt.Errorf("fairy-stockfish: %w", err)
-	}
-	defer eng.close()
+	eng := extengine.New(extengine.Config{Command: *fsfPath, Protocol: extengine.UCI,
+		Options: map[string]string{"UCI_Variant": "xiangqi"}})
+	defer eng.Close()
 	if *random > 0 {
 		return compareRandom(eng, out, *random, *randomDepth)
 	}
@@ -76,7 +71,7 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 		ourNPS := nps(ours, time.Since(t0))
-		theirs, el, err := eng.perft(p.fen, d)
+		theirs, el, err := fsfPerft(eng, p.fen, d)
 		if err != nil {
 			return fmt.Errorf("fairy-stockfish: %w", err)
 		}
@@ -95,7 +90,7 @@ func run(args []string, out io.Writer) error {
 
 // compareRandom plays seeded random games and compares the perft counts of
 // every fifth position with Fairy-Stockfish's.
-func compareRandom(eng *engine, out io.Writer, n, depth int) error {
+func compareRandom(eng *extengine.Engine, out io.Writer, n, depth int) error {
 	r := rand.New(rand.NewPCG(4, 2))
 	checked, bad := 0, 0
 	for game := 0; checked < n; game++ {
@@ -108,7 +103,7 @@ func compareRandom(eng *engine, out io.Writer, n, depth int) error {
 				if err != nil {
 					return err
 				}
-				theirs, _, err := eng.perft(fen, depth)
+				theirs, _, err := fsfPerft(eng, fen, depth)
 				if err != nil {
 					return err
 				}
@@ -135,67 +130,15 @@ func nps(nodes uint64, el time.Duration) float64 {
 	return float64(nodes) / max(el.Seconds(), 1e-9)
 }
 
-// engine is a running Fairy-Stockfish set to xiangqi.
-type engine struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	sc  *bufio.Scanner
-}
-
-func startEngine(bin string) (*engine, error) {
-	cmd := exec.Command(bin)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	e := &engine{cmd: cmd, in: in, sc: bufio.NewScanner(stdout)}
-	fmt.Fprintf(in, "uci\nsetoption name UCI_Variant value xiangqi\n")
-	return e, nil
-}
-
-func (e *engine) close() {
-	fmt.Fprintln(e.in, "quit")
-	e.in.Close()
-	_ = e.cmd.Wait()
-}
-
-func (e *engine) waitFor(prefix string) (string, error) {
-	for e.sc.Scan() {
-		if line := e.sc.Text(); strings.HasPrefix(line, prefix) {
-			return line, nil
-		}
-	}
-	if err := e.sc.Err(); err != nil {
-		return "", err
-	}
-	return "", fmt.Errorf("no %q line", prefix)
-}
-
-// perft runs "go perft depth" and times it from the command to the count,
-// after the engine has said it is ready.
-func (e *engine) perft(fen string, depth int) (uint64, time.Duration, error) {
-	position := "position startpos"
+// fsfPerft is Fairy-Stockfish's count of fen ("" for the start position).
+func fsfPerft(eng *extengine.Engine, fen string, depth int) (uint64, time.Duration, error) {
+	position := "startpos"
 	if fen != "" {
-		position = "position fen " + fen
+		position = "fen " + fen
 	}
-	fmt.Fprintf(e.in, "%s\nisready\n", position)
-	if _, err := e.waitFor("readyok"); err != nil {
-		return 0, 0, err
-	}
-	t0 := time.Now()
-	fmt.Fprintf(e.in, "go perft %d\n", depth)
-	line, err := e.waitFor("Nodes searched")
-	el := time.Since(t0)
+	n, el, err := eng.Perft(context.Background(), position, depth)
 	if err != nil {
-		return 0, 0, err
+		err = fmt.Errorf("fairy-stockfish: %w", err)
 	}
-	n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "Nodes searched:")), 10, 64)
 	return n, el, err
 }
