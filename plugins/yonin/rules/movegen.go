@@ -345,7 +345,12 @@ func (p *Position) legalMoves(out []move) []move {
 	}
 	seat := int(p.turn)
 	start := len(out)
-	out = p.pseudo(seat, out)
+	return p.keepLegal(seat, p.pseudo(seat, out), start)
+}
+
+// keepLegal filters out[start:], seat's pseudo-legal moves, down to the
+// legal ones, in place.
+func (p *Position) keepLegal(seat int, out []move, start int) []move {
 	l := p.newLegality(seat)
 	n := start
 	for _, m := range out[start:] {

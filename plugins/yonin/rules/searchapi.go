@@ -153,15 +153,7 @@ func (p *Position) LegalCaptures(out []Move) []Move {
 			}
 		}
 	}
-	l := p.newLegality(seat)
-	n := start
-	for _, m := range out[start:] {
-		if p.legal(&l, m, 0) {
-			out[n] = m
-			n++
-		}
-	}
-	return out[:n]
+	return p.keepLegal(seat, out, start)
 }
 
 // Play applies a legal move of the seat to move and settles who moves next:
