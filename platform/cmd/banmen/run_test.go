@@ -398,9 +398,11 @@ func TestPluginsDieWithHost(t *testing.T) {
 	})
 }
 
+// waitDead waits (generously, for a loaded machine) until process pid has
+// ended.
 func waitDead(t *testing.T, pid int) {
 	t.Helper()
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
 		// A dead child of ours may linger as a zombie until reaped; read its
 		// state instead of trusting kill(pid, 0).
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -409,7 +411,7 @@ func waitDead(t *testing.T, pid int) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Errorf("plugin %d outlived its host", pid)
+	t.Errorf("plugin %d is still alive", pid)
 }
 
 // Plugins see none of the host's environment but PATH.
@@ -459,4 +461,95 @@ func TestPluginLogsReachHostLog(t *testing.T) {
 	if !re.MatchString(h.logs.String()) {
 		t.Errorf("plugin log line not in host log:\n%s", h.logs)
 	}
+}
+
+// stopPlugin freezes a plugin process with SIGSTOP, as a wedged process
+// looks to the host: its sockets stay open and nothing answers. At cleanup a
+// process still stopped is killed and continued, so nothing is left behind.
+func stopPlugin(t *testing.T, pid int) {
+	t.Helper()
+	stopped := func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err == nil && strings.Contains(string(b), ") T ")
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if stopped() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
+	})
+	// kill(2) returns before every thread of the process has stopped.
+	for deadline := time.Now().Add(10 * time.Second); !stopped(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("plugin %d did not stop", pid)
+		}
+	}
+}
+
+// postWithin is post with a client deadline, so a request the host never
+// answers fails the test instead of hanging it.
+func (h *host) postWithin(t *testing.T, d time.Duration, path string, body any) (apiResult, time.Duration) {
+	t.Helper()
+	j, _ := json.Marshal(body)
+	start := time.Now()
+	resp, err := (&http.Client{Timeout: d}).Post(h.url+path, "application/json", bytes.NewReader(j))
+	if err != nil {
+		t.Fatalf("POST %s did not answer within %v: %v", path, d, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	el := time.Since(start)
+	out := apiResult{status: resp.StatusCode, raw: string(raw)}
+	_ = json.Unmarshal(raw, &out.body)
+	return out, el
+}
+
+// A stopped (SIGSTOP) plugin does not answer the call nor the ping that
+// follows it: the request still answers 504, the plugin is replaced, and the
+// next call is served by the new process.
+func TestStoppedPluginTimesOut(t *testing.T) {
+	const callTimeout = time.Second
+	h := startHost(t, "-limits.call_timeout", callTimeout.String(), "-limits.health_interval", "1h")
+	g := newGame(t, h, "faulty")
+	g.mustPlay(t, 0, "b2")
+	pid := pluginPID(t, g)
+	stopPlugin(t, pid)
+	r, el := h.postWithin(t, 30*time.Second, "/api/v1/games/faulty/play", map[string]any{"state": g.state, "seat": 1, "move": "a1"})
+	t.Logf("the call to the stopped plugin answered %d after %v (call_timeout %v)", r.status, el, callTimeout)
+	if r.status != 504 || errCode(r) != "timeout" {
+		t.Fatalf("call to a stopped plugin: %d %s", r.status, r.raw)
+	}
+	g.mustPlay(t, 1, "a1")
+	if g.ply != 2 {
+		t.Errorf("ply = %v, want 2", g.ply)
+	}
+	if np := pluginPID(t, g); np == pid {
+		t.Errorf("stopped plugin %d not replaced", pid)
+	}
+	waitDead(t, pid)
+}
+
+// The health loop replaces a stopped plugin that no call is waiting on.
+func TestHealthCheckReplacesStoppedPlugin(t *testing.T) {
+	h := startHost(t, "-limits.call_timeout", "30s", "-limits.health_interval", "200ms")
+	g := newGame(t, h, "faulty")
+	pid := pluginPID(t, g)
+	stopPlugin(t, pid)
+	waitDead(t, pid)
+	if np := pluginPID(t, g); np == pid {
+		t.Errorf("stopped plugin %d not replaced", pid)
+	}
+	g.mustPlay(t, 0, "b2")
+}
+
+// Shutting down does not wait for ever on a stopped plugin.
+func TestShutdownWithStoppedPlugin(t *testing.T) {
+	h := startHost(t, "-limits.health_interval", "1h")
+	pid := pluginPID(t, newGame(t, h, "faulty"))
+	stopPlugin(t, pid)
+	h.stop(t)
+	waitDead(t, pid)
 }
