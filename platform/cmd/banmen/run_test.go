@@ -25,8 +25,12 @@ import (
 var pluginDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "banmen-plugins")
+	root, err := os.MkdirTemp("", "banmen-run-test")
 	if err != nil {
+		panic(err)
+	}
+	dir := filepath.Join(root, "plugins")
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		panic(err)
 	}
 	for name, pkg := range map[string]string{
@@ -41,7 +45,7 @@ func TestMain(m *testing.M) {
 	}
 	pluginDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(root)
 	os.Exit(code)
 }
 
@@ -370,11 +374,7 @@ func TestPluginsDieWithHost(t *testing.T) {
 		waitDead(t, pid)
 	})
 	t.Run("sigkill", func(t *testing.T) {
-		bin := filepath.Join(t.TempDir(), "banmen")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			t.Fatalf("build: %v\n%s", err, out)
-		}
-		cmd := exec.Command(bin, "-port", "0", "-plugin_dir", pluginDir, "-data_dir", t.TempDir())
+		cmd := exec.Command(hostBinary(t), "-port", "0", "-plugin_dir", pluginDir, "-data_dir", t.TempDir())
 		stdout := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = stdout, io.Discard
 		if err := cmd.Start(); err != nil {
@@ -552,4 +552,151 @@ func TestShutdownWithStoppedPlugin(t *testing.T) {
 	stopPlugin(t, pid)
 	h.stop(t)
 	waitDead(t, pid)
+}
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// hostBinary builds the banmen command once per test run.
+func hostBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.path = filepath.Join(pluginDir, "..", "banmen")
+		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// install lays out an installation under root as `make build` does:
+// bin/banmen and, with plugins, bin/plugins/ holding the test plugins.
+func install(t *testing.T, root string, plugins bool) string {
+	t.Helper()
+	bin := filepath.Join(root, "bin")
+	link := func(from, to string) {
+		if err := os.Link(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link(hostBinary(t), filepath.Join(bin, "banmen"))
+	if plugins {
+		os.Mkdir(filepath.Join(bin, "plugins"), 0o755)
+		for _, name := range []string{"faulty", "tictactoe"} {
+			link(filepath.Join(pluginDir, name), filepath.Join(bin, "plugins", name))
+		}
+	}
+	return filepath.Join(bin, "banmen")
+}
+
+// runIn starts the banmen binary exe in directory dir and returns its URL,
+// or "" and its log when it exits instead. It is stopped at cleanup.
+func runIn(t *testing.T, exe, dir string, args ...string) (url, logs string) {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
+	})
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := urlLine.FindStringSubmatch(stdout.String()); m != nil {
+			return m[1], stderr.String()
+		}
+		select {
+		case <-exited:
+			return "", stderr.String()
+		default:
+		}
+	}
+	t.Fatalf("host neither served nor stopped:\n%s", stderr)
+	return "", ""
+}
+
+func getJSON(t *testing.T, url string, v any) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	_ = json.NewDecoder(resp.Body).Decode(v)
+	return resp.StatusCode
+}
+
+// bin/banmen started from another directory finds its plugins, its data
+// directory and the default configuration file as it does from the
+// checkout's root; when it cannot, the error names the setting and how to
+// set it.
+func TestStartedFromAnotherDirectory(t *testing.T) {
+	elsewhere := t.TempDir()
+	shipped, err := os.ReadFile("../../../configs/default.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("checkout", func(t *testing.T) {
+		root := t.TempDir()
+		exe := install(t, root, true)
+		os.Mkdir(filepath.Join(root, "configs"), 0o755)
+		os.WriteFile(filepath.Join(root, "configs", "default.yaml"), shipped, 0o644)
+		url, logs := runIn(t, exe, elsewhere, "-port", "0")
+		if url == "" {
+			t.Fatalf("host stopped:\n%s", logs)
+		}
+		var d struct{ ID string }
+		if code := getJSON(t, url+"/api/v1/variants/faulty", &d); code != 200 || d.ID != "faulty" {
+			t.Errorf("variant faulty: %d %+v", code, d)
+		}
+		// The shipped file's variants list (shogi, yonin, xiangqi) hides
+		// the test plugins' variants: the file was read.
+		var ds []any
+		if getJSON(t, url+"/api/v1/variants", &ds); len(ds) != 0 {
+			t.Errorf("variants = %v, want those of the shipped list (none here)", ds)
+		}
+		if _, err := os.Stat(filepath.Join(root, "data")); err != nil {
+			t.Errorf("data_dir ../data of configs/default.yaml: %v", err)
+		}
+	})
+	t.Run("bin alone", func(t *testing.T) {
+		root := t.TempDir()
+		url, logs := runIn(t, install(t, root, true), elsewhere, "-port", "0")
+		if url == "" {
+			t.Fatalf("host stopped:\n%s", logs)
+		}
+		var ds []struct{ ID string }
+		if getJSON(t, url+"/api/v1/variants", &ds); len(ds) != 2 {
+			t.Errorf("variants = %v, want faulty and tictactoe", ds)
+		}
+		if _, err := os.Stat(filepath.Join(root, "bin", "data")); err != nil {
+			t.Errorf("built-in data_dir beside the executable: %v", err)
+		}
+	})
+	t.Run("no plugins", func(t *testing.T) {
+		root := t.TempDir()
+		url, logs := runIn(t, install(t, root, false), elsewhere, "-port", "0")
+		if url != "" {
+			t.Fatal("host serves without a plugin directory")
+		}
+		for _, want := range []string{`plugin_dir "` + filepath.Join(root, "bin", "plugins") + `"`, "-plugin_dir", "BANMEN_PLUGIN_DIR", "make build"} {
+			if !strings.Contains(logs, want) {
+				t.Errorf("error lacks %q:\n%s", want, logs)
+			}
+		}
+	})
 }
