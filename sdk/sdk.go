@@ -238,7 +238,7 @@ type Cell struct {
 	Owner    Seat   `json:"owner"`
 	Facing   int    `json:"facing,omitempty"` // quarter turns clockwise from pointing up
 	Promoted bool   `json:"promoted,omitempty"`
-	Flipped  bool   `json:"flipped,omitempty"` // a mated king lying face down
+	Flipped  bool   `json:"flipped,omitempty"` // lying face down, drawn without its face (Yonin: an eliminated player's king)
 }
 
 // HandPiece is a kind held in hand and how many.

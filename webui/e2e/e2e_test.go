@@ -329,6 +329,7 @@ func TestXiangqiMouse(t *testing.T) {
 	if s := statusText(ctx); !strings.Contains(s, "Red wins") || !strings.Contains(s, "checkmate") {
 		t.Errorf("status %q, want Red winning by checkmate", s)
 	}
+	checkMatedKing(t, ctx)
 	want := "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves " + xiangqiGame
 	if got := exportText(t, ctx, "fen+ucci"); strings.TrimSpace(got) != want {
 		t.Errorf("FEN + UCCI export:\n got %q\nwant %q", got, want)
@@ -398,6 +399,19 @@ func TestStorageUnavailable(t *testing.T) {
 	wait(t, ctx, `document.body.dataset.status === 'over'`)
 	if s := statusText(ctx); !strings.Contains(s, "Перемога: Сенте") || !strings.Contains(s, "суперник здався") {
 		t.Errorf("status %q, want Sente winning by resignation, in Ukrainian", s)
+	}
+}
+
+// checkMatedKing checks the board after a shogi or xiangqi mate: the mated
+// king stays upright with its glyph and the check mark. Face down is Yonin's
+// eliminated king, not theirs.
+func checkMatedKing(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if n := eval[int](t, ctx, `document.querySelectorAll('.pieces .piece.flipped').length`); n != 0 {
+		t.Errorf("%d pieces face down after the mate", n)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('.pieces .check').length`); n != 1 {
+		t.Errorf("%d check marks after the mate, want the mated king's", n)
 	}
 }
 
@@ -488,6 +502,10 @@ func TestShogiTouch(t *testing.T) {
 	wait(t, ctx, `document.body.dataset.status === 'over'`)
 	if s := statusText(ctx); !strings.Contains(s, "Sente wins") || !strings.Contains(s, "checkmate") {
 		t.Errorf("status %q, want Sente winning by checkmate", s)
+	}
+	checkMatedKing(t, ctx)
+	if l := eval[string](t, ctx, `document.querySelector('`+cellSel(shogiCell("4a"))+`').getAttribute('aria-label')`); !strings.HasSuffix(l, "king") {
+		t.Errorf("the mated king's cell reads %q", l)
 	}
 	// Western names in the move list. (A mouse click: Chrome turns a
 	// synthetic tap here into a click only now and then.)

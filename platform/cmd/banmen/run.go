@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -29,8 +30,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	logger := newLogger(cfg, stderr)
+	if _, err := os.ReadDir(cfg.PluginDir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%w (`make build` builds the plugins into bin/plugins)", err)
+		}
+		return cfg.SettingError("plugin_dir", err)
+	}
 	if err := os.MkdirAll(cfg.DataDir, 0o750); err != nil {
-		return fmt.Errorf("data directory: %w", err)
+		return cfg.SettingError("data_dir", err)
 	}
 	metrics := server.NewMetrics()
 	host, err := pluginhost.Start(ctx, pluginhost.Config{

@@ -25,8 +25,12 @@ import (
 var pluginDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "banmen-plugins")
+	root, err := os.MkdirTemp("", "banmen-run-test")
 	if err != nil {
+		panic(err)
+	}
+	dir := filepath.Join(root, "plugins")
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		panic(err)
 	}
 	for name, pkg := range map[string]string{
@@ -41,7 +45,7 @@ func TestMain(m *testing.M) {
 	}
 	pluginDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(root)
 	os.Exit(code)
 }
 
@@ -370,11 +374,7 @@ func TestPluginsDieWithHost(t *testing.T) {
 		waitDead(t, pid)
 	})
 	t.Run("sigkill", func(t *testing.T) {
-		bin := filepath.Join(t.TempDir(), "banmen")
-		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-			t.Fatalf("build: %v\n%s", err, out)
-		}
-		cmd := exec.Command(bin, "-port", "0", "-plugin_dir", pluginDir, "-data_dir", t.TempDir())
+		cmd := exec.Command(hostBinary(t), "-port", "0", "-plugin_dir", pluginDir, "-data_dir", t.TempDir())
 		stdout := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = stdout, io.Discard
 		if err := cmd.Start(); err != nil {
@@ -398,9 +398,11 @@ func TestPluginsDieWithHost(t *testing.T) {
 	})
 }
 
+// waitDead waits (generously, for a loaded machine) until process pid has
+// ended.
 func waitDead(t *testing.T, pid int) {
 	t.Helper()
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
 		// A dead child of ours may linger as a zombie until reaped; read its
 		// state instead of trusting kill(pid, 0).
 		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -409,7 +411,7 @@ func waitDead(t *testing.T, pid int) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	t.Errorf("plugin %d outlived its host", pid)
+	t.Errorf("plugin %d is still alive", pid)
 }
 
 // Plugins see none of the host's environment but PATH.
@@ -459,4 +461,242 @@ func TestPluginLogsReachHostLog(t *testing.T) {
 	if !re.MatchString(h.logs.String()) {
 		t.Errorf("plugin log line not in host log:\n%s", h.logs)
 	}
+}
+
+// stopPlugin freezes a plugin process with SIGSTOP, as a wedged process
+// looks to the host: its sockets stay open and nothing answers. At cleanup a
+// process still stopped is killed and continued, so nothing is left behind.
+func stopPlugin(t *testing.T, pid int) {
+	t.Helper()
+	stopped := func() bool {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		return err == nil && strings.Contains(string(b), ") T ")
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if stopped() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
+	})
+	// kill(2) returns before every thread of the process has stopped.
+	for deadline := time.Now().Add(10 * time.Second); !stopped(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("plugin %d did not stop", pid)
+		}
+	}
+}
+
+// postWithin is post with a client deadline, so a request the host never
+// answers fails the test instead of hanging it.
+func (h *host) postWithin(t *testing.T, d time.Duration, path string, body any) (apiResult, time.Duration) {
+	t.Helper()
+	j, _ := json.Marshal(body)
+	start := time.Now()
+	resp, err := (&http.Client{Timeout: d}).Post(h.url+path, "application/json", bytes.NewReader(j))
+	if err != nil {
+		t.Fatalf("POST %s did not answer within %v: %v", path, d, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	el := time.Since(start)
+	out := apiResult{status: resp.StatusCode, raw: string(raw)}
+	_ = json.Unmarshal(raw, &out.body)
+	return out, el
+}
+
+// A stopped (SIGSTOP) plugin does not answer the call nor the ping that
+// follows it: the request still answers 504, the plugin is replaced, and the
+// next call is served by the new process.
+func TestStoppedPluginTimesOut(t *testing.T) {
+	const callTimeout = time.Second
+	h := startHost(t, "-limits.call_timeout", callTimeout.String(), "-limits.health_interval", "1h")
+	g := newGame(t, h, "faulty")
+	g.mustPlay(t, 0, "b2")
+	pid := pluginPID(t, g)
+	stopPlugin(t, pid)
+	r, el := h.postWithin(t, 30*time.Second, "/api/v1/games/faulty/play", map[string]any{"state": g.state, "seat": 1, "move": "a1"})
+	t.Logf("the call to the stopped plugin answered %d after %v (call_timeout %v)", r.status, el, callTimeout)
+	if r.status != 504 || errCode(r) != "timeout" {
+		t.Fatalf("call to a stopped plugin: %d %s", r.status, r.raw)
+	}
+	g.mustPlay(t, 1, "a1")
+	if g.ply != 2 {
+		t.Errorf("ply = %v, want 2", g.ply)
+	}
+	if np := pluginPID(t, g); np == pid {
+		t.Errorf("stopped plugin %d not replaced", pid)
+	}
+	waitDead(t, pid)
+}
+
+// The health loop replaces a stopped plugin that no call is waiting on.
+func TestHealthCheckReplacesStoppedPlugin(t *testing.T) {
+	h := startHost(t, "-limits.call_timeout", "30s", "-limits.health_interval", "200ms")
+	g := newGame(t, h, "faulty")
+	pid := pluginPID(t, g)
+	stopPlugin(t, pid)
+	waitDead(t, pid)
+	if np := pluginPID(t, g); np == pid {
+		t.Errorf("stopped plugin %d not replaced", pid)
+	}
+	g.mustPlay(t, 0, "b2")
+}
+
+// Shutting down does not wait for ever on a stopped plugin.
+func TestShutdownWithStoppedPlugin(t *testing.T) {
+	h := startHost(t, "-limits.health_interval", "1h")
+	pid := pluginPID(t, newGame(t, h, "faulty"))
+	stopPlugin(t, pid)
+	h.stop(t)
+	waitDead(t, pid)
+}
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// hostBinary builds the banmen command once per test run.
+func hostBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		built.path = filepath.Join(pluginDir, "..", "banmen")
+		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// install lays out an installation under root as `make build` does:
+// bin/banmen and, with plugins, bin/plugins/ holding the test plugins.
+func install(t *testing.T, root string, plugins bool) string {
+	t.Helper()
+	bin := filepath.Join(root, "bin")
+	link := func(from, to string) {
+		if err := os.Link(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link(hostBinary(t), filepath.Join(bin, "banmen"))
+	if plugins {
+		os.Mkdir(filepath.Join(bin, "plugins"), 0o755)
+		for _, name := range []string{"faulty", "tictactoe"} {
+			link(filepath.Join(pluginDir, name), filepath.Join(bin, "plugins", name))
+		}
+	}
+	return filepath.Join(bin, "banmen")
+}
+
+// runIn starts the banmen binary exe in directory dir and returns its URL,
+// or "" and its log when it exits instead. It is stopped at cleanup.
+func runIn(t *testing.T, exe, dir string, args ...string) (url, logs string) {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = dir
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		<-exited
+	})
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := urlLine.FindStringSubmatch(stdout.String()); m != nil {
+			return m[1], stderr.String()
+		}
+		select {
+		case <-exited:
+			return "", stderr.String()
+		default:
+		}
+	}
+	t.Fatalf("host neither served nor stopped:\n%s", stderr)
+	return "", ""
+}
+
+func getJSON(t *testing.T, url string, v any) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	_ = json.NewDecoder(resp.Body).Decode(v)
+	return resp.StatusCode
+}
+
+// bin/banmen started from another directory finds its plugins, its data
+// directory and the default configuration file as it does from the
+// checkout's root; when it cannot, the error names the setting and how to
+// set it.
+func TestStartedFromAnotherDirectory(t *testing.T) {
+	elsewhere := t.TempDir()
+	shipped, err := os.ReadFile("../../../configs/default.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("checkout", func(t *testing.T) {
+		root := t.TempDir()
+		exe := install(t, root, true)
+		os.Mkdir(filepath.Join(root, "configs"), 0o755)
+		os.WriteFile(filepath.Join(root, "configs", "default.yaml"), shipped, 0o644)
+		url, logs := runIn(t, exe, elsewhere, "-port", "0")
+		if url == "" {
+			t.Fatalf("host stopped:\n%s", logs)
+		}
+		var d struct{ ID string }
+		if code := getJSON(t, url+"/api/v1/variants/faulty", &d); code != 200 || d.ID != "faulty" {
+			t.Errorf("variant faulty: %d %+v", code, d)
+		}
+		// The shipped file's variants list (shogi, yonin, xiangqi) hides
+		// the test plugins' variants: the file was read.
+		var ds []any
+		if getJSON(t, url+"/api/v1/variants", &ds); len(ds) != 0 {
+			t.Errorf("variants = %v, want those of the shipped list (none here)", ds)
+		}
+		if _, err := os.Stat(filepath.Join(root, "data")); err != nil {
+			t.Errorf("data_dir ../data of configs/default.yaml: %v", err)
+		}
+	})
+	t.Run("bin alone", func(t *testing.T) {
+		root := t.TempDir()
+		url, logs := runIn(t, install(t, root, true), elsewhere, "-port", "0")
+		if url == "" {
+			t.Fatalf("host stopped:\n%s", logs)
+		}
+		var ds []struct{ ID string }
+		if getJSON(t, url+"/api/v1/variants", &ds); len(ds) != 2 {
+			t.Errorf("variants = %v, want faulty and tictactoe", ds)
+		}
+		if _, err := os.Stat(filepath.Join(root, "bin", "data")); err != nil {
+			t.Errorf("built-in data_dir beside the executable: %v", err)
+		}
+	})
+	t.Run("no plugins", func(t *testing.T) {
+		root := t.TempDir()
+		url, logs := runIn(t, install(t, root, false), elsewhere, "-port", "0")
+		if url != "" {
+			t.Fatal("host serves without a plugin directory")
+		}
+		for _, want := range []string{`plugin_dir "` + filepath.Join(root, "bin", "plugins") + `"`, "-plugin_dir", "BANMEN_PLUGIN_DIR", "make build"} {
+			if !strings.Contains(logs, want) {
+				t.Errorf("error lacks %q:\n%s", want, logs)
+			}
+		}
+	})
 }

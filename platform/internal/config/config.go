@@ -1,7 +1,14 @@
 // Package config reads the host's configuration: built-in defaults, then a
 // YAML file, then BANMEN_* environment variables, then command-line flags.
 // It must never read anything else (no global state, no os.Getenv: the
-// caller passes getenv, so tests stay hermetic).
+// caller passes getenv, so tests stay hermetic); the one fact it takes from
+// the process is where its executable lies, so that the built-in paths and
+// the default file are found from any working directory.
+//
+// A relative path setting means, by where it was set: in the built-in
+// defaults, beside the executable (bin/plugins for bin/banmen); in a file,
+// beside that file; in a flag or BANMEN_* variable, in the working
+// directory, as a shell user expects.
 package config
 
 import (
@@ -10,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -22,13 +30,17 @@ import (
 type Config struct {
 	Host      string            `yaml:"host"`
 	Port      int               `yaml:"port"`
-	DataDir   string            `yaml:"data_dir"`
-	PluginDir string            `yaml:"plugin_dir"`
+	DataDir   string            `yaml:"data_dir" config:"path"`
+	PluginDir string            `yaml:"plugin_dir" config:"path"`
 	Variants  []string          `yaml:"variants"`
 	PluginEnv map[string]string `yaml:"plugin_env"`
 	LogLevel  string            `yaml:"log_level"`
 	LogFormat string            `yaml:"log_format"`
 	Limits    Limits            `yaml:"limits"`
+
+	// origins says where each setting that is not a built-in default came
+	// from (setting name → "config file X", "BANMEN_X", "-x"), for errors.
+	origins map[string]string
 }
 
 // Limits bound what one request or one plugin may cost.
@@ -44,12 +56,13 @@ type Limits struct {
 	RoomTTL         time.Duration `yaml:"room_ttl"`
 }
 
-// Default is the configuration when nothing overrides it.
+// Default is the configuration when nothing overrides it. Its relative
+// paths are relative to the executable's directory (see Load).
 func Default() Config {
 	return Config{
 		Port:      8080,
 		DataDir:   "data",
-		PluginDir: "bin/plugins",
+		PluginDir: "plugins",
 		LogLevel:  "info",
 		LogFormat: "text",
 		Limits: Limits{
@@ -66,13 +79,32 @@ func Default() Config {
 	}
 }
 
+// DefaultFile is the configuration file read without -config, looked for in
+// the working directory, then beside the executable's directory (the layout
+// of a checkout: bin/banmen beside configs/).
+const DefaultFile = "configs/default.yaml"
+
 // Load builds the configuration from args (flags, including -config FILE)
-// and getenv. Without -config, configs/default.yaml is read when it exists.
+// and getenv. Without -config, DefaultFile is read when it exists.
 func Load(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		exe = ""
+	}
+	return load(exe, args, getenv, stderr)
+}
+
+// load is Load for an executable at exe ("": unknown, so the built-in paths
+// stay relative to the working directory).
+func load(exe string, args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
 	cfg := Default()
+	cfg.origins = map[string]string{}
 	fs := flag.NewFlagSet("banmen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	file := fs.String("config", "", "YAML configuration file (default configs/default.yaml when present)")
+	file := fs.String("config", "", "YAML configuration file (default "+DefaultFile+" in the working directory or beside the executable's directory)")
 	// Every field is a flag; values are applied after the file and the env.
 	fields := leaves(reflect.ValueOf(&cfg).Elem(), "")
 	set := map[string]*string{}
@@ -87,26 +119,57 @@ func Load(args []string, getenv func(string) string, stderr io.Writer) (Config, 
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	exeDir := ""
+	if exe != "" {
+		exeDir = filepath.Dir(exe)
+	}
 	path, explicit := *file, *file != ""
 	if !explicit {
-		path = "configs/default.yaml"
+		path = DefaultFile
+		if _, err := os.Stat(path); err != nil && exeDir != "" {
+			path = filepath.Join(exeDir, "..", DefaultFile)
+		}
+	}
+	// Built-in relative paths lie beside the executable.
+	for _, f := range fields {
+		if f.path && exeDir != "" && !filepath.IsAbs(f.value.String()) {
+			f.value.SetString(filepath.Join(exeDir, f.value.String()))
+		}
 	}
 	if b, err := os.ReadFile(path); err == nil {
-		dec := yaml.NewDecoder(strings.NewReader(string(b)))
-		dec.KnownFields(true)
-		if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
-			return cfg, fmt.Errorf("config %s: %w", path, err)
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		var fromFile Config
+		for _, d := range []any{&cfg, &fromFile} {
+			dec := yaml.NewDecoder(strings.NewReader(string(b)))
+			dec.KnownFields(true)
+			if err := dec.Decode(d); err != nil && !errors.Is(err, io.EOF) {
+				return cfg, fmt.Errorf("config %s: %w", path, err)
+			}
+		}
+		// The file's relative paths lie beside it; the second decoding
+		// tells which settings the file named.
+		named := leaves(reflect.ValueOf(&fromFile).Elem(), "")
+		for i, f := range leaves(reflect.ValueOf(&cfg).Elem(), "") {
+			if !named[i].value.IsZero() {
+				cfg.origins[f.name] = "config file " + path
+			}
+			if f.path && !named[i].value.IsZero() && !filepath.IsAbs(f.value.String()) {
+				f.value.SetString(filepath.Join(filepath.Dir(path), f.value.String()))
+			}
 		}
 	} else if explicit {
 		return cfg, fmt.Errorf("config: %w", err)
 	}
 	fields = leaves(reflect.ValueOf(&cfg).Elem(), "")
 	for _, f := range fields {
-		env := "BANMEN_" + strings.ToUpper(strings.NewReplacer(".", "_").Replace(f.name))
+		env := envName(f.name)
 		if s := getenv(env); s != "" {
 			if err := f.set(s); err != nil {
 				return cfg, fmt.Errorf("%s: %w", env, err)
 			}
+			cfg.origins[f.name] = env
 		}
 	}
 	for _, f := range fields {
@@ -114,9 +177,38 @@ func Load(args []string, getenv func(string) string, stderr io.Writer) (Config, 
 			if err := f.set(*s); err != nil {
 				return cfg, fmt.Errorf("-%s: %w", f.name, err)
 			}
+			cfg.origins[f.name] = "-" + f.name
 		}
 	}
 	return cfg, cfg.validate()
+}
+
+// envName is the environment variable of a setting.
+func envName(setting string) string {
+	return "BANMEN_" + strings.ToUpper(strings.NewReplacer(".", "_").Replace(setting))
+}
+
+// Origin says where a setting's value came from: "the built-in default",
+// "config file /path", "BANMEN_PORT" or "-port".
+func (c Config) Origin(setting string) string {
+	if o := c.origins[setting]; o != "" {
+		return o
+	}
+	return "the built-in default"
+}
+
+// SettingError describes a setting whose value does not work: which
+// setting, its value and where that came from, what went wrong, and the
+// flag and environment variable that set another.
+func (c Config) SettingError(setting string, err error) error {
+	value := ""
+	for _, f := range leaves(reflect.ValueOf(&c).Elem(), "") {
+		if f.name == setting {
+			value = fmt.Sprint(f.value.Interface())
+		}
+	}
+	return fmt.Errorf("%s %q (from %s): %w; set another with -%s or %s",
+		setting, value, c.Origin(setting), err, setting, envName(setting))
 }
 
 func (c Config) validate() error {
@@ -138,6 +230,8 @@ func (c Config) Addr() string { return c.Host + ":" + strconv.Itoa(c.Port) }
 
 type leaf struct {
 	name, help string
+	value      reflect.Value
+	path       bool // a file system path (tag config:"path")
 	set        func(string) error
 }
 
@@ -146,13 +240,18 @@ func leaves(v reflect.Value, prefix string) []leaf {
 	var out []leaf
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
-		name := prefix + strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		sf := t.Field(i)
+		if !sf.IsExported() {
+			continue
+		}
+		name := prefix + strings.Split(sf.Tag.Get("yaml"), ",")[0]
 		fv := v.Field(i)
 		if fv.Kind() == reflect.Struct {
 			out = append(out, leaves(fv, name+".")...)
 			continue
 		}
-		out = append(out, leaf{name: name, help: "config " + name, set: setter(fv)})
+		out = append(out, leaf{name: name, help: "config " + name, value: fv,
+			path: sf.Tag.Get("config") == "path", set: setter(fv)})
 	}
 	return out
 }

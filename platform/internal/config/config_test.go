@@ -67,7 +67,82 @@ func TestShippedDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Port != 8080 || cfg.PluginDir != "bin/plugins" || cfg.Limits.RoomTTL != 7*24*time.Hour {
+	root, _ := filepath.Abs("../../..")
+	if cfg.Port != 8080 || cfg.PluginDir != filepath.Join(root, "bin", "plugins") ||
+		cfg.DataDir != filepath.Join(root, "data") || cfg.Limits.RoomTTL != 7*24*time.Hour {
 		t.Errorf("default.yaml: %+v", cfg)
+	}
+}
+
+// Relative paths resolve by where they were set: built-in ones beside the
+// executable, a file's beside the file, a flag's or variable's in the working
+// directory. Without -config the default file is found beside the
+// executable's directory when the working directory has none.
+func TestRelativePaths(t *testing.T) {
+	root := t.TempDir() // a checkout: bin/banmen, configs/default.yaml
+	exe := filepath.Join(root, "bin", "banmen")
+	os.MkdirAll(filepath.Join(root, "configs"), 0o755)
+	os.MkdirAll(filepath.Join(root, "etc"), 0o755)
+	os.WriteFile(filepath.Join(root, "configs", "default.yaml"), []byte("plugin_dir: ../bin/plugins\nport: 9001\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "etc", "banmen.yaml"), []byte("data_dir: state\nport: 9002\n"), 0o644)
+	t.Chdir(t.TempDir()) // anywhere else
+	none := func(string) string { return "" }
+	cases := []struct {
+		name              string
+		exe               string
+		args              []string
+		env               map[string]string
+		port              int
+		pluginDir, data   string
+		pluginO, dataOrig string
+	}{
+		{"default file beside the executable", exe, nil, nil, 9001,
+			filepath.Join(root, "bin", "plugins"), filepath.Join(root, "bin", "data"),
+			"config file " + filepath.Join(root, "configs", "default.yaml"), "the built-in default"},
+		{"explicit file", exe, []string{"-config", filepath.Join(root, "etc", "banmen.yaml")}, nil, 9002,
+			filepath.Join(root, "bin", "plugins"), filepath.Join(root, "etc", "state"),
+			"the built-in default", "config file " + filepath.Join(root, "etc", "banmen.yaml")},
+		{"flag and variable", exe, []string{"-plugin_dir", "p"}, map[string]string{"BANMEN_DATA_DIR": "d"}, 9001,
+			"p", "d", "-plugin_dir", "BANMEN_DATA_DIR"},
+		{"no default file", filepath.Join(root, "opt", "bin", "banmen"), nil, nil, 8080,
+			filepath.Join(root, "opt", "bin", "plugins"), filepath.Join(root, "opt", "bin", "data"),
+			"the built-in default", "the built-in default"},
+		{"unknown executable", "", nil, nil, 8080, "plugins", "data", "the built-in default", "the built-in default"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			getenv := none
+			if c.env != nil {
+				getenv = func(k string) string { return c.env[k] }
+			}
+			cfg, err := load(c.exe, c.args, getenv, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Port != c.port || cfg.PluginDir != c.pluginDir || cfg.DataDir != c.data {
+				t.Errorf("port, plugin_dir, data_dir = %d %q %q, want %d %q %q",
+					cfg.Port, cfg.PluginDir, cfg.DataDir, c.port, c.pluginDir, c.data)
+			}
+			if o := cfg.Origin("plugin_dir"); o != c.pluginO {
+				t.Errorf("plugin_dir from %q, want %q", o, c.pluginO)
+			}
+			if o := cfg.Origin("data_dir"); o != c.dataOrig {
+				t.Errorf("data_dir from %q, want %q", o, c.dataOrig)
+			}
+		})
+	}
+}
+
+// A setting that does not work is named in the error, with where its value
+// came from and how to set another.
+func TestSettingError(t *testing.T) {
+	cfg, err := load("/opt/banmen/banmen", nil, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := cfg.SettingError("plugin_dir", os.ErrNotExist).Error()
+	want := `plugin_dir "/opt/banmen/plugins" (from the built-in default): file does not exist; set another with -plugin_dir or BANMEN_PLUGIN_DIR`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -10,19 +10,27 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
+
+	"golang.org/x/text/language"
 )
 
 // Fallback is the language every other falls back to, key by key; its file
 // must be complete.
 const Fallback = "en"
 
+// TagKey is the key of a locale file's BCP 47 tag, when it says more than
+// the file's name: zh.json is written in Simplified characters, "zh-Hans".
+const TagKey = "lang.tag"
+
 // Catalog holds every language's strings.
 type Catalog struct {
-	langs map[string]map[string]string
-	codes []string // Fallback first, then alphabetical
+	langs   map[string]map[string]string
+	codes   []string       // Fallback first, then alphabetical
+	tags    []language.Tag // each code's tag, in the order of codes
+	matcher language.Matcher
 }
 
 // Load reads every *.json file of fsys as the language named by the file.
@@ -54,6 +62,19 @@ func Load(fsys fs.FS) (*Catalog, error) {
 		}
 		return c.codes[i] < c.codes[j]
 	})
+	for _, code := range c.codes {
+		name := code
+		if t, ok := c.langs[code][TagKey]; ok {
+			name = t
+		}
+		tag, err := language.Parse(name)
+		if err != nil {
+			return nil, fmt.Errorf("locale %s.json: %s %q: %w", code, TagKey, name, err)
+		}
+		c.tags = append(c.tags, tag)
+	}
+	// The fallback comes first: the matcher answers it when nothing fits.
+	c.matcher = language.NewMatcher(c.tags)
 	return c, nil
 }
 
@@ -135,33 +156,74 @@ func (c *Catalog) Missing(lang string) (missing, extra []string) {
 	return missing, extra
 }
 
-// Match picks the best language of the catalog for an Accept-Language
-// header: the highest q first, a region ("uk-UA") matching its base
-// language; the fallback when nothing matches.
+// Match picks the page language for an Accept-Language header with
+// golang.org/x/text/language's Matcher (CLDR's language distances): a region
+// or dialect finds its language ("de-CH", "gsw" → de), a language is
+// preferred over a weaker substitute the reader ranked higher, and the
+// fallback answers when nothing fits.
+//
+// A Traditional Chinese reader ("zh-TW", "zh-HK", "zh-Hant") is a weak
+// ("Low") match for the Simplified zh pages. Following the Matcher, such a
+// reader gets English when the header accepts English, and the Simplified
+// pages otherwise, or when the header also names plain "zh" (as Chrome's
+// default "zh-TW,zh;q=0.9,en-US;q=0.8" does); in both cases Approximate
+// reports it, and the page says so, so Simplified is never served silently
+// in place of Traditional.
 func (c *Catalog) Match(acceptLanguage string) string {
-	type pref struct {
-		tag string
-		q   float64
+	tags := parseAccept(acceptLanguage)
+	if len(tags) == 0 {
+		return Fallback
 	}
-	var prefs []pref
-	for _, part := range strings.Split(acceptLanguage, ",") {
-		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		q := 1.0
-		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				q = f
-			}
-		}
-		if tag != "" && q > 0 {
-			prefs = append(prefs, pref{strings.ToLower(tag), q})
-		}
+	_, i, conf := c.matcher.Match(tags...)
+	if conf == language.No {
+		return Fallback
 	}
-	sort.SliceStable(prefs, func(i, j int) bool { return prefs[i].q > prefs[j].q })
-	for _, p := range prefs {
-		base, _, _ := strings.Cut(p.tag, "-")
-		if c.Has(base) {
-			return base
-		}
+	return c.codes[i]
+}
+
+// Approximate reports whether the pages in lang are only a weak substitute
+// (x/text's Low confidence) for the reader's first choice in
+// acceptLanguage, such as Simplified for a Traditional Chinese reader: the
+// page then says that it is not in the language asked for.
+func (c *Catalog) Approximate(lang, acceptLanguage string) bool {
+	i := slices.Index(c.codes, lang)
+	tags := parseAccept(acceptLanguage)
+	if i < 0 || len(tags) == 0 {
+		return false
 	}
-	return Fallback
+	return language.Comprehends(tags[0], c.tags[i]) == language.Low
+}
+
+// maxAcceptTags bounds the work one header may ask for.
+const maxAcceptTags = 32
+
+// parseAccept reads an Accept-Language header into tags, most wanted first
+// (q=0 excluded). A malformed entry is skipped rather than voiding the whole
+// header, as language.ParseAcceptLanguage would.
+func parseAccept(h string) []language.Tag {
+	parts := strings.SplitN(h, ",", maxAcceptTags+1)
+	if len(parts) > maxAcceptTags {
+		parts = parts[:maxAcceptTags]
+	}
+	type weighted struct {
+		tag language.Tag
+		q   float32
+	}
+	var all []weighted
+	for _, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		tags, qs, err := language.ParseAcceptLanguage(p)
+		if err != nil || len(tags) != 1 {
+			continue
+		}
+		all = append(all, weighted{tags[0], qs[0]})
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].q > all[j].q })
+	out := make([]language.Tag, len(all))
+	for i, w := range all {
+		out[i] = w.tag
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -73,6 +74,19 @@ func TestShippedLanguages(t *testing.T) {
 		{"nl-BE", "nl"},
 		{"it-IT", "it"},
 		{"fr-FR,es;q=0.5", "en"},
+		{"gsw", "de"}, // Swiss German reads German
+		// Traditional Chinese: Simplified is a weak match, so English wins
+		// where the reader accepts it...
+		{"zh-TW,en;q=0.8", "en"},
+		{"zh-Hant,en-US;q=0.5", "en"},
+		// ...and Simplified, with a notice (TestApproximate), where not, or
+		// where the header names plain zh (Chrome's default in Taiwan).
+		{"zh-TW", "zh"},
+		{"zh-HK", "zh"},
+		{"zh-Hant", "zh"},
+		{"zh-TW,zh;q=0.9,en-US;q=0.8,en;q=0.7", "zh"},
+		{"zh-Hans-HK", "zh"},
+		{"yue-HK,en;q=0.5", "en"},
 	} {
 		if got := c.Match(tc.header); got != tc.want {
 			t.Errorf("Match(%q) = %q, want %q", tc.header, got, tc.want)
@@ -116,9 +130,52 @@ func TestMatch(t *testing.T) {
 		{"ja, zh;q=0.9", "en"},
 		{"DE-at", "de"},
 		{"uk;q=0, de;q=0.1", "de"},
+		{"en;q=0.1, de", "de"},
+		{"*", "en"},
+		{"de;q=abc, uk;q=0.5", "uk"}, // a malformed entry is skipped, not the header
+		{"@@, de", "de"},
+		{strings.Repeat("fr,", 40) + "de", "en"}, // bounded
 	} {
 		if got := c.Match(tc.header); got != tc.want {
 			t.Errorf("Match(%q) = %q, want %q", tc.header, got, tc.want)
 		}
+	}
+}
+
+// TestApproximate: a page in a language that is only a weak substitute for
+// the reader's first choice says so. Simplified Chinese is never served to a
+// Traditional Chinese reader without the notice.
+func TestApproximate(t *testing.T) {
+	c, err := Load(locales.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		lang, header string
+		want         bool
+	}{
+		{"zh", "zh-TW", true},
+		{"zh", "zh-HK", true},
+		{"zh", "zh-Hant", true},
+		{"zh", "zh-TW,zh;q=0.9,en-US;q=0.8,en;q=0.7", true},
+		{"zh", "zh-CN,zh;q=0.9", false},
+		{"zh", "zh", false},
+		{"zh", "zh-Hans-HK", false},
+		{"zh", "", false},
+		{"en", "zh-TW,en;q=0.8", false}, // English was asked for
+		{"de", "de-CH", false},
+		{"en", "fr", false}, // no translation at all is not a substitute
+		{"xx", "zh-TW", false},
+	} {
+		if got := c.Approximate(tc.lang, tc.header); got != tc.want {
+			t.Errorf("Approximate(%q, %q) = %v, want %v", tc.lang, tc.header, got, tc.want)
+		}
+	}
+}
+
+func TestBadTag(t *testing.T) {
+	_, err := Load(fstest.MapFS{"en.json": {Data: []byte(`{"lang.tag":"not a tag!"}`)}})
+	if err == nil {
+		t.Error("a locale with a malformed lang.tag loaded")
 	}
 }

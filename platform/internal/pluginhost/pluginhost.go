@@ -81,6 +81,7 @@ type proc struct {
 
 	mu        sync.Mutex
 	conn      *sdk.Conn
+	cmd       *exec.Cmd   // conn's process, for killing it without its cooperation
 	restarts  []time.Time // recent restart times, for crash-loop detection
 	downUntil time.Time   // unavailable until then
 	lastErr   error
@@ -116,16 +117,16 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 			continue
 		}
 		p := &proc{name: e.Name(), path: filepath.Join(cfg.Dir, e.Name()), cfg: &h.cfg}
-		conn, err := p.launch(ctx)
+		conn, cmd, err := p.launch(ctx)
 		if err != nil {
 			cfg.Logger.Error("plugin did not start", "plugin", p.name, "err", err)
 			continue
 		}
-		p.conn = conn
+		p.conn, p.cmd = conn, cmd
 		for _, d := range conn.Descriptions() {
 			if other, dup := h.byVariant[d.ID]; dup {
 				h.Close()
-				conn.Kill()
+				stopProcess(conn, cmd, shutdownGrace)
 				return nil, fmt.Errorf("variant %q is served by both %s and %s", d.ID, other.name, p.name)
 			}
 			h.byVariant[d.ID] = p
@@ -144,7 +145,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 
 // launch starts the plugin process: no inherited environment but PATH and
 // the configured extras (sdk.Launch adds the parent-death signal).
-func (p *proc) launch(ctx context.Context) (*sdk.Conn, error) {
+func (p *proc) launch(ctx context.Context) (*sdk.Conn, *exec.Cmd, error) {
 	cmd := exec.Command(p.path)
 	// One scheduler thread unless configured otherwise: rules calls are
 	// short and every built-in engine searches on one goroutine, while a
@@ -157,7 +158,66 @@ func (p *proc) launch(ctx context.Context) (*sdk.Conn, error) {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	return sdk.Launch(ctx, sdk.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
+	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
+	return conn, cmd, err
+}
+
+const (
+	// callPingTimeout bounds the ping after a call overran its deadline, so
+	// the player's 504 comes at most this late; a live plugin answers a
+	// health check in well under a millisecond.
+	callPingTimeout = 500 * time.Millisecond
+	// healthPingTimeout bounds the health loop's ping; nobody waits on it,
+	// so it can be generous to a loaded machine.
+	healthPingTimeout = 2 * time.Second
+	// shutdownGrace is how long a plugin may take to exit when asked to,
+	// at shutdown, before it is killed.
+	shutdownGrace = 3 * time.Second
+)
+
+// errPingTimeout says a plugin did not answer a health check in time.
+var errPingTimeout = errors.New("health check timed out")
+
+// ping checks that the plugin answers within d. go-plugin's Ping has no
+// deadline of its own, and a stopped or wedged process never answers it;
+// the goroutine left waiting ends when the failed connection is killed.
+func ping(conn *sdk.Conn, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- conn.Ping() }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return errPingTimeout
+	}
+}
+
+// stopProcess ends a plugin process. The graceful way (sdk.Conn.Kill, which
+// asks the plugin to shut down over gRPC) waits for an answer a stopped or
+// wedged process never gives, so after grace the process is killed outright
+// (os.Process.Kill, which cannot hit a reused PID), which also ends that wait.
+// A grace of 0 kills at once: for a process already judged failed.
+func stopProcess(conn *sdk.Conn, cmd *exec.Cmd, grace time.Duration) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		conn.Kill()
+	}()
+	if grace > 0 {
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+	}
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+	<-done
 }
 
 // Descriptions are the variants served, sorted by ID.
@@ -198,8 +258,8 @@ func (h *Host) Close() {
 	for _, p := range h.procs {
 		p.mu.Lock()
 		if p.conn != nil {
-			p.conn.Kill()
-			p.conn = nil
+			stopProcess(p.conn, p.cmd, shutdownGrace)
+			p.conn, p.cmd = nil, nil
 		}
 		p.mu.Unlock()
 	}
@@ -234,7 +294,7 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 			// The call overran its deadline: the plugin may be hung, or the
 			// call merely slow. A quick ping tells which; a hung plugin is
 			// replaced so the next call finds a live one.
-			if conn.Ping() != nil {
+			if ping(conn, callPingTimeout) != nil {
 				p.replace(conn, fmt.Errorf("hung during %s", call))
 			}
 			return &TimeoutError{Variant: variant, Call: call}
@@ -257,8 +317,8 @@ func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
 		return p.conn, nil
 	}
 	if p.conn != nil {
-		p.conn.Kill()
-		p.conn = nil
+		stopProcess(p.conn, p.cmd, 0)
+		p.conn, p.cmd = nil, nil
 	}
 	now := time.Now()
 	if now.Before(p.downUntil) {
@@ -282,7 +342,7 @@ func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
 		}
 	}
 	p.restarts = append(p.restarts, time.Now())
-	conn, err := p.launch(context.WithoutCancel(ctx))
+	conn, cmd, err := p.launch(context.WithoutCancel(ctx))
 	if p.cfg.OnRestart != nil {
 		p.cfg.OnRestart(p.name)
 	}
@@ -292,19 +352,20 @@ func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
 		return nil, fmt.Errorf("restart plugin %s: %w", p.name, err)
 	}
 	p.cfg.Logger.Info("plugin restarted", "plugin", p.name, "pid", conn.PID())
-	p.conn = conn
+	p.conn, p.cmd = conn, cmd
 	return conn, nil
 }
 
-// replace drops a failed connection (unless another caller already did) so
-// the next get starts a new process.
+// replace kills a failed process (unless another caller already replaced
+// it) so the next get starts a new one. A failed process gets no grace: it
+// may be too wedged to shut down when asked.
 func (p *proc) replace(failed *sdk.Conn, cause error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lastErr = cause
 	if p.conn == failed {
-		failed.Kill()
-		p.conn = nil
+		stopProcess(failed, p.cmd, 0)
+		p.conn, p.cmd = nil, nil
 	}
 }
 
@@ -327,15 +388,7 @@ func (h *Host) healthLoop() {
 			if conn == nil {
 				continue
 			}
-			done := make(chan error, 1)
-			go func() { done <- conn.Ping() }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(2 * time.Second):
-				err = errors.New("health check timed out")
-			}
-			if err != nil {
+			if err := ping(conn, healthPingTimeout); err != nil {
 				h.cfg.Logger.Warn("plugin failed its health check", "plugin", p.name, "err", err)
 				p.replace(conn, err)
 				if ds := conn.Descriptions(); len(ds) > 0 {

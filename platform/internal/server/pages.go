@@ -120,6 +120,10 @@ type pageData struct {
 	Variant     *variantCard
 	Board       *boardData
 	Mode        string
+	// Approximate: the page's language is only a weak substitute for the
+	// one the browser asks for (Simplified for a Traditional Chinese
+	// reader), and the page says so.
+	Approximate bool
 }
 
 // langLink is one entry of the language switcher: the same page in another
@@ -148,6 +152,7 @@ type boardData struct {
 
 func (p *pages) render(c *fiber.Ctx, status int, name string, d pageData) error {
 	d.Langs = p.langLinks(c, d.Lang)
+	d.Approximate = p.cat.Approximate(d.Lang, c.Get(fiber.HeaderAcceptLanguage))
 	var buf bytes.Buffer
 	if err := p.byLang[d.Lang][name].ExecuteTemplate(&buf, "layout", d); err != nil {
 		return err

@@ -98,7 +98,8 @@ func TestPages(t *testing.T) {
 
 func TestLanguageRedirect(t *testing.T) {
 	get := pageServer(t)
-	for accept, want := range map[string]string{"": "/en/", "uk-UA,uk;q=0.9": "/uk/", "fr,es;q=0.8": "/en/", "ja,fr;q=0.8": "/ja/", "zh-CN,zh;q=0.9": "/zh/", "zh-Hans": "/zh/"} {
+	for accept, want := range map[string]string{"": "/en/", "uk-UA,uk;q=0.9": "/uk/", "fr,es;q=0.8": "/en/", "ja,fr;q=0.8": "/ja/", "zh-CN,zh;q=0.9": "/zh/", "zh-Hans": "/zh/",
+		"zh-TW,en;q=0.8": "/en/", "zh-TW": "/zh/", "gsw": "/de/"} {
 		status, _, h := get("/", accept)
 		if status != 302 || h["Location"] != want {
 			t.Errorf("GET / with Accept-Language %q: %d to %q, want 302 to %q", accept, status, h["Location"], want)
@@ -145,5 +146,34 @@ func TestStaticVersioned(t *testing.T) {
 	status, css, h := get(m[1], "")
 	if status != 200 || !strings.Contains(css, "@font-face") || !strings.Contains(h["Cache-Control"], "max-age=31536000") {
 		t.Errorf("GET %s: %d, cache %q", m[1], status, h["Cache-Control"])
+	}
+}
+
+// A Traditional Chinese reader served the Simplified pages is told so, with
+// a link to English; a Simplified reader is not.
+func TestTraditionalChineseNotice(t *testing.T) {
+	get := pageServer(t)
+	const notice = `class="lang-notice"`
+	for _, tc := range []struct {
+		path, accept string
+		want         bool
+	}{
+		{"/zh/xiangqi/", "zh-TW", true},
+		{"/zh/", "zh-TW,zh;q=0.9,en-US;q=0.8,en;q=0.7", true},
+		{"/zh/xiangqi/play?mode=local", "zh-HK", true},
+		{"/zh/xiangqi/", "zh-CN,zh;q=0.9", false},
+		{"/zh/xiangqi/", "", false},
+		{"/en/xiangqi/", "zh-TW,en;q=0.8", false},
+	} {
+		_, body, h := get(tc.path, tc.accept)
+		if got := strings.Contains(body, notice); got != tc.want {
+			t.Errorf("GET %s with Accept-Language %q: notice %v, want %v", tc.path, tc.accept, got, tc.want)
+		}
+		if tc.want && (!strings.Contains(body, "本頁為簡體中文") || !strings.Contains(body, `hreflang="en" lang="en">English</a>`)) {
+			t.Errorf("GET %s: the notice lacks its text or the English link", tc.path)
+		}
+		if h["Vary"] != "Accept-Language" {
+			t.Errorf("GET %s: Vary %q", tc.path, h["Vary"])
+		}
 	}
 }

@@ -218,14 +218,10 @@ func (g *game) view() sdk.View {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
 	}
 	if g.over() {
+		// A mated king stays upright, in check: lying face down is Yonin's
+		// rule for an eliminated player's king, not shogi's.
 		v.Status = sdk.Over
 		v.Result = g.result
-		if g.result.Reason == ReasonCheckmate && len(g.result.Winners) == 1 {
-			// The mated king lies face down.
-			if ks := p.kingSq[p.side]; ks != 0 {
-				v.Board[cellOf[ks]].Flipped = true
-			}
-		}
 		return v
 	}
 	v.Status = sdk.Playing

@@ -65,8 +65,15 @@ func TestViewLegal(t *testing.T) {
 func TestViewCheckmate(t *testing.T) {
 	g := gameFrom(t, "8k/9/6NGP/9/9/9/9/9/4K4 b - 1", "1c1b+")
 	v := g.view()
-	if !v.Board[8].Flipped || len(v.InCheck) != 1 || v.InCheck[0] != 1 {
+	// The mated king stays upright with its face and the check mark; a
+	// king face down is Yonin's eliminated player, never shogi's.
+	if k := v.Board[8]; k.Kind != "K" || k.Owner != 1 || k.Flipped || len(v.InCheck) != 1 || v.InCheck[0] != 1 {
 		t.Errorf("mated king: cell %+v, in check %v", v.Board[8], v.InCheck)
+	}
+	for i, c := range v.Board {
+		if c.Flipped {
+			t.Errorf("cell %d is face down: %+v", i, c)
+		}
 	}
 	if v.Result == nil || v.Result.Reason != ReasonCheckmate {
 		t.Errorf("result %+v", v.Result)

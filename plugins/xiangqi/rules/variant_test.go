@@ -97,4 +97,10 @@ func TestCheckView(t *testing.T) {
 	if v.Status != sdk.Over || v.Result.Reason != ReasonCheckmate || len(v.InCheck) != 1 || len(v.ToMove) != 0 {
 		t.Errorf("mated: %+v", v)
 	}
+	// The mated general stays upright, in check; nothing lies face down.
+	for i, c := range v.Board {
+		if c.Flipped {
+			t.Errorf("cell %d is face down: %+v", i, c)
+		}
+	}
 }
