@@ -79,16 +79,21 @@ func randomPosition(t *testing.T, r *rand.Rand, sfen string, plies int) Position
 		if len(ms) == 0 {
 			break
 		}
-		m := ms[r.IntN(len(ms))]
-		for k := 0; k < 3; k++ {
-			if x := ms[r.IntN(len(ms))]; !x.isDrop() && p.b[x.to()] != 0 {
-				m = x
-				break
-			}
-		}
-		p.do(m)
+		p.do(randomMove(r, &p, ms))
 	}
 	return p
+}
+
+// randomMove picks one of the legal moves ms in p, a capture when one of
+// three more draws finds one.
+func randomMove(r *rand.Rand, p *Position, ms []Move) Move {
+	m := ms[r.IntN(len(ms))]
+	for k := 0; k < 3; k++ {
+		if x := ms[r.IntN(len(ms))]; !x.isDrop() && p.b[x.to()] != 0 {
+			return x
+		}
+	}
+	return m
 }
 
 // perftUchi is perft that also counts the pawn-drop mates left out at the
