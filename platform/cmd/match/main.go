@@ -64,7 +64,7 @@ func main() {
 	flag.DurationVar(&o.think, "think", 3*time.Second, "deadline of one computer move")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed of the random openings")
 	flag.StringVar(&o.plugins, "plugins", "bin/plugins", "plugin directory")
-	flag.StringVar(&o.engine, "engine", "/usr/games/fairy-stockfish", "external engine for fsf:DEPTH players")
+	flag.StringVar(&o.engine, "engine", "", "external engine for fsf:DEPTH players (default: Fairy-Stockfish, found as extengine.FindFairyStockfish says)")
 	flag.BoolVar(&o.verbose, "v", false, "print every game's moves")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -123,6 +123,11 @@ func newPlayer(spec string, conn *sdk.Conn, o options) (player, error) {
 		dia, ok := engineDialect[o.variant]
 		if !ok {
 			return nil, fmt.Errorf("no external engine dialect for %s", o.variant)
+		}
+		if o.engine == "" {
+			if o.engine, err = extengine.FindFairyStockfish(os.Getenv); err != nil {
+				return nil, err
+			}
 		}
 		eng := extengine.New(extengine.Config{Command: o.engine, Protocol: dia.protocol, Options: dia.options})
 		return &enginePlayer{conn: conn, variant: o.variant, format: dia.format, depth: depth, eng: eng}, nil

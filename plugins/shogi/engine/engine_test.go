@@ -2,13 +2,13 @@ package engine
 
 import (
 	"context"
-	"os/exec"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/banmen/banmen/plugins/shogi/rules"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/extengine/fsftest"
 )
 
 // stateOf builds a game State from USI position text ("startpos moves ...",
@@ -322,18 +322,10 @@ func TestRepetition(t *testing.T) {
 	}
 }
 
-func fsfPath(t *testing.T) string {
-	p, err := exec.LookPath("/usr/games/fairy-stockfish")
-	if err != nil {
-		t.Skip("fairy-stockfish is not installed")
-	}
-	return p
-}
-
 // TestExternalEngine: with BANMEN_SHOGI_ENGINE, Hard asks Fairy-Stockfish,
 // whose move is checked, and still mates.
 func TestExternalEngine(t *testing.T) {
-	path := fsfPath(t)
+	path := fsftest.Path(t)
 	env := map[string]string{"BANMEN_SHOGI_ENGINE": path, "BANMEN_SHOGI_ENGINE_MOVETIME": "300ms"}
 	v := New(func(k string) string { return env[k] })
 	defer v.Close()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/extengine/fsftest"
 )
 
 // The puzzles were taken from games between our levels: Fairy-Stockfish
@@ -249,14 +250,6 @@ func TestNoMoveWhenOver(t *testing.T) {
 	}
 }
 
-const fsfPath = "/usr/games/fairy-stockfish"
-
-func needFSF(t *testing.T) {
-	if _, err := os.Stat(fsfPath); err != nil {
-		t.Skip("Fairy-Stockfish is not installed")
-	}
-}
-
 // waitWarm waits until the pool's engines have started (seconds on a busy
 // machine).
 func waitWarm(t *testing.T, p *Player) {
@@ -269,9 +262,9 @@ func waitWarm(t *testing.T, p *Player) {
 }
 
 func TestExternalEngine(t *testing.T) {
-	needFSF(t)
+	fsf := fsftest.Path(t)
 	p := NewPlayer(ConfigFromEnv(func(k string) string {
-		return map[string]string{EnvEngine: fsfPath, EnvMoveTime: "200ms"}[k]
+		return map[string]string{EnvEngine: fsf, EnvMoveTime: "200ms"}[k]
 	}))
 	defer p.Close()
 	if p.cfg.ExternalMoveTime != 200*time.Millisecond {
