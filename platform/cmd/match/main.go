@@ -8,7 +8,9 @@
 //	match -variant xiangqi -a hard -b fsf:5 -games 20
 //
 // In a game of more than two seats, player A takes one seat (rotating) and B
-// the others; A scores 1 for first place down to 0 for last.
+// the others; A scores 1 for first place down to 0 for last. After the score
+// it prints each player's think time per move (median, 90th percentile,
+// longest, moves after the -think deadline): the levels' budgets, measured.
 //
 // It knows no game rule: moves come from the View's legal list, the
 // plugin's Suggest, or the engine, whose text is checked by the plugin.
@@ -212,6 +214,7 @@ func run(o options) error {
 	}
 	fmt.Printf("%s: A=%s vs B=%s: %.1f/%d = %.1f%% for A (%s)\n",
 		o.variant, o.a, o.b, total, played, 100*total/float64(played), time.Since(start).Round(time.Second))
+	times.print(os.Stdout, o.think)
 	return nil
 }
 
@@ -237,11 +240,13 @@ func playGame(ctx context.Context, conn *sdk.Conn, o options, a, b player, aSeat
 			}
 			m = board[rng.IntN(len(board))].Move
 		} else {
-			p := b
+			p, label := b, "B="+b.name()
 			if seat == aSeat {
-				p = a
+				p, label = a, "A="+a.name()
 			}
+			t0 := time.Now()
 			m, err = p.move(ctx, st, v)
+			times.add(label, time.Since(t0))
 			if err != nil {
 				return 0, "", fmt.Errorf("ply %d, %s: %w", v.Ply, p.name(), err)
 			}

@@ -1,7 +1,8 @@
 // Command bench measures the shogi move generator: it runs our perft
 // in-process and Fairy-Stockfish's (USI mode, `go perft N`) on the same
 // positions in the same run, checks that the counts agree with each other
-// and with the published ones, and prints both speeds and their ratio.
+// and with the published ones, and prints both speeds and their ratio. Then
+// (unless -levels=false) it times the computer levels.
 //
 //	go run ./plugins/shogi/cmd/bench [-depth 5] [-runs 3] [-fsf PATH] [-only start]
 //
@@ -51,8 +52,13 @@ func main() {
 	fsfPath := flag.String("fsf", "", "Fairy-Stockfish binary (default: found as extengine.FindFairyStockfish says)")
 	only := flag.String("only", "", "run only the named position (start, matsuri, most-moves)")
 	runs := flag.Int("runs", 1, "time each perft this many times and keep the fastest (the machine may be shared)")
+	levels := flag.Bool("levels", true, "also time the computer levels")
 	flag.Parse()
-	if err := run(*depth, *fsfPath, *only, max(1, *runs), os.Stdout); err != nil {
+	err := run(*depth, *fsfPath, *only, max(1, *runs), os.Stdout)
+	if err == nil && *levels {
+		err = levelTimes(os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}

@@ -1,7 +1,8 @@
 // Command bench measures the Xiangqi move generator: it runs our perft
 // in-process and Fairy-Stockfish's ("go perft N" over UCI with UCI_Variant
 // xiangqi) on the same positions in the same run, checks that the counts
-// agree, and prints both speeds and their ratio.
+// agree, and prints both speeds and their ratio. Then (unless -levels=false)
+// it times the computer levels.
 //
 //	go run ./plugins/xiangqi/cmd/bench [-depth 5] [-fsf PATH] [-position FEN]
 //	go run ./plugins/xiangqi/cmd/bench -random 200 [-random-depth 3]
@@ -50,6 +51,7 @@ func run(args []string, out io.Writer) error {
 	pos := fs.String("position", "", "measure only this FEN")
 	random := fs.Int("random", 0, "compare counts on this many positions of random games instead")
 	randomDepth := fs.Int("random-depth", 3, "perft depth of the -random comparison")
+	levels := fs.Bool("levels", true, "also time the computer levels (after the perft table)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -92,6 +94,9 @@ func run(args []string, out io.Writer) error {
 	}
 	if failed {
 		return errors.New("perft counts differ")
+	}
+	if *levels {
+		return levelTimes(out)
 	}
 	return nil
 }
