@@ -8,7 +8,9 @@
 //	match -variant xiangqi -a hard -b fsf:5 -games 20
 //
 // In a game of more than two seats, player A takes one seat (rotating) and B
-// the others; A scores 1 for first place down to 0 for last.
+// the others; A scores 1 for first place down to 0 for last. After the score
+// it prints each player's think time per move (median, 90th percentile,
+// longest, moves after the -think deadline): the levels' budgets, measured.
 //
 // It knows no game rule: moves come from the View's legal list, the
 // plugin's Suggest, or the engine, whose text is checked by the plugin.
@@ -64,7 +66,7 @@ func main() {
 	flag.DurationVar(&o.think, "think", 3*time.Second, "deadline of one computer move")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed of the random openings")
 	flag.StringVar(&o.plugins, "plugins", "bin/plugins", "plugin directory")
-	flag.StringVar(&o.engine, "engine", "/usr/games/fairy-stockfish", "external engine for fsf:DEPTH players")
+	flag.StringVar(&o.engine, "engine", "", "external engine for fsf:DEPTH players (default: Fairy-Stockfish, found as extengine.FindFairyStockfish says)")
 	flag.BoolVar(&o.verbose, "v", false, "print every game's moves")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -123,6 +125,11 @@ func newPlayer(spec string, conn *sdk.Conn, o options) (player, error) {
 		dia, ok := engineDialect[o.variant]
 		if !ok {
 			return nil, fmt.Errorf("no external engine dialect for %s", o.variant)
+		}
+		if o.engine == "" {
+			if o.engine, err = extengine.FindFairyStockfish(os.Getenv); err != nil {
+				return nil, err
+			}
 		}
 		eng := extengine.New(extengine.Config{Command: o.engine, Protocol: dia.protocol, Options: dia.options})
 		return &enginePlayer{conn: conn, variant: o.variant, format: dia.format, depth: depth, eng: eng}, nil
@@ -207,6 +214,7 @@ func run(o options) error {
 	}
 	fmt.Printf("%s: A=%s vs B=%s: %.1f/%d = %.1f%% for A (%s)\n",
 		o.variant, o.a, o.b, total, played, 100*total/float64(played), time.Since(start).Round(time.Second))
+	times.print(os.Stdout, o.think)
 	return nil
 }
 
@@ -232,11 +240,13 @@ func playGame(ctx context.Context, conn *sdk.Conn, o options, a, b player, aSeat
 			}
 			m = board[rng.IntN(len(board))].Move
 		} else {
-			p := b
+			p, label := b, "B="+b.name()
 			if seat == aSeat {
-				p = a
+				p, label = a, "A="+a.name()
 			}
+			t0 := time.Now()
 			m, err = p.move(ctx, st, v)
+			times.add(label, time.Since(t0))
 			if err != nil {
 				return 0, "", fmt.Errorf("ply %d, %s: %w", v.Ply, p.name(), err)
 			}

@@ -2,13 +2,15 @@ package engine
 
 import (
 	"context"
-	"os/exec"
+	"maps"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/banmen/banmen/plugins/shogi/rules"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/extengine/fsftest"
 )
 
 // stateOf builds a game State from USI position text ("startpos moves ...",
@@ -185,8 +187,11 @@ func TestTakesHangingPiece(t *testing.T) {
 // A middle game with many drops, the worst case for the search.
 const matsuri = "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"
 
-// TestDeadlines: every level answers a legal move before a short deadline,
-// and at once with an expired context.
+// TestDeadlines: every level answers a legal move with a short deadline and
+// with one already passed. How long it takes is a figure of the bench
+// command (go run ./plugins/shogi/cmd/bench), not a test: it measures the
+// machine as much as the code. TestHonoursCancellation checks, without a
+// clock, that a search stops when its context ends.
 func TestDeadlines(t *testing.T) {
 	v := New(func(string) string { return "" })
 	for _, pos := range []string{"startpos", matsuri} {
@@ -194,17 +199,10 @@ func TestDeadlines(t *testing.T) {
 		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
 			for _, d := range []time.Duration{200 * time.Millisecond, 0} {
 				ctx, cancel := context.WithTimeout(context.Background(), d)
-				t0 := time.Now()
 				m, err := v.Suggest(ctx, s, lv)
-				el := time.Since(t0)
 				cancel()
 				if err != nil {
 					t.Fatalf("%s %v: %v", lv, d, err)
-				}
-				// An expired context still gets a move at once. The grace
-				// is for a shared machine's scheduler, not for thinking.
-				if limit := d + 60*time.Millisecond; el > limit {
-					t.Errorf("%s with a %v deadline took %v", lv, d, el)
 				}
 				if _, _, err := (rules.Variant{}).Play(s, sdk.Seat(lineOf(t, pos).Pos.Side()), m); err != nil {
 					t.Errorf("%s: illegal %s: %v", lv, m, err)
@@ -214,35 +212,74 @@ func TestDeadlines(t *testing.T) {
 	}
 }
 
-// TestHardThinksAtMostTwoSeconds: a long deadline does not make Hard slow.
-func TestHardThinksAtMostTwoSeconds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes two seconds")
+// cancelAtPoll is a context without a deadline that is cancelled at its
+// n-th Err call: a deadline passing in the middle of a search, with no clock
+// in the test. polls counts the calls.
+type cancelAtPoll struct {
+	context.Context
+	cancel context.CancelFunc
+	n      int64
+	polls  atomic.Int64
+}
+
+func newCancelAtPoll(n int64) *cancelAtPoll {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &cancelAtPoll{Context: ctx, cancel: cancel, n: n}
+}
+
+func (c *cancelAtPoll) Err() error {
+	if c.polls.Add(1) == c.n {
+		c.cancel()
 	}
+	return c.Context.Err()
+}
+
+// maxPollsAfterCancel is how often a level may look at its context once it
+// has ended (today it never does: it stops at the look that sees the end).
+// A level that went on would look at it every 256 nodes until its own
+// budget ran out.
+const maxPollsAfterCancel = 2
+
+// TestHonoursCancellation: a context that ends while a level thinks (at its
+// second look at the context, a few hundred nodes in) stops the search at
+// the next look, and the level still answers a legal move.
+func TestHonoursCancellation(t *testing.T) {
 	v := New(func(string) string { return "" })
-	t0 := time.Now()
-	suggest(t, v, stateOf(t, matsuri), sdk.Hard, time.Minute)
-	if el := time.Since(t0); el > 2200*time.Millisecond {
-		t.Errorf("Hard took %v", el)
+	for _, pos := range []string{"startpos", matsuri} {
+		s := stateOf(t, pos)
+		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
+			ctx := newCancelAtPoll(2)
+			m, err := v.Suggest(ctx, s, lv)
+			if err != nil {
+				t.Fatalf("%s: %v", lv, err)
+			}
+			if _, _, err := (rules.Variant{}).Play(s, sdk.Seat(lineOf(t, pos).Pos.Side()), m); err != nil {
+				t.Errorf("%s: illegal %s: %v", lv, m, err)
+			}
+			if n := ctx.polls.Load(); n < ctx.n || n > ctx.n+maxPollsAfterCancel {
+				t.Errorf("%s at %s: looked at the context %d times; want it cancelled at look %d and at most %d looks after",
+					lv, pos, n, ctx.n, maxPollsAfterCancel)
+			}
+		}
 	}
 }
 
 // TestDeterministic: the same state and level, the same move. Easy and
-// Medium are bounded by nodes, not time, so this holds on any machine (as
-// long as their time cap does not cut them short: the search itself is
-// checked on a hard position without one). Easy answers at once.
+// Medium are bounded by nodes, so with their time caps lifted (and no
+// deadline) this holds on any machine, however loaded; the search itself is
+// checked on a hard position too.
 func TestDeterministic(t *testing.T) {
+	withoutTimeCaps(t, sdk.Easy, sdk.Medium)
 	v := New(func(string) string { return "" })
 	s := stateOf(t, "startpos moves 7g7f 3c3d")
 	for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium} {
-		t0 := time.Now()
-		first := suggest(t, v, s, lv, 5*time.Second)
-		if el := time.Since(t0); lv == sdk.Easy && el > 500*time.Millisecond {
-			t.Errorf("Easy took %v", el)
+		first, err := v.Suggest(context.Background(), s, lv)
+		if err != nil {
+			t.Fatal(err)
 		}
 		for i := 0; i < 2; i++ {
-			if m := suggest(t, v, s, lv, 5*time.Second); m != first {
-				t.Errorf("%s: %s then %s", lv, first, m)
+			if m, err := v.Suggest(context.Background(), s, lv); err != nil || m != first {
+				t.Errorf("%s: %s then %s (%v)", lv, first, m, err)
 			}
 		}
 	}
@@ -254,6 +291,21 @@ func TestDeterministic(t *testing.T) {
 		if res := sr.Search(context.Background(), l, lim); res.Move != first.Move || res.Score != first.Score || res.Nodes != first.Nodes {
 			t.Errorf("search: %+v then %+v", first, res)
 		}
+	}
+}
+
+// withoutTimeCaps lifts the time caps of the node-bounded levels for the
+// rest of the test, so that their node budgets alone bound them: what they
+// play then does not depend on the machine's speed or load. (The caps are
+// for a busy server; the bench command prints how long the levels take.)
+func withoutTimeCaps(t *testing.T, names ...sdk.Level) {
+	saved := maps.Clone(levels)
+	t.Cleanup(func() { levels = saved })
+	levels = maps.Clone(levels)
+	for _, name := range names {
+		lv := levels[name]
+		lv.think = time.Hour
+		levels[name] = lv
 	}
 }
 
@@ -322,18 +374,10 @@ func TestRepetition(t *testing.T) {
 	}
 }
 
-func fsfPath(t *testing.T) string {
-	p, err := exec.LookPath("/usr/games/fairy-stockfish")
-	if err != nil {
-		t.Skip("fairy-stockfish is not installed")
-	}
-	return p
-}
-
 // TestExternalEngine: with BANMEN_SHOGI_ENGINE, Hard asks Fairy-Stockfish,
 // whose move is checked, and still mates.
 func TestExternalEngine(t *testing.T) {
-	path := fsfPath(t)
+	path := fsftest.Path(t)
 	env := map[string]string{"BANMEN_SHOGI_ENGINE": path, "BANMEN_SHOGI_ENGINE_MOVETIME": "300ms"}
 	v := New(func(k string) string { return env[k] })
 	defer v.Close()
@@ -355,16 +399,18 @@ func TestExternalEngine(t *testing.T) {
 	if spawned == 0 {
 		t.Error("the external engine was never started")
 	}
-	// A short deadline is honoured too.
-	t0 := time.Now()
-	suggest(t, v, stateOf(t, matsuri), sdk.Hard, 300*time.Millisecond)
-	if el := time.Since(t0); el > 300*time.Millisecond {
-		t.Errorf("took %v with a 300 ms deadline", el)
+	// A deadline shorter than the engine's move time still gets a legal
+	// move (the engine is stopped, or not asked, and the built-in search
+	// answers).
+	s = stateOf(t, matsuri)
+	m = suggest(t, v, s, sdk.Hard, 300*time.Millisecond)
+	if _, _, err := (rules.Variant{}).Play(s, sdk.Seat(lineOf(t, matsuri).Pos.Side()), m); err != nil {
+		t.Errorf("with a 300 ms deadline: illegal %s: %v", m, err)
 	}
 }
 
 // TestExternalEngineFallback: a bogus command falls back to the built-in
-// search, within the deadline.
+// search.
 func TestExternalEngineFallback(t *testing.T) {
 	v := New(func(k string) string {
 		if k == "BANMEN_SHOGI_ENGINE" {
@@ -374,11 +420,7 @@ func TestExternalEngineFallback(t *testing.T) {
 	})
 	defer v.Close()
 	s := stateOf(t, "sfen "+mateInOne[0])
-	t0 := time.Now()
 	m := suggest(t, v, s, sdk.Hard, time.Second)
-	if el := time.Since(t0); el > time.Second {
-		t.Errorf("took %v", el)
-	}
 	if !won(t, s, m) {
 		t.Errorf("%s does not mate", m)
 	}

@@ -1,44 +1,27 @@
 package rules
 
 import (
-	"bufio"
-	"fmt"
-	"io"
+	"context"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"testing"
-)
 
-// fsfPath is Fairy-Stockfish from Debian's package fairy-stockfish.
-const fsfPath = "/usr/games/fairy-stockfish"
+	"github.com/banmen/banmen/sdk/extengine"
+	"github.com/banmen/banmen/sdk/extengine/fsftest"
+)
 
 // TestAgainstFairyStockfish compares perft with Fairy-Stockfish's on random
 // positions reached from the start and from the "matsuri" position, so that
 // rare shapes (distant pins, double checks, drops in check) are covered.
 // Fairy-Stockfish counts pawn-drop mates at the last ply as moves, so our
-// count plus those must equal its count. It needs the engine and runs
-// without -short.
+// count plus those must equal its count. It runs without -short; it skips
+// when the engine is not installed (fails with BANMEN_REQUIRE_FSF=1, as in
+// .ci/run) and fails when the engine is there but does not work.
 func TestAgainstFairyStockfish(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: runs without -short")
 	}
-	if _, err := os.Stat(fsfPath); err != nil {
-		t.Skip("fairy-stockfish is not installed")
-	}
-	cmd := exec.Command(fsfPath)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Skip(err)
-	}
-	defer func() { io.WriteString(in, "quit\n"); in.Close(); cmd.Wait() }()
-	sc := bufio.NewScanner(out)
-	io.WriteString(in, "usi\n")
-	for sc.Scan() && sc.Text() != "usiok" {
-	}
+	fsf := extengine.New(extengine.Config{Command: fsftest.Path(t), Protocol: extengine.USI})
+	defer fsf.Close()
 	r := rand.New(rand.NewPCG(1, 2))
 	failures := 0
 	for i := 0; i < 120; i++ {
@@ -49,13 +32,9 @@ func TestAgainstFairyStockfish(t *testing.T) {
 		p := randomPosition(t, r, start, r.IntN(120))
 		depth := 2 + i%2
 		ours, uchi := perftUchi(&p, depth)
-		fmt.Fprintf(in, "position sfen %s\ngo perft %d\n", p.SFEN(), depth)
-		var theirs uint64
-		for sc.Scan() {
-			if l := sc.Text(); strings.HasPrefix(l, "Nodes searched:") {
-				theirs, _ = strconv.ParseUint(strings.TrimSpace(l[len("Nodes searched:"):]), 10, 64)
-				break
-			}
+		theirs, _, err := fsf.Perft(context.Background(), "sfen "+p.SFEN(), depth)
+		if err != nil {
+			t.Fatalf("fairy-stockfish perft of %s: %v", p.SFEN(), err)
 		}
 		if ours+uchi != theirs {
 			t.Errorf("%s depth %d: ours %d + %d pawn-drop mates, fairy-stockfish %d; divide:\n%s",
@@ -79,16 +58,21 @@ func randomPosition(t *testing.T, r *rand.Rand, sfen string, plies int) Position
 		if len(ms) == 0 {
 			break
 		}
-		m := ms[r.IntN(len(ms))]
-		for k := 0; k < 3; k++ {
-			if x := ms[r.IntN(len(ms))]; !x.isDrop() && p.b[x.to()] != 0 {
-				m = x
-				break
-			}
-		}
-		p.do(m)
+		p.do(randomMove(r, &p, ms))
 	}
 	return p
+}
+
+// randomMove picks one of the legal moves ms in p, a capture when one of
+// three more draws finds one.
+func randomMove(r *rand.Rand, p *Position, ms []Move) Move {
+	m := ms[r.IntN(len(ms))]
+	for k := 0; k < 3; k++ {
+		if x := ms[r.IntN(len(ms))]; !x.isDrop() && p.b[x.to()] != 0 {
+			return x
+		}
+	}
+	return m
 }
 
 // perftUchi is perft that also counts the pawn-drop mates left out at the

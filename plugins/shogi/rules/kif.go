@@ -12,8 +12,10 @@ import (
 // KIF is the Japanese game record of Kifu for Windows, here always UTF-8
 // (announced by its first line). The start position is "手合割：平手" or a
 // board diagram (BOD); moves are "７六歩(77)", "同　歩(33)", "２二角成(88)",
-// "３三銀不成(44)", "５五角打"; the record ends with a special move (投了,
-// 詰み, 千日手, 入玉勝ち, ...) and a "まで" summary line.
+// "３三銀(44)", "５五角打"; the record ends with a special move (投了,
+// 詰み, 千日手, 入玉勝ち, ...) and a "まで" summary line. A declined
+// promotion is written without a mark, as KIF writers do; "３三銀不成(44)",
+// which older Banmen records and KI2-minded writers have, still reads.
 
 // kifMove writes m, played in p after a move to prevTo, in KIF.
 func kifMove(p *Position, m Move, prevTo int) string {
@@ -37,11 +39,11 @@ func kifMove(p *Position, m Move, prevTo int) string {
 		sb.WriteString("打")
 		return sb.String()
 	}
-	k := kindOf(p.b[m.from()])
+	// A declined promotion is written as a plain move: KIF has only 成 and
+	// 打 there (不成 is KI2's, kept in the move list's names), and readers
+	// such as tsshogi's give up on a record that has it.
 	if m.promotes() {
 		sb.WriteString("成")
-	} else if canPromote(k) && (zone[p.side][m.from()] || zone[p.side][m.to()]) {
-		sb.WriteString("不成")
 	}
 	fmt.Fprintf(&sb, "(%d%d)", 9-colOf[m.from()], rowOf[m.from()]+1)
 	return sb.String()

@@ -2,13 +2,16 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/extengine/fsftest"
 )
 
 // The puzzles were taken from games between our levels: Fairy-Stockfish
@@ -111,53 +114,94 @@ func TestTakesHangingChariot(t *testing.T) {
 	}
 }
 
-// TestDeadlines checks that every level answers a legal move within a short
-// deadline and at once with an expired one, in a busy middlegame.
+// TestDeadlines checks that every level answers a legal move with a short
+// deadline and with one already passed, in a busy middlegame. How long it
+// takes is a figure of the bench command (go run ./plugins/xiangqi/cmd/bench
+// -levels), not a test: it measures the machine as much as the code.
+// TestHonoursCancellation checks, without a clock, that a search stops when
+// its context ends.
 func TestDeadlines(t *testing.T) {
 	v := Variant{}
-	st, _, err := v.Import(rules.NotationFENUCCI, "fen r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	view, _ := v.View(st)
-	legal := map[sdk.Move]bool{}
-	for _, l := range view.Legal {
-		legal[l.Move] = true
-	}
+	st, legal := middlegame(t)
 	for _, l := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
 		for _, d := range []time.Duration{200 * time.Millisecond, -time.Second} {
 			ctx, cancel := context.WithTimeout(context.Background(), d)
-			t0 := time.Now()
 			m, err := v.Suggest(ctx, st, l)
-			el := time.Since(t0)
 			cancel()
-			// A loaded machine may wake the goroutine late: allow some slack.
-			limit := max(d, 0) + 100*time.Millisecond
-			if err != nil || !legal[m] || el > limit {
-				t.Errorf("%s with %v: %q, %v after %v (limit %v)", l, d, m, err, el, limit)
+			if err != nil || !legal[m] {
+				t.Errorf("%s with %v: %q, %v", l, d, m, err)
 			}
 		}
 	}
 }
 
-// TestLevelBudgets checks the levels' own limits with a long deadline: Easy
-// answers at once and Hard within about two seconds.
-func TestLevelBudgets(t *testing.T) {
-	g := game(t, "startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7")
-	p := NewPlayer(Config{})
-	for _, tc := range []struct {
-		l   sdk.Level
-		max time.Duration
-	}{{sdk.Easy, 350 * time.Millisecond}, {sdk.Medium, 600 * time.Millisecond}, {sdk.Hard, 2100 * time.Millisecond}} {
-		t0 := time.Now()
-		choose(t, p, g, tc.l, time.Minute)
-		if el := time.Since(t0); el > tc.max {
-			t.Errorf("%s thought %v, more than %v", tc.l, el, tc.max)
+// middlegame is a busy position and its legal moves.
+func middlegame(t *testing.T) (sdk.State, map[sdk.Move]bool) {
+	t.Helper()
+	st, view, err := Variant{}.Import(rules.NotationFENUCCI, "fen r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legal := map[sdk.Move]bool{}
+	for _, l := range view.Legal {
+		legal[l.Move] = true
+	}
+	return st, legal
+}
+
+// cancelAtPoll is a context without a deadline that is cancelled at its
+// n-th Err call: a deadline passing in the middle of a search, with no clock
+// in the test. polls counts the calls.
+type cancelAtPoll struct {
+	context.Context
+	cancel context.CancelFunc
+	n      int64
+	polls  atomic.Int64
+}
+
+func newCancelAtPoll(n int64) *cancelAtPoll {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &cancelAtPoll{Context: ctx, cancel: cancel, n: n}
+}
+
+func (c *cancelAtPoll) Err() error {
+	if c.polls.Add(1) == c.n {
+		c.cancel()
+	}
+	return c.Context.Err()
+}
+
+// maxPollsAfterCancel is how often a level may look at its context once it
+// has ended (today it never does: it stops at the look that sees the end).
+// A level that went on would look at it every 256 nodes until its own
+// budget ran out.
+const maxPollsAfterCancel = 2
+
+// TestHonoursCancellation: a context that ends while a level thinks (at its
+// second look at the context, a few hundred nodes in) stops the search at
+// the next look, and the level still answers a legal move. (Easy's one
+// shallow pass may finish without looking: its first finishNodes nodes are
+// immune to the clock, so that it always has a move.)
+func TestHonoursCancellation(t *testing.T) {
+	st, legal := middlegame(t)
+	for _, l := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
+		ctx := newCancelAtPoll(2)
+		m, err := Variant{}.Suggest(ctx, st, l)
+		if err != nil || !legal[m] {
+			t.Errorf("%s: %q, %v", l, m, err)
+		}
+		if n := ctx.polls.Load(); n < ctx.n && l != sdk.Easy || n > ctx.n+maxPollsAfterCancel {
+			t.Errorf("%s: looked at the context %d times; want it cancelled at look %d and at most %d looks after",
+				l, n, ctx.n, maxPollsAfterCancel)
 		}
 	}
 }
 
+// TestDeterministic: the same state and level, the same move. Easy and
+// Medium are bounded by depth and nodes, so with their time caps lifted
+// this holds on any machine, however loaded.
 func TestDeterministic(t *testing.T) {
+	withoutTimeCaps(t, sdk.Easy, sdk.Medium)
 	v := Variant{}
 	texts := []string{"startpos", "startpos moves h2e2 h9g7", "fen r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1"}
 	for _, text := range texts {
@@ -189,6 +233,21 @@ func TestDeterministic(t *testing.T) {
 	}
 	if _, err := v.Suggest(context.Background(), mustStart(t), "expert"); err == nil {
 		t.Error("unknown level accepted")
+	}
+}
+
+// withoutTimeCaps lifts the time caps of the node-bounded levels for the
+// rest of the test, so that their node budgets alone bound them: what they
+// play then does not depend on the machine's speed or load. (The caps are
+// for a busy server; the bench command prints how long the levels take.)
+func withoutTimeCaps(t *testing.T, names ...sdk.Level) {
+	saved := maps.Clone(levels)
+	t.Cleanup(func() { levels = saved })
+	levels = maps.Clone(levels)
+	for _, name := range names {
+		lv := levels[name]
+		lv.think = time.Hour
+		levels[name] = lv
 	}
 }
 
@@ -249,14 +308,6 @@ func TestNoMoveWhenOver(t *testing.T) {
 	}
 }
 
-const fsfPath = "/usr/games/fairy-stockfish"
-
-func needFSF(t *testing.T) {
-	if _, err := os.Stat(fsfPath); err != nil {
-		t.Skip("Fairy-Stockfish is not installed")
-	}
-}
-
 // waitWarm waits until the pool's engines have started (seconds on a busy
 // machine).
 func waitWarm(t *testing.T, p *Player) {
@@ -269,9 +320,9 @@ func waitWarm(t *testing.T, p *Player) {
 }
 
 func TestExternalEngine(t *testing.T) {
-	needFSF(t)
+	fsf := fsftest.Path(t)
 	p := NewPlayer(ConfigFromEnv(func(k string) string {
-		return map[string]string{EnvEngine: fsfPath, EnvMoveTime: "200ms"}[k]
+		return map[string]string{EnvEngine: fsf, EnvMoveTime: "200ms"}[k]
 	}))
 	defer p.Close()
 	if p.cfg.ExternalMoveTime != 200*time.Millisecond {
@@ -280,13 +331,9 @@ func TestExternalEngine(t *testing.T) {
 	waitWarm(t, p)
 	for _, tc := range mateInOne[:3] {
 		g := game(t, "fen "+tc.fen)
-		t0 := time.Now()
 		m := choose(t, p, g, sdk.Hard, 3*time.Second)
 		if r := g.After(m); r == nil || rules.Color(r.Winners[0]) != g.Position().Side() {
 			t.Errorf("%s: played %s, which does not win", tc.fen, rules.UCCI(m))
-		}
-		if el := time.Since(t0); el > 2*time.Second {
-			t.Errorf("%s: took %v", tc.fen, el)
 		}
 	}
 	if n := p.ext.calls.Load(); n != 3 {
@@ -352,11 +399,11 @@ func TestExternalEngineFallback(t *testing.T) {
 			waitWarm(t, p)
 		}
 		g := game(t, "fen "+mateInOne[0].fen)
-		t0 := time.Now()
+		// The engines that never answer are given up at the deadline (a
+		// hang here is the failure), and the built-in search answers.
 		m := choose(t, p, g, sdk.Hard, 1500*time.Millisecond)
-		el := time.Since(t0)
-		if r := g.After(m); r == nil || el > 1500*time.Millisecond {
-			t.Errorf("%s: %s after %v; want the built-in mate", tc.cmd, rules.UCCI(m), el)
+		if r := g.After(m); r == nil {
+			t.Errorf("%s: %s; want the built-in mate", tc.cmd, rules.UCCI(m))
 		}
 		if n := p.ext.calls.Load(); n != 0 {
 			t.Errorf("%s: %d external answers", tc.cmd, n)

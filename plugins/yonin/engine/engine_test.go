@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -180,20 +182,21 @@ func midgame(t *testing.T, plies int) sdk.State {
 	return g.State()
 }
 
+// TestEveryLevelAnswersWithinItsDeadline: every level answers a legal move
+// with a short deadline and with one already passed. How long it takes is a
+// figure of the bench command (go run ./plugins/yonin/cmd/bench -levels),
+// not a test: it measures the machine as much as the code.
+// TestHonoursCancellation checks, without a clock, that a search stops when
+// its context ends.
 func TestEveryLevelAnswersWithinItsDeadline(t *testing.T) {
-	states := []sdk.State{importState(t, mateInOne), midgame(t, 40)}
-	st, _, _ := Variant{}.Start(nil)
-	states = append(states, st)
-	for _, st := range states {
+	for _, st := range deadlineStates(t) {
 		for _, level := range allLevels {
 			for _, d := range []time.Duration{200 * time.Millisecond, time.Nanosecond} {
 				ctx, cancel := context.WithTimeout(context.Background(), d)
 				if d == time.Nanosecond {
 					<-ctx.Done()
 				}
-				t0 := time.Now()
 				m, err := Variant{}.Suggest(ctx, st, level)
-				took := time.Since(t0)
 				cancel()
 				if err != nil {
 					t.Fatalf("%s, %v: %v", level, d, err)
@@ -201,42 +204,102 @@ func TestEveryLevelAnswersWithinItsDeadline(t *testing.T) {
 				if _, _, err := (Variant{}).Play(st, sdk.Seat(strings.Index("SWNE", string(m[0]))), m); err != nil {
 					t.Errorf("%s, %v: suggested %s: %v", level, d, m, err)
 				}
-				// The deadline itself, plus a margin for a machine busy
-				// with other tests (the search stops a fifth early).
-				if limit := max(d, 20*time.Millisecond) + 60*time.Millisecond; took > limit {
-					t.Errorf("%s took %v with a %v deadline", level, took, d)
-				}
 			}
 		}
 	}
 }
 
-func TestEasyAnswersAtOnceAndHardWithinTwoSeconds(t *testing.T) {
-	st := midgame(t, 40)
-	for _, c := range []struct {
-		level sdk.Level
-		limit time.Duration
-	}{{sdk.Easy, 300 * time.Millisecond}, {sdk.Hard, 2100 * time.Millisecond}} {
-		t0 := time.Now()
-		suggest(t, st, c.level, time.Minute)
-		if took := time.Since(t0); took > c.limit {
-			t.Errorf("%s took %v, more than %v", c.level, took, c.limit)
+func deadlineStates(t *testing.T) []sdk.State {
+	states := []sdk.State{importState(t, mateInOne), midgame(t, 40)}
+	st, _, _ := Variant{}.Start(nil)
+	return append(states, st)
+}
+
+// cancelAtPoll is a context without a deadline that is cancelled at its
+// n-th Err call: a deadline passing in the middle of a search, with no clock
+// in the test. polls counts the calls.
+type cancelAtPoll struct {
+	context.Context
+	cancel context.CancelFunc
+	n      int64
+	polls  atomic.Int64
+}
+
+func newCancelAtPoll(n int64) *cancelAtPoll {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &cancelAtPoll{Context: ctx, cancel: cancel, n: n}
+}
+
+func (c *cancelAtPoll) Err() error {
+	if c.polls.Add(1) == c.n {
+		c.cancel()
+	}
+	return c.Context.Err()
+}
+
+// maxPollsAfterCancel is how often a level may look at its context once it
+// has ended (today it never does: it stops at the look that sees the end).
+// A level that went on would look at it every 256 nodes until its own
+// budget ran out.
+const maxPollsAfterCancel = 2
+
+// TestHonoursCancellation: a context that ends while a level thinks (at its
+// second look at the context, a few hundred nodes in) stops the search at
+// the next look, and the level still answers a legal move. (Easy and Medium
+// often finish in fewer nodes than that: Hard must look.)
+func TestHonoursCancellation(t *testing.T) {
+	for _, st := range deadlineStates(t) {
+		for _, level := range allLevels {
+			ctx := newCancelAtPoll(2)
+			m, err := Variant{}.Suggest(ctx, st, level)
+			if err != nil {
+				t.Fatalf("%s: %v", level, err)
+			}
+			if _, _, err := (Variant{}).Play(st, sdk.Seat(strings.Index("SWNE", string(m[0]))), m); err != nil {
+				t.Errorf("%s: suggested %s: %v", level, m, err)
+			}
+			if n := ctx.polls.Load(); n < ctx.n && level == sdk.Hard || n > ctx.n+maxPollsAfterCancel {
+				t.Errorf("%s: looked at the context %d times; want it cancelled at look %d and at most %d looks after",
+					level, n, ctx.n, maxPollsAfterCancel)
+			}
 		}
 	}
 }
 
+// TestSuggestIsDeterministic: the same state and level, the same move.
+// Easy and Medium are bounded by depth and nodes, so with their time caps
+// lifted (and no deadline) this holds on any machine, however loaded.
 func TestSuggestIsDeterministic(t *testing.T) {
 	states := []sdk.State{midgame(t, 24)}
 	st, _, _ := Variant{}.Start(nil)
 	states = append(states, st)
+	withoutTimeCaps(t, sdk.Easy, sdk.Medium)
 	for _, st := range states {
 		for _, level := range []sdk.Level{sdk.Easy, sdk.Medium} {
-			a := suggest(t, st, level, time.Minute)
-			b := suggest(t, st, level, time.Minute)
+			a, errA := Variant{}.Suggest(context.Background(), st, level)
+			b, errB := Variant{}.Suggest(context.Background(), st, level)
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
+			}
 			if a != b {
 				t.Errorf("%s: two moves for one state: %s, %s", level, a, b)
 			}
 		}
+	}
+}
+
+// withoutTimeCaps lifts the time caps of the node-bounded levels for the
+// rest of the test, so that their node budgets alone bound them: what they
+// play then does not depend on the machine's speed or load. (The caps are
+// for a busy server; the bench command prints how long the levels take.)
+func withoutTimeCaps(t *testing.T, names ...sdk.Level) {
+	saved := maps.Clone(levels)
+	t.Cleanup(func() { levels = saved })
+	levels = maps.Clone(levels)
+	for _, name := range names {
+		lv := levels[name]
+		lv.think = time.Hour
+		levels[name] = lv
 	}
 }
 
@@ -357,8 +420,23 @@ func mateInTwo(t *testing.T, st sdk.State) []sdk.Move {
 func TestHardFindsAMateInTwoThatMediumMisses(t *testing.T) {
 	// South mates East, the seat before it, in two: a check East must
 	// answer, then a mate. Medium sees only its move and the answer; Hard
-	// finds these at depth 3, within its time cap even under the race
-	// detector.
+	// finds these at depth 3. The levels' time caps are lifted and Hard
+	// stops at depth 3, so that a slow machine (or the race detector)
+	// cannot cut Hard short: this is about what the levels see, not how
+	// fast they see it.
+	uncapped := func(level sdk.Level, st sdk.State) sdk.Move {
+		g, err := rules.DecodeState(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := levels[level]
+		cfg.think = time.Hour
+		if level == sdk.Hard {
+			cfg.depth = 3
+		}
+		p := g.Position()
+		return rules.MoveText(p.Turn(), Choose(context.Background(), g, cfg))
+	}
 	for _, text := range []string{
 		"4Kn4/8Ss/9/8Ke/Kw5Ss2/9/9/9/4Ks4 s 2Gs - " + singles,
 		"4Kn4/9/9/6Re2/Kw8/5+SsRe1Ke/9/7Rs1/4Ks4 s 2Gs - " + singles,
@@ -368,10 +446,10 @@ func TestHardFindsAMateInTwoThatMediumMisses(t *testing.T) {
 		if len(wins) == 0 {
 			t.Fatalf("the test position is wrong: no mate in two in %s", text)
 		}
-		if m := suggest(t, st, sdk.Hard, 3*time.Second); !slices.Contains(wins, m) {
+		if m := uncapped(sdk.Hard, st); !slices.Contains(wins, m) {
 			t.Errorf("Hard plays %s, not the mate in two %v", m, wins)
 		}
-		if m := suggest(t, st, sdk.Medium, 3*time.Second); slices.Contains(wins, m) {
+		if m := uncapped(sdk.Medium, st); slices.Contains(wins, m) {
 			t.Errorf("Medium finds the mate in two %s too: the position no longer tells the levels apart", m)
 		}
 	}

@@ -1,9 +1,14 @@
 // Command bench measures the shogi move generator: it runs our perft
 // in-process and Fairy-Stockfish's (USI mode, `go perft N`) on the same
 // positions in the same run, checks that the counts agree with each other
-// and with the published ones, and prints both speeds and their ratio.
+// and with the published ones, and prints both speeds and their ratio. Then
+// (unless -levels=false) it times the computer levels.
 //
-//	go run ./plugins/shogi/cmd/bench [-depth 5] [-runs 3] [-fsf /usr/games/fairy-stockfish] [-only start]
+//	go run ./plugins/shogi/cmd/bench [-depth 5] [-runs 3] [-fsf PATH] [-only start]
+//
+// Fairy-Stockfish is found as extengine.FindFairyStockfish says
+// ($BANMEN_FAIRY_STOCKFISH, fairy-stockfish on $PATH, /usr/games/fairy-stockfish)
+// unless -fsf names it; without one the bench measures ours only.
 //
 // Depth 6 of the start position (547,581,517 nodes) is the deep check that
 // the normal tests leave out: go run ./plugins/shogi/cmd/bench -depth 6 -only start.
@@ -11,11 +16,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strconv"
 	"time"
 
@@ -44,11 +49,16 @@ var positions = []benchPosition{
 
 func main() {
 	depth := flag.Int("depth", 5, "perft depth of the start position (the others run shallower)")
-	fsfPath := flag.String("fsf", "/usr/games/fairy-stockfish", "Fairy-Stockfish binary")
+	fsfPath := flag.String("fsf", "", "Fairy-Stockfish binary (default: found as extengine.FindFairyStockfish says)")
 	only := flag.String("only", "", "run only the named position (start, matsuri, most-moves)")
 	runs := flag.Int("runs", 1, "time each perft this many times and keep the fastest (the machine may be shared)")
+	levels := flag.Bool("levels", true, "also time the computer levels")
 	flag.Parse()
-	if err := run(*depth, *fsfPath, *only, max(1, *runs), os.Stdout); err != nil {
+	err := run(*depth, *fsfPath, *only, max(1, *runs), os.Stdout)
+	if err == nil && *levels {
+		err = levelTimes(os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -56,8 +66,14 @@ func main() {
 
 func run(depth int, fsfPath, only string, runs int, out io.Writer) error {
 	var fsf *extengine.Engine
-	if _, err := exec.LookPath(fsfPath); err != nil {
+	var err error
+	if fsfPath == "" {
+		fsfPath, err = extengine.FindFairyStockfish(os.Getenv)
+	}
+	if errors.Is(err, extengine.ErrNotInstalled) {
 		fmt.Fprintf(out, "Fairy-Stockfish unavailable (%v): ours only\n", err)
+	} else if err != nil {
+		return err
 	} else {
 		fsf = extengine.New(extengine.Config{Command: fsfPath, Protocol: extengine.USI})
 		defer fsf.Close()

@@ -1,15 +1,18 @@
 // Command bench measures the Xiangqi move generator: it runs our perft
 // in-process and Fairy-Stockfish's ("go perft N" over UCI with UCI_Variant
 // xiangqi) on the same positions in the same run, checks that the counts
-// agree, and prints both speeds and their ratio.
+// agree, and prints both speeds and their ratio. Then (unless -levels=false)
+// it times the computer levels.
 //
-//	go run ./plugins/xiangqi/cmd/bench [-depth 5] [-fsf /usr/games/fairy-stockfish] [-position FEN]
+//	go run ./plugins/xiangqi/cmd/bench [-depth 5] [-fsf PATH] [-position FEN]
 //	go run ./plugins/xiangqi/cmd/bench -random 200 [-random-depth 3]
 //
 // With -random it instead compares the counts (not the speed) on positions
 // of seeded random games, a second opinion on the generator far from the
 // published positions. It is a benchmark command, not a test: the deep
-// counts take seconds.
+// counts take seconds. Fairy-Stockfish is found as
+// extengine.FindFairyStockfish says ($BANMEN_FAIRY_STOCKFISH, fairy-stockfish
+// on $PATH, /usr/games/fairy-stockfish) unless -fsf names it.
 package main
 
 import (
@@ -44,12 +47,19 @@ func main() {
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	depth := fs.Int("depth", 5, "perft depth")
-	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "Fairy-Stockfish binary")
+	fsfPath := fs.String("fsf", "", "Fairy-Stockfish binary (default: found as extengine.FindFairyStockfish says)")
 	pos := fs.String("position", "", "measure only this FEN")
 	random := fs.Int("random", 0, "compare counts on this many positions of random games instead")
 	randomDepth := fs.Int("random-depth", 3, "perft depth of the -random comparison")
+	levels := fs.Bool("levels", true, "also time the computer levels (after the perft table)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *fsfPath == "" {
+		var err error
+		if *fsfPath, err = extengine.FindFairyStockfish(os.Getenv); err != nil {
+			return err
+		}
 	}
 	eng := extengine.New(extengine.Config{Command: *fsfPath, Protocol: extengine.UCI,
 		Options: map[string]string{"UCI_Variant": "xiangqi"}})
@@ -84,6 +94,9 @@ func run(args []string, out io.Writer) error {
 	}
 	if failed {
 		return errors.New("perft counts differ")
+	}
+	if *levels {
+		return levelTimes(out)
 	}
 	return nil
 }

@@ -2,9 +2,10 @@
 // random four-player games, checking on every move that the turn goes where
 // check priority says, that nobody is asked to move twice in a row and that
 // every game ends in a valid result; then it measures perft nodes/s on the
-// start position beside the shogi plugin's, in the same run.
+// start position beside the shogi plugin's, in the same run; then it times
+// the computer levels.
 //
-//	go run ./plugins/yonin/cmd/bench [-games 2000] [-depth 6] [-shogi-depth 4] [-longer=true] [-deep]
+//	go run ./plugins/yonin/cmd/bench [-games 2000] [-depth 6] [-shogi-depth 4] [-longer=true] [-levels=true] [-deep]
 //
 // The speed is compared twice: at the given depths, then (with -longer) one
 // ply deeper each, whose longer runs a shared machine disturbs less.
@@ -50,6 +51,7 @@ func run(args []string, out io.Writer) error {
 	shogiBin := fs.String("shogi", "bin/plugins/shogi", "the shogi plugin binary (built from ./plugins/shogi when missing)")
 	deep := fs.Bool("deep", false, "also run the slow perft cross-checks against the reference generator")
 	longer := fs.Bool("longer", true, "also compare one ply deeper each, for steadier figures")
+	levels := fs.Bool("levels", true, "also time the computer levels")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,6 +64,11 @@ func run(args []string, out io.Writer) error {
 	if *longer {
 		// Runs of a few hundred milliseconds, steadier on a shared machine.
 		if err := speed(out, *depth+1, *shogiBin, *shogiDepth+1); err != nil {
+			return err
+		}
+	}
+	if *levels {
+		if err := levelTimes(out); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"syscall"
+	"time"
+
+	"github.com/banmen/banmen/plugins/shogi/engine"
+	"github.com/banmen/banmen/plugins/shogi/rules"
+	"github.com/banmen/banmen/sdk"
+)
+
+// levelPositions are where the computer levels are timed: the start, and a
+// middle game with many drops (the search's worst case).
+var levelPositions = []struct{ name, usi string }{
+	{"start", "startpos"},
+	{"matsuri", "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1"},
+}
+
+// levelTimes prints how long each computer level (the built-in engine, as
+// the plugin serves it) thinks: with a deadline a minute away, where the
+// level's own budget decides (Easy is meant to answer at once, Medium
+// within a second, Hard within two), and with a 200 ms deadline, which it
+// must meet with room for the answer's trip back (the margin column). These
+// were timed tests once; they measure the machine as much as the code, so
+// they are figures here, wall clock and this process's CPU time.
+func levelTimes(out io.Writer) error {
+	v := engine.New(func(string) string { return "" })
+	defer v.Close()
+	fmt.Fprintf(out, "\n%-7s %-9s %12s %12s   %s\n", "level", "position", "own budget", "cpu", "200 ms deadline: took, margin")
+	for _, p := range levelPositions {
+		st, _, err := v.Import(rules.FormatSFENUSI, p.usi)
+		if err != nil {
+			return err
+		}
+		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
+			wall, cpu, err := timeSuggest(v, st, lv, time.Minute)
+			if err != nil {
+				return fmt.Errorf("%s at %s: %w", lv, p.name, err)
+			}
+			short, _, err := timeSuggest(v, st, lv, 200*time.Millisecond)
+			if err != nil {
+				return fmt.Errorf("%s at %s, 200 ms: %w", lv, p.name, err)
+			}
+			fmt.Fprintf(out, "%-7s %-9s %12v %12v   %v, %v\n", lv, p.name, wall.Round(time.Millisecond), cpu.Round(time.Millisecond),
+				short.Round(time.Millisecond), (200*time.Millisecond - short).Round(time.Millisecond))
+		}
+	}
+	return nil
+}
+
+// timeSuggest asks for a move with a deadline d away and returns the wall
+// and CPU time it took.
+func timeSuggest(v sdk.Variant, st sdk.State, lv sdk.Level, d time.Duration) (wall, cpu time.Duration, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	c0, t0 := cpuTime(), time.Now()
+	_, err = v.Suggest(ctx, st, lv)
+	return time.Since(t0), cpuTime() - c0, err
+}
+
+// cpuTime is this process's CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
