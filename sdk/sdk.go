@@ -1,5 +1,8 @@
 // Package sdk is the one game contract of Banmen: every game variant implements
-// Variant, and the host talks to it only through this package.
+// Variant, and the host talks to it only in these terms. It holds the contract
+// and the helpers a variant needs to honour it, nothing else: a plugin's main
+// calls serve.Serve (package sdk/serve) with its variants, and the host's side
+// of the boundary is package sdk/host.
 //
 // Rules are pure. A variant keeps no game between calls: the whole game travels
 // as an opaque, versioned State that only the variant understands and that it

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -80,7 +81,7 @@ type proc struct {
 	cfg  *Config
 
 	mu        sync.Mutex
-	conn      *sdk.Conn
+	conn      *host.Conn
 	restarts  []time.Time // recent restart times, for crash-loop detection
 	downUntil time.Time   // unavailable until then
 	lastErr   error
@@ -143,8 +144,8 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // launch starts the plugin process: no inherited environment but PATH and
-// the configured extras (sdk.Launch adds the parent-death signal).
-func (p *proc) launch(ctx context.Context) (*sdk.Conn, error) {
+// the configured extras (host.Launch adds the parent-death signal).
+func (p *proc) launch(ctx context.Context) (*host.Conn, error) {
 	cmd := exec.Command(p.path)
 	// One scheduler thread unless configured otherwise: rules calls are
 	// short and every built-in engine searches on one goroutine, while a
@@ -157,7 +158,7 @@ func (p *proc) launch(ctx context.Context) (*sdk.Conn, error) {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	return sdk.Launch(ctx, sdk.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
+	return host.Launch(ctx, host.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
 }
 
 // Descriptions are the variants served, sorted by ID.
@@ -208,7 +209,7 @@ func (h *Host) Close() {
 // Call runs fn against the plugin that serves variant, with the host's call
 // deadline unless ctx has an earlier one. When the plugin has died (before or
 // during the call) it is restarted and fn is retried once.
-func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx context.Context, c *sdk.Conn) error) error {
+func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx context.Context, c *host.Conn) error) error {
 	p, ok := h.byVariant[variant]
 	if !ok {
 		return ErrUnknownVariant
@@ -250,7 +251,7 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 
 // get returns the live connection, starting a new process if the last one
 // died, or an *UnavailableError during a crash loop.
-func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
+func (p *proc) get(ctx context.Context, variant string) (*host.Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.conn != nil && !p.conn.Exited() {
@@ -298,7 +299,7 @@ func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
 
 // replace drops a failed connection (unless another caller already did) so
 // the next get starts a new process.
-func (p *proc) replace(failed *sdk.Conn, cause error) {
+func (p *proc) replace(failed *host.Conn, cause error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lastErr = cause
