@@ -81,7 +81,7 @@ func (v *Variant) Suggest(ctx context.Context, s sdk.State, lv sdk.Level) (sdk.M
 	}
 	cfg, ok := levels[lv]
 	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "shogi has no level %q", clipText(string(lv)))
+		return "", sdk.Errorf(sdk.CodeBadOption, "shogi has no level %q", sdk.Clip(string(lv)))
 	}
 	if line.Over {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
@@ -131,12 +131,4 @@ func (v *Variant) Suggest(ctx context.Context, s sdk.State, lv sdk.Level) (sdk.M
 		m = res.Near[rng.IntN(len(res.Near))]
 	}
 	return sdk.Move(m.USI()), nil
-}
-
-// clipText shortens hostile text before it goes into an error message.
-func clipText(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }

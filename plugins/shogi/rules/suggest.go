@@ -38,7 +38,7 @@ func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.M
 	}
 	depth, ok := levelDepth[level]
 	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "shogi has no level %q", clip(string(level)))
+		return "", sdk.Errorf(sdk.CodeBadOption, "shogi has no level %q", sdk.Clip(string(level)))
 	}
 	if g.over() {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")

@@ -115,8 +115,8 @@ func describe() sdk.Description {
 
 // Start begins a game from the initial position. Shogi has no options.
 func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
-	for k := range opts {
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadOption, "shogi has no option %q", clip(k))
+	if _, err := sdk.ParseOptions(nil, opts); err != nil {
+		return nil, sdk.View{}, err
 	}
 	p, err := ParseSFEN(StartSFEN)
 	if err != nil {

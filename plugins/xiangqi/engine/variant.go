@@ -33,7 +33,7 @@ func (v Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk
 		return "", err
 	}
 	if _, ok := levels[level]; !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "xiangqi has no level %q", level)
+		return "", sdk.Errorf(sdk.CodeBadOption, "xiangqi has no level %q", sdk.Clip(string(level)))
 	}
 	if g.Over() {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")

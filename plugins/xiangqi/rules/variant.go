@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"sort"
-
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -67,13 +65,8 @@ func (Variant) Describe() sdk.Description {
 
 // Start begins a game from the initial position. Xiangqi has no options.
 func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	if len(keys) > 0 {
-		sort.Strings(keys)
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadOption, "xiangqi has no option %q", keys[0])
+	if _, err := sdk.ParseOptions(nil, opts); err != nil {
+		return nil, sdk.View{}, err
 	}
 	g := NewGame(StartPosition())
 	return g.encode(), g.view(), nil

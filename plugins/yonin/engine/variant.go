@@ -22,7 +22,7 @@ var (
 func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
 	cfg, ok := levels[level]
 	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "yonin has no level %q", level)
+		return "", sdk.Errorf(sdk.CodeBadOption, "yonin has no level %q", sdk.Clip(string(level)))
 	}
 	g, err := rules.DecodeState(s)
 	if err != nil {

@@ -166,3 +166,11 @@ func TestNoResignation(t *testing.T) {
 		t.Errorf("resign: %v", err)
 	}
 }
+
+// The settings a state without options decodes to are the schema's defaults.
+func TestDefaultSettingsAreTheSchemas(t *testing.T) {
+	s, err := parseOptions(nil)
+	if err != nil || s != defaultSettings() {
+		t.Fatalf("parseOptions(nil) = %+v, %v; defaultSettings() = %+v", s, err, defaultSettings())
+	}
+}

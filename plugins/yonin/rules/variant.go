@@ -121,7 +121,7 @@ func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.M
 	}
 	depth, ok := levelDepth[level]
 	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "unknown level %q", level)
+		return "", sdk.Errorf(sdk.CodeBadOption, "unknown level %q", sdk.Clip(string(level)))
 	}
 	moves := g.legal()
 	if len(moves) == 0 {
@@ -131,24 +131,32 @@ func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.M
 	return sdk.Move(moveText(int(g.pos.turn), m)), nil
 }
 
+// writers and readers are the notations of Describe.
+var (
+	writers = sdk.Formats[func(*game) string]{formatID: (*game).record}
+	readers = sdk.Formats[func(string) (*game, error)]{formatID: parseRecord}
+)
+
 // Export writes the game record: the initial position text, then the moves.
 func (Variant) Export(s sdk.State, format string) (string, error) {
 	g, err := decodeState(s)
 	if err != nil {
 		return "", err
 	}
-	if format != formatID {
-		return "", sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	write, err := writers.Get(format)
+	if err != nil {
+		return "", err
 	}
-	return g.record(), nil
+	return write(g), nil
 }
 
 // Import reads a game record (or a lone position text).
 func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
-	if format != formatID {
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	read, err := readers.Get(format)
+	if err != nil {
+		return nil, sdk.View{}, err
 	}
-	g, err := parseRecord(text)
+	g, err := read(text)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
