@@ -67,15 +67,22 @@ type Variant interface {
 	Play(s State, seat Seat, m Move) (State, View, error)
 	// View describes a game without changing it.
 	View(s State) (View, error)
-	// Suggest returns the computer's move for the seat to move, at the given
-	// level. It must return before ctx's deadline.
-	Suggest(ctx context.Context, s State, level Level) (Move, error)
 	// Export writes the game (its initial position and moves) in a format
 	// listed in Description.Notations.
 	Export(s State, format string) (string, error)
 	// Import reads a game or a position written in one of the formats that
 	// Description.Notations marks as importable.
 	Import(format, text string) (State, View, error)
+}
+
+// Suggester is the optional capability of playing: the computer player. A
+// variant that lists Description.Levels must have it (Serve refuses one that
+// does not); one without levels offers no computer games.
+type Suggester interface {
+	// Suggest returns the computer's move for the seat to move, at one of
+	// Description.Levels. It must return before ctx's deadline, and at
+	// once when ctx is already done.
+	Suggest(ctx context.Context, s State, level Level) (Move, error)
 }
 
 // Perfter is the optional capability of counting the leaves of the legal-move
@@ -97,7 +104,8 @@ type Description struct {
 	Pieces    []PieceKind  `json:"pieces"`
 	Options   []OptionSpec `json:"options,omitempty"`
 	Notations []Notation   `json:"notations"`
-	// Levels are the computer strengths Suggest accepts, weakest first.
+	// Levels are the computer strengths Suggest accepts, weakest first;
+	// only a Suggester may list any.
 	Levels []Level `json:"levels,omitempty"`
 	// Resign tells whether a seat may resign (Move Resign).
 	Resign bool `json:"resign"`

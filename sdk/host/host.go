@@ -326,6 +326,8 @@ func (r Remote) View(s sdk.State) (sdk.View, error) {
 	return r.Conn.View(ctx, r.ID, s)
 }
 
+// Suggest asks the plugin's computer player; a variant without one answers
+// with a rule error (unsupported).
 func (r Remote) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
 	return r.Conn.Suggest(ctx, r.ID, s, level)
 }
@@ -348,8 +350,9 @@ func (r Remote) Perft(ctx context.Context, position string, depth int) (uint64, 
 }
 
 var (
-	_ sdk.Variant = Remote{}
-	_ sdk.Perfter = Remote{}
+	_ sdk.Variant   = Remote{}
+	_ sdk.Suggester = Remote{}
+	_ sdk.Perfter   = Remote{}
 )
 
 // slogLogger lets go-plugin log through log/slog: the plugin's own log lines

@@ -64,6 +64,9 @@ func newRegistry(vs []sdk.Variant) (*registry, error) {
 		if _, dup := r.byID[d.ID]; dup {
 			return nil, fmt.Errorf("variant %q served twice", d.ID)
 		}
+		if _, ok := v.(sdk.Suggester); len(d.Levels) > 0 && !ok {
+			return nil, fmt.Errorf("variant %q lists computer levels but has no Suggest (sdk.Suggester)", d.ID)
+		}
 		r.byID[d.ID] = v
 		r.descs = append(r.descs, d)
 	}
@@ -191,10 +194,15 @@ func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.S
 			ctx, cancel = context.WithDeadline(ctx, time.Unix(0, r.DeadlineUnixNano))
 			defer cancel()
 		}
-		var m sdk.Move
-		m, err = v.Suggest(ctx, r.State, sdk.Level(r.Level))
-		if err == nil {
-			return &wire.SuggestResponse{Move: string(m)}, nil
+		sg, ok := v.(sdk.Suggester)
+		if !ok {
+			err = sdk.Errorf(sdk.CodeUnsupported, "%s has no computer player", r.Variant)
+		} else {
+			var m sdk.Move
+			m, err = sg.Suggest(ctx, r.State, sdk.Level(r.Level))
+			if err == nil {
+				return &wire.SuggestResponse{Move: string(m)}, nil
+			}
 		}
 	}
 	re, other := wire.FromRuleError(err)

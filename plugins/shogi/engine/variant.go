@@ -17,7 +17,21 @@ type Variant struct {
 	ext *external // nil without BANMEN_SHOGI_ENGINE
 }
 
-var _ sdk.Variant = (*Variant)(nil)
+var (
+	_ sdk.Variant   = (*Variant)(nil)
+	_ sdk.Suggester = (*Variant)(nil)
+)
+
+// Levels are the computer strengths this engine plays, weakest first: the
+// rules alone list none, as they have no computer player.
+var Levels = []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard}
+
+// Describe is the rules' description with this engine's levels.
+func (v *Variant) Describe() sdk.Description {
+	d := v.Variant.Describe()
+	d.Levels = Levels
+	return d
+}
 
 // New returns the variant. getenv is os.Getenv in the plugin (a map in
 // tests): BANMEN_SHOGI_ENGINE names an external USI engine for Hard, and

@@ -107,7 +107,6 @@ func describe() sdk.Description {
 			{ID: FormatKIF, Name: "KIF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".kif"},
 			{ID: FormatCSA, Name: "CSA", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".csa"},
 		},
-		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
 		Resign: true,
 		Hands:  true,
 	}

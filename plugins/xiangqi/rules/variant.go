@@ -58,7 +58,6 @@ func (Variant) Describe() sdk.Description {
 			{ID: NotationFENUCCI, Name: "FEN + UCCI", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
 			{ID: NotationWXF, Name: "WXF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
 		},
-		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
 		Resign: true,
 	}
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"context"
 	"strings"
 
 	"github.com/banmen/banmen/sdk"
@@ -63,7 +62,6 @@ func describe() sdk.Description {
 			ID: formatID, Name: "Yonin position text + moves", Import: true,
 			MediaType: "text/plain; charset=utf-8", Extension: ".txt",
 		}},
-		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
 		Resign: false,
 		Hands:  true,
 	}
@@ -111,24 +109,6 @@ func (Variant) View(s sdk.State) (sdk.View, error) {
 		return sdk.View{}, err
 	}
 	return g.view(), nil
-}
-
-// Suggest picks the computer's move for the seat to move.
-func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
-	g, err := decodeState(s)
-	if err != nil {
-		return "", err
-	}
-	depth, ok := levelDepth[level]
-	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "unknown level %q", sdk.Clip(string(level)))
-	}
-	moves := g.legal()
-	if len(moves) == 0 {
-		return "", sdk.Errorf(sdk.CodeNoMove, "no move to suggest: the game is over")
-	}
-	m := choose(ctx, &g.pos, moves, depth)
-	return sdk.Move(moveText(int(g.pos.turn), m)), nil
 }
 
 // writers and readers are the notations of Describe.
