@@ -232,6 +232,11 @@ type View struct {
 	Result   *Result      `json:"result,omitempty"`
 	Notices  []string     `json:"notices,omitempty"` // i18n keys of facts to show ("notice.check")
 	Details  []KeyValue   `json:"details,omitempty"` // variant facts for the UI (option values in force)
+	// HideLegal asks the UI not to mark where a picked-up piece may go (a
+	// variant's option, such as Yonin's "show legal moves" turned off). The
+	// moves are still listed in Legal; the zero value shows them, so a
+	// variant without such an option need not set it.
+	HideLegal bool `json:"hideLegal,omitempty"`
 }
 
 // Status is the phase of a game.

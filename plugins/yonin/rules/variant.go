@@ -158,6 +158,9 @@ func (g *game) view() sdk.View {
 		Legal:    []sdk.LegalMove{},
 		Result:   g.result(),
 		Details:  g.set.details(),
+		// The "show legal moves" option, as the contract's own field: the
+		// board reads no variant's details.
+		HideLegal: !g.set.showLegal,
 	}
 	for sq, pc := range p.board {
 		c := sdk.Cell{Owner: sdk.NoSeat}

@@ -61,6 +61,7 @@ func FromView(v *sdk.View) *View {
 		Score:      ints[int32](v.Score),
 		LastMove:   legalToWire(v.LastMove),
 		Notices:    v.Notices,
+		HideLegal:  v.HideLegal,
 	}
 	cells := make([]Cell, len(v.Board))
 	w.Board = make([]*Cell, len(v.Board))
@@ -123,6 +124,7 @@ func ToView(w *View) sdk.View {
 		History:    make([]sdk.PlayedMove, len(w.History)),
 		Legal:      make([]sdk.LegalMove, len(w.Legal)),
 		Notices:    w.Notices,
+		HideLegal:  w.HideLegal,
 	}
 	if v.ToMove == nil {
 		v.ToMove = []sdk.Seat{}

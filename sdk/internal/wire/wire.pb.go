@@ -842,6 +842,7 @@ type View struct {
 	Result        *Result                `protobuf:"bytes,13,opt,name=result,proto3" json:"result,omitempty"`
 	Notices       []string               `protobuf:"bytes,14,rep,name=notices,proto3" json:"notices,omitempty"`
 	Details       []*KeyValue            `protobuf:"bytes,15,rep,name=details,proto3" json:"details,omitempty"`
+	HideLegal     bool                   `protobuf:"varint,16,opt,name=hide_legal,json=hideLegal,proto3" json:"hide_legal,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -979,6 +980,13 @@ func (x *View) GetDetails() []*KeyValue {
 		return x.Details
 	}
 	return nil
+}
+
+func (x *View) GetHideLegal() bool {
+	if x != nil {
+		return x.HideLegal
+	}
+	return false
 }
 
 type Cell struct {
@@ -1514,7 +1522,7 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\tRuleError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x18\n" +
-	"\amessage\x18\x03 \x01(\tR\amessage\"\xab\x04\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\"\xca\x04\n" +
 	"\x04View\x12\x10\n" +
 	"\x03ply\x18\x01 \x01(\x05R\x03ply\x12\x16\n" +
 	"\x06status\x18\x02 \x01(\tR\x06status\x12\x1a\n" +
@@ -1533,7 +1541,9 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x05legal\x18\f \x03(\v2\x19.banmen.wire.v1.LegalMoveR\x05legal\x12.\n" +
 	"\x06result\x18\r \x01(\v2\x16.banmen.wire.v1.ResultR\x06result\x12\x18\n" +
 	"\anotices\x18\x0e \x03(\tR\anotices\x122\n" +
-	"\adetails\x18\x0f \x03(\v2\x18.banmen.wire.v1.KeyValueR\adetails\"~\n" +
+	"\adetails\x18\x0f \x03(\v2\x18.banmen.wire.v1.KeyValueR\adetails\x12\x1d\n" +
+	"\n" +
+	"hide_legal\x18\x10 \x01(\bR\thideLegal\"~\n" +
 	"\x04Cell\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
 	"\x05owner\x18\x02 \x01(\x05R\x05owner\x12\x16\n" +
