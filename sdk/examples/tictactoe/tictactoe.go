@@ -19,9 +19,10 @@ type Variant struct{}
 
 // Interface guards.
 var (
-	_ sdk.Variant = Variant{}
-	_ sdk.Perfter = Variant{}
-	_ sdk.Divider = Variant{}
+	_ sdk.Variant   = Variant{}
+	_ sdk.Suggester = Variant{} // suggest.go: the computer player, for Levels
+	_ sdk.Perfter   = Variant{}
+	_ sdk.Divider   = Variant{}
 )
 
 // ID is the variant's key, in URLs and in every sealed state.
