@@ -1,5 +1,8 @@
 // Package sdk is the one game contract of Banmen: every game variant implements
-// Variant, and the host talks to it only through this package.
+// Variant, and the host talks to it only in these terms. It holds the contract
+// and the helpers a variant needs to honour it, nothing else: a plugin's main
+// calls serve.Serve (package sdk/serve) with its variants, and the host's side
+// of the boundary is package sdk/host.
 //
 // Rules are pure. A variant keeps no game between calls: the whole game travels
 // as an opaque, versioned State that only the variant understands and that it
@@ -64,15 +67,22 @@ type Variant interface {
 	Play(s State, seat Seat, m Move) (State, View, error)
 	// View describes a game without changing it.
 	View(s State) (View, error)
-	// Suggest returns the computer's move for the seat to move, at the given
-	// level. It must return before ctx's deadline.
-	Suggest(ctx context.Context, s State, level Level) (Move, error)
 	// Export writes the game (its initial position and moves) in a format
 	// listed in Description.Notations.
 	Export(s State, format string) (string, error)
 	// Import reads a game or a position written in one of the formats that
 	// Description.Notations marks as importable.
 	Import(format, text string) (State, View, error)
+}
+
+// Suggester is the optional capability of playing: the computer player. A
+// variant that lists Description.Levels must have it (Serve refuses one that
+// does not); one without levels offers no computer games.
+type Suggester interface {
+	// Suggest returns the computer's move for the seat to move, at one of
+	// Description.Levels. It must return before ctx's deadline, and at
+	// once when ctx is already done.
+	Suggest(ctx context.Context, s State, level Level) (Move, error)
 }
 
 // Perfter is the optional capability of counting the leaves of the legal-move
@@ -94,7 +104,8 @@ type Description struct {
 	Pieces    []PieceKind  `json:"pieces"`
 	Options   []OptionSpec `json:"options,omitempty"`
 	Notations []Notation   `json:"notations"`
-	// Levels are the computer strengths Suggest accepts, weakest first.
+	// Levels are the computer strengths Suggest accepts, weakest first;
+	// only a Suggester may list any.
 	Levels []Level `json:"levels,omitempty"`
 	// Resign tells whether a seat may resign (Move Resign).
 	Resign bool `json:"resign"`
@@ -221,6 +232,11 @@ type View struct {
 	Result   *Result      `json:"result,omitempty"`
 	Notices  []string     `json:"notices,omitempty"` // i18n keys of facts to show ("notice.check")
 	Details  []KeyValue   `json:"details,omitempty"` // variant facts for the UI (option values in force)
+	// HideLegal asks the UI not to mark where a picked-up piece may go (a
+	// variant's option, such as Yonin's "show legal moves" turned off). The
+	// moves are still listed in Legal; the zero value shows them, so a
+	// variant without such an option need not set it.
+	HideLegal bool `json:"hideLegal,omitempty"`
 }
 
 // Status is the phase of a game.

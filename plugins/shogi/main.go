@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/banmen/banmen/plugins/shogi/engine"
-	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/serve"
 )
 
-func main() { sdk.Serve(engine.New(os.Getenv)) }
+func main() { serve.Serve(engine.New(os.Getenv)) }

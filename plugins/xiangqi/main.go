@@ -1,4 +1,4 @@
-// Command xiangqi is the Xiangqi rules plugin: sdk.Serve does the rest. The
+// Command xiangqi is the Xiangqi rules plugin: serve.Serve does the rest. The
 // computer player is package engine's; its external engine for Hard is
 // configured by the environment (engine.EnvEngine, engine.EnvMoveTime).
 package main
@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/banmen/banmen/plugins/xiangqi/engine"
-	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/serve"
 )
 
-func main() { sdk.Serve(engine.NewVariant(engine.ConfigFromEnv(os.Getenv))) }
+func main() { serve.Serve(engine.NewVariant(engine.ConfigFromEnv(os.Getenv))) }

@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/banmen/banmen/plugins/yonin/engine"
-	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/serve"
 )
 
-func main() { sdk.Serve(engine.Variant{}) }
+func main() { serve.Serve(engine.Variant{}) }

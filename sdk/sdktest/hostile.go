@@ -101,7 +101,7 @@ func (s *suite) hostile(t *testing.T, r *reporter, c hostileCase, m sdk.LegalMov
 		_, err := s.callExport(t, c.state, n.ID)
 		check(fmt.Sprintf("Export(%q)", n.ID), err)
 	}
-	if len(s.d.Levels) > 0 {
+	if len(s.d.Levels) > 0 && s.sg != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.c.SuggestDeadline)
 		t0 := time.Now()
 		_, err := s.callSuggest(t, ctx, c.state, s.d.Levels[0])

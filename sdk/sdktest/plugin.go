@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
+	"github.com/banmen/banmen/sdk/internal/wire"
 )
 
 // BuildPlugin builds the main package at pkg (an import path such as
@@ -34,7 +35,7 @@ func RunPlugin(t *testing.T, path string, c Config) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(path)})
+	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: exec.Command(path)})
 	if err != nil {
 		t.Fatalf("launch %s: %v", path, err)
 	}
@@ -44,7 +45,7 @@ func RunPlugin(t *testing.T, path string, c Config) {
 	}
 	for _, d := range conn.Descriptions() {
 		t.Run(d.ID, func(t *testing.T) {
-			RunWith(t, sdk.Remote{Conn: conn, ID: d.ID}, c)
+			RunWith(t, host.Remote{Conn: conn, ID: d.ID}, c)
 		})
 	}
 }
@@ -54,7 +55,7 @@ func RunPlugin(t *testing.T, path string, c Config) {
 // (as RunSelf does), the binary serves the plugin; otherwise it runs the
 // tests. So the suite runs across the process boundary with no extra build.
 func Main(m *testing.M, serve func()) {
-	if os.Getenv(sdk.Handshake.MagicCookieKey) == sdk.Handshake.MagicCookieValue {
+	if os.Getenv(wire.Handshake.MagicCookieKey) == wire.Handshake.MagicCookieValue {
 		serve()
 		return
 	}

@@ -141,6 +141,7 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 		return
 	}
 	s.c = c.withDefaults(s.d)
+	s.sg, _ = v.(sdk.Suggester)
 	s.seats = len(s.d.Seats)
 
 	t.Run("describe", guard(s.testDescribe))
@@ -165,6 +166,7 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 
 type suite struct {
 	v     sdk.Variant
+	sg    sdk.Suggester // nil: the variant has no computer player
 	c     Config
 	d     sdk.Description
 	seats int
@@ -275,7 +277,7 @@ func (s *suite) callImport(t testing.TB, format, text string) (st sdk.State, v s
 
 func (s *suite) callSuggest(t testing.TB, ctx context.Context, in sdk.State, l sdk.Level) (m sdk.Move, err error) {
 	t.Helper()
-	if perr := protect(t, fmt.Sprintf("Suggest(%q)", l), func() { m, err = s.v.Suggest(ctx, in, l) }); perr != nil {
+	if perr := protect(t, fmt.Sprintf("Suggest(%q)", l), func() { m, err = s.sg.Suggest(ctx, in, l) }); perr != nil {
 		err = perr
 	}
 	return m, err

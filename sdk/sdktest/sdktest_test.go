@@ -178,6 +178,27 @@ type anyOption struct{ base } // ignores unknown options
 
 func (v anyOption) Start(sdk.Options) (sdk.State, sdk.View, error) { return v.base.Start(nil) }
 
+// noSuggest lists levels but has no computer player: only the methods of
+// sdk.Variant are promoted from the embedded interface.
+type noSuggest struct{ sdk.Variant }
+
+// noComputer is tic-tac-toe without levels or Suggest: a sound variant that
+// offers no computer games.
+type noComputer struct{ sdk.Variant }
+
+func (v noComputer) Describe() sdk.Description {
+	d := v.Variant.Describe()
+	d.Levels = nil
+	return d
+}
+
+func TestVariantWithoutComputer(t *testing.T) {
+	if _, ok := sdk.Variant(noComputer{base{}}).(sdk.Suggester); ok {
+		t.Fatal("noComputer is a Suggester")
+	}
+	sdktest.Run(t, noComputer{base{}})
+}
+
 // mutants maps each broken variant to the subtest that must catch it.
 var mutants = map[string]struct {
 	v       sdk.Variant
@@ -199,6 +220,7 @@ var mutants = map[string]struct {
 	"scribbler":     {scribbler{}, "games"},
 	"noResign":      {noResign{}, "resign"},
 	"anyOption":     {anyOption{}, "options"},
+	"noSuggest":     {noSuggest{base{}}, "suggest"},
 }
 
 // TestMutant runs the suite on the mutant named by $SDKTEST_MUTANT; it is

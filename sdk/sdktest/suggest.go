@@ -10,7 +10,13 @@ import (
 
 func (s *suite) testSuggest(t *testing.T) {
 	if len(s.d.Levels) == 0 {
-		t.Skip("no levels")
+		if s.sg != nil {
+			t.Skip("a Suggester that lists no levels: the site offers no computer games")
+		}
+		t.Skip("no levels, no computer player")
+	}
+	if s.sg == nil {
+		t.Fatalf("Describe lists levels %v but the variant has no Suggest (sdk.Suggester)", s.d.Levels)
 	}
 	// The start, then one random position of each game in turn.
 	positions := s.startPositions()

@@ -117,9 +117,8 @@ func CheckDescription(d sdk.Description) error {
 		}
 	}
 
-	if len(d.Levels) == 0 {
-		bad("no computer levels")
-	}
+	// No levels is a variant without a computer player (no Suggester); the
+	// suggest test checks that the two go together.
 	levels := map[sdk.Level]bool{}
 	for _, l := range d.Levels {
 		if l == "" {

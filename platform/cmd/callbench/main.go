@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/examples/tictactoe"
+	"github.com/banmen/banmen/sdk/host"
 )
 
 func main() {
@@ -42,7 +42,7 @@ func defaultDir() string {
 func run(n int, dir string) error {
 	ctx := context.Background()
 	local := tictactoe.Variant{}
-	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe"))})
+	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe"))})
 	if err != nil {
 		return fmt.Errorf("%w (run `make build` first)", err)
 	}
@@ -50,7 +50,7 @@ func run(n int, dir string) error {
 	if !conn.Channel() {
 		return fmt.Errorf("the tictactoe plugin offers no channel (rebuild it: `make build`)")
 	}
-	grpcConn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe")), GRPCOnly: true})
+	grpcConn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe")), GRPCOnly: true})
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func run(n int, dir string) error {
 	fmt.Printf("  in-process            p50 %9s  p99 %9s\n", in.p(50), in.p(99))
 	for _, c := range []struct {
 		name string
-		conn *sdk.Conn
+		conn *host.Conn
 	}{{"channel (as the host)", conn}, {"gRPC only", grpcConn}} {
 		cpu0 := cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
 		out := measure(n, func() error { _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); return err })
@@ -90,7 +90,7 @@ func run(n int, dir string) error {
 		if e.Name() == "tictactoe" {
 			continue
 		}
-		c, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, e.Name()))})
+		c, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, e.Name()))})
 		if err != nil {
 			fmt.Printf("  %s: %v\n", e.Name(), err)
 			continue

@@ -32,6 +32,7 @@ import (
 
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/extengine"
+	"github.com/banmen/banmen/sdk/host"
 )
 
 // engineDialect says how to talk to an external engine about a variant: the
@@ -83,7 +84,7 @@ type player interface {
 }
 
 type levelPlayer struct {
-	conn    *sdk.Conn
+	conn    *host.Conn
 	variant string
 	level   sdk.Level
 	think   time.Duration
@@ -98,7 +99,7 @@ func (p *levelPlayer) move(ctx context.Context, st sdk.State, _ sdk.View) (sdk.M
 }
 
 type enginePlayer struct {
-	conn    *sdk.Conn
+	conn    *host.Conn
 	variant string
 	format  string
 	depth   int
@@ -116,7 +117,7 @@ func (p *enginePlayer) move(ctx context.Context, st sdk.State, _ sdk.View) (sdk.
 	return sdk.Move(m), err
 }
 
-func newPlayer(spec string, conn *sdk.Conn, o options) (player, error) {
+func newPlayer(spec string, conn *host.Conn, o options) (player, error) {
 	if d, ok := strings.CutPrefix(spec, "fsf:"); ok {
 		depth, err := strconv.Atoi(d)
 		if err != nil || depth < 1 {
@@ -139,7 +140,7 @@ func newPlayer(spec string, conn *sdk.Conn, o options) (player, error) {
 
 func run(o options) error {
 	ctx := context.Background()
-	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(filepath.Join(o.plugins, o.variant))})
+	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: exec.Command(filepath.Join(o.plugins, o.variant))})
 	if err != nil {
 		return fmt.Errorf("%w (run `make build` first)", err)
 	}
@@ -219,7 +220,7 @@ func run(o options) error {
 }
 
 // playGame plays one game and returns A's score and a summary line.
-func playGame(ctx context.Context, conn *sdk.Conn, o options, a, b player, aSeat sdk.Seat, rng *rand.Rand) (float64, string, error) {
+func playGame(ctx context.Context, conn *host.Conn, o options, a, b player, aSeat sdk.Seat, rng *rand.Rand) (float64, string, error) {
 	st, v, err := conn.Start(ctx, o.variant, nil)
 	if err != nil {
 		return 0, "", err

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -80,7 +81,7 @@ type proc struct {
 	cfg  *Config
 
 	mu        sync.Mutex
-	conn      *sdk.Conn
+	conn      *host.Conn
 	cmd       *exec.Cmd   // conn's process, for killing it without its cooperation
 	restarts  []time.Time // recent restart times, for crash-loop detection
 	downUntil time.Time   // unavailable until then
@@ -144,8 +145,8 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // launch starts the plugin process: no inherited environment but PATH and
-// the configured extras (sdk.Launch adds the parent-death signal).
-func (p *proc) launch(ctx context.Context) (*sdk.Conn, *exec.Cmd, error) {
+// the configured extras (host.Launch adds the parent-death signal).
+func (p *proc) launch(ctx context.Context) (*host.Conn, *exec.Cmd, error) {
 	cmd := exec.Command(p.path)
 	// One scheduler thread unless configured otherwise: rules calls are
 	// short and every built-in engine searches on one goroutine, while a
@@ -158,7 +159,7 @@ func (p *proc) launch(ctx context.Context) (*sdk.Conn, *exec.Cmd, error) {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
+	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
 	return conn, cmd, err
 }
 
@@ -181,7 +182,7 @@ var errPingTimeout = errors.New("health check timed out")
 // ping checks that the plugin answers within d. go-plugin's Ping has no
 // deadline of its own, and a stopped or wedged process never answers it;
 // the goroutine left waiting ends when the failed connection is killed.
-func ping(conn *sdk.Conn, d time.Duration) error {
+func ping(conn *host.Conn, d time.Duration) error {
 	done := make(chan error, 1)
 	go func() { done <- conn.Ping() }()
 	t := time.NewTimer(d)
@@ -194,12 +195,12 @@ func ping(conn *sdk.Conn, d time.Duration) error {
 	}
 }
 
-// stopProcess ends a plugin process. The graceful way (sdk.Conn.Kill, which
+// stopProcess ends a plugin process. The graceful way (host.Conn.Kill, which
 // asks the plugin to shut down over gRPC) waits for an answer a stopped or
 // wedged process never gives, so after grace the process is killed outright
 // (os.Process.Kill, which cannot hit a reused PID), which also ends that wait.
 // A grace of 0 kills at once: for a process already judged failed.
-func stopProcess(conn *sdk.Conn, cmd *exec.Cmd, grace time.Duration) {
+func stopProcess(conn *host.Conn, cmd *exec.Cmd, grace time.Duration) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -268,7 +269,7 @@ func (h *Host) Close() {
 // Call runs fn against the plugin that serves variant, with the host's call
 // deadline unless ctx has an earlier one. When the plugin has died (before or
 // during the call) it is restarted and fn is retried once.
-func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx context.Context, c *sdk.Conn) error) error {
+func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx context.Context, c *host.Conn) error) error {
 	p, ok := h.byVariant[variant]
 	if !ok {
 		return ErrUnknownVariant
@@ -310,7 +311,7 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 
 // get returns the live connection, starting a new process if the last one
 // died, or an *UnavailableError during a crash loop.
-func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
+func (p *proc) get(ctx context.Context, variant string) (*host.Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.conn != nil && !p.conn.Exited() {
@@ -359,7 +360,7 @@ func (p *proc) get(ctx context.Context, variant string) (*sdk.Conn, error) {
 // replace kills a failed process (unless another caller already replaced
 // it) so the next get starts a new one. A failed process gets no grace: it
 // may be too wedged to shut down when asked.
-func (p *proc) replace(failed *sdk.Conn, cause error) {
+func (p *proc) replace(failed *host.Conn, cause error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lastErr = cause

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -93,7 +94,7 @@ func (s *Server) start(c *fiber.Ctx) error {
 		}
 	}
 	var out gameResponse
-	err := s.games.Call(c.UserContext(), variantOf(c), "start", func(ctx context.Context, conn *sdk.Conn) (err error) {
+	err := s.games.Call(c.UserContext(), variantOf(c), "start", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.State, out.View, err = conn.Start(ctx, variantOf(c), req.Options)
 		return err
 	})
@@ -112,7 +113,7 @@ func (s *Server) play(c *fiber.Ctx) error {
 		return badRequest("play needs state, seat and move")
 	}
 	var out gameResponse
-	err := s.games.Call(c.UserContext(), variantOf(c), "play", func(ctx context.Context, conn *sdk.Conn) (err error) {
+	err := s.games.Call(c.UserContext(), variantOf(c), "play", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.State, out.View, err = conn.Play(ctx, variantOf(c), req.State, *req.Seat, req.Move)
 		return err
 	})
@@ -131,7 +132,7 @@ func (s *Server) view(c *fiber.Ctx) error {
 		return badRequest("view needs a state")
 	}
 	out := gameResponse{State: req.State}
-	err := s.games.Call(c.UserContext(), variantOf(c), "view", func(ctx context.Context, conn *sdk.Conn) (err error) {
+	err := s.games.Call(c.UserContext(), variantOf(c), "view", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.View, err = conn.View(ctx, variantOf(c), req.State)
 		return err
 	})
@@ -156,7 +157,7 @@ func (s *Server) suggest(c *fiber.Ctx) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), think)
 	defer cancel()
 	var move sdk.Move
-	err := s.games.Call(ctx, variantOf(c), "suggest", func(ctx context.Context, conn *sdk.Conn) (err error) {
+	err := s.games.Call(ctx, variantOf(c), "suggest", func(ctx context.Context, conn *host.Conn) (err error) {
 		// The plugin gets the thinking time less a margin for the trip back.
 		pctx, cancel := context.WithTimeout(ctx, think-think/10)
 		defer cancel()
@@ -178,7 +179,7 @@ func (s *Server) export(c *fiber.Ctx) error {
 		return badRequest("export needs state and format")
 	}
 	var text string
-	err := s.games.Call(c.UserContext(), variantOf(c), "export", func(ctx context.Context, conn *sdk.Conn) (err error) {
+	err := s.games.Call(c.UserContext(), variantOf(c), "export", func(ctx context.Context, conn *host.Conn) (err error) {
 		text, err = conn.Export(ctx, variantOf(c), req.State, req.Format)
 		return err
 	})
@@ -197,7 +198,7 @@ func (s *Server) importGame(c *fiber.Ctx) error {
 		return badRequest("import needs format and text")
 	}
 	var out gameResponse
-	err := s.games.Call(c.UserContext(), variantOf(c), "import", func(ctx context.Context, conn *sdk.Conn) (err error) {
+	err := s.games.Call(c.UserContext(), variantOf(c), "import", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.State, out.View, err = conn.Import(ctx, variantOf(c), req.Format, req.Text)
 		return err
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/banmen/banmen/platform/internal/config"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
 )
 
 // fakeGames serves Descriptions only: the pages never call a plugin.
@@ -27,7 +28,7 @@ func (f fakeGames) Description(id string) (sdk.Description, bool) {
 	return sdk.Description{}, false
 }
 
-func (f fakeGames) Call(context.Context, string, string, func(context.Context, *sdk.Conn) error) error {
+func (f fakeGames) Call(context.Context, string, string, func(context.Context, *host.Conn) error) error {
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/banmen/banmen/platform/internal/config"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -21,7 +22,7 @@ import (
 type Games interface {
 	Descriptions() []sdk.Description
 	Description(id string) (sdk.Description, bool)
-	Call(ctx context.Context, variant, call string, fn func(context.Context, *sdk.Conn) error) error
+	Call(ctx context.Context, variant, call string, fn func(context.Context, *host.Conn) error) error
 }
 
 // Deps are the server's collaborators.

@@ -17,7 +17,21 @@ type Variant struct {
 	ext *external // nil without BANMEN_SHOGI_ENGINE
 }
 
-var _ sdk.Variant = (*Variant)(nil)
+var (
+	_ sdk.Variant   = (*Variant)(nil)
+	_ sdk.Suggester = (*Variant)(nil)
+)
+
+// Levels are the computer strengths this engine plays, weakest first: the
+// rules alone list none, as they have no computer player.
+var Levels = []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard}
+
+// Describe is the rules' description with this engine's levels.
+func (v *Variant) Describe() sdk.Description {
+	d := v.Variant.Describe()
+	d.Levels = Levels
+	return d
+}
 
 // New returns the variant. getenv is os.Getenv in the plugin (a map in
 // tests): BANMEN_SHOGI_ENGINE names an external USI engine for Hard, and
@@ -81,7 +95,7 @@ func (v *Variant) Suggest(ctx context.Context, s sdk.State, lv sdk.Level) (sdk.M
 	}
 	cfg, ok := levels[lv]
 	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "shogi has no level %q", clipText(string(lv)))
+		return "", sdk.Errorf(sdk.CodeBadOption, "shogi has no level %q", sdk.Clip(string(lv)))
 	}
 	if line.Over {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
@@ -131,12 +145,4 @@ func (v *Variant) Suggest(ctx context.Context, s sdk.State, lv sdk.Level) (sdk.M
 		m = res.Near[rng.IntN(len(res.Near))]
 	}
 	return sdk.Move(m.USI()), nil
-}
-
-// clipText shortens hostile text before it goes into an error message.
-func clipText(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }

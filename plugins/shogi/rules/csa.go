@@ -155,12 +155,12 @@ func importCSA(text string) (*game, error) {
 			// Handicap removals: "PI82HI22KA".
 			for r := line[2:]; len(r) > 0; r = r[min(4, len(r)):] {
 				if len(r) < 4 {
-					return nil, bad("bad PI line %q", clip(line))
+					return nil, bad("bad PI line %q", sdk.Clip(line))
 				}
 				sq, ok := csaSquare(r[:2])
 				k := csaKind(r[2:4])
 				if !ok || sq == 0 || p.b[sq] == 0 || kindOf(p.b[sq]) != k {
-					return nil, bad("bad PI line %q", clip(line))
+					return nil, bad("bad PI line %q", sdk.Clip(line))
 				}
 				p.put(sq, 0)
 			}
@@ -177,7 +177,7 @@ func importCSA(text string) (*game, error) {
 				cells += " "
 			}
 			if len(cells) != 27 {
-				return nil, bad("bad board line %q", clip(line))
+				return nil, bad("bad board line %q", sdk.Clip(line))
 			}
 			for col := 0; col < 9; col++ {
 				cell := cells[3*col : 3*col+3]
@@ -187,7 +187,7 @@ func importCSA(text string) (*game, error) {
 				c := strings.IndexByte("+-", cell[0])
 				k := csaKind(cell[1:])
 				if c < 0 || k == 0 {
-					return nil, bad("bad cell %q on line %q", cell, clip(line))
+					return nil, bad("bad cell %q on line %q", cell, sdk.Clip(line))
 				}
 				if err := place(c, mb(r, col), k); err != nil {
 					return nil, err
@@ -198,7 +198,7 @@ func importCSA(text string) (*game, error) {
 			c := strings.IndexByte("+-", line[1])
 			for r := line[2:]; len(r) > 0; r = r[min(4, len(r)):] {
 				if len(r) < 4 {
-					return nil, bad("bad line %q", clip(line))
+					return nil, bad("bad line %q", sdk.Clip(line))
 				}
 				if r[:4] == "00AL" {
 					for k := pawn; k <= gold; k++ {
@@ -213,7 +213,7 @@ func importCSA(text string) (*game, error) {
 				sq, ok := csaSquare(r[:2])
 				k := csaKind(r[2:4])
 				if !ok || k == 0 {
-					return nil, bad("bad line %q", clip(line))
+					return nil, bad("bad line %q", sdk.Clip(line))
 				}
 				if err := place(c, sq, k); err != nil {
 					return nil, err
@@ -257,7 +257,7 @@ func importCSA(text string) (*game, error) {
 				return nil, notationError(n, err)
 			}
 		default:
-			return nil, bad("cannot read %q", clip(line))
+			return nil, bad("cannot read %q", sdk.Clip(line))
 		}
 	}
 	if g == nil {
@@ -279,12 +279,12 @@ func csaSquare(s string) (int, bool) {
 
 // parseCSAMove reads "+7776FU" (or "-0055KA") in position p.
 func parseCSAMove(p *Position, s string) (Move, error) {
-	bad := func() (Move, error) { return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a CSA move", clip(s)) }
+	bad := func() (Move, error) { return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a CSA move", sdk.Clip(s)) }
 	if len(s) != 7 {
 		return bad()
 	}
 	if s[0] != csaSigns[p.side][0] {
-		return 0, sdk.Errorf(sdk.CodeNotYourTurn, "%q is not the side to move's move", clip(s))
+		return 0, sdk.Errorf(sdk.CodeNotYourTurn, "%q is not the side to move's move", sdk.Clip(s))
 	}
 	from, ok1 := csaSquare(s[1:3])
 	to, ok2 := csaSquare(s[3:5])
@@ -300,7 +300,7 @@ func parseCSAMove(p *Position, s string) (Move, error) {
 	}
 	have := kindOf(p.b[from])
 	if p.b[from]&colorMask != colorFlag[p.side] {
-		return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: no piece of the side to move there", clip(s))
+		return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: no piece of the side to move there", sdk.Clip(s))
 	}
 	switch {
 	case have == k:
@@ -308,5 +308,5 @@ func parseCSAMove(p *Position, s string) (Move, error) {
 	case canPromote(have) && have+promoted == k:
 		return boardMove(from, to, true), nil
 	}
-	return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: the piece there is %s", clip(s), csaNames[have])
+	return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: the piece there is %s", sdk.Clip(s), csaNames[have])
 }

@@ -244,7 +244,7 @@ func importKIF(text string) (*game, error) {
 			case strings.HasPrefix(line, "手数＝"):
 				v, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "手数＝")))
 				if err != nil || v < 0 || v >= MaxMoveNumber {
-					return nil, bad("bad move count %q", clip(line))
+					return nil, bad("bad move count %q", sdk.Clip(line))
 				}
 				moveNum = v + 1
 				continue
@@ -263,7 +263,7 @@ func importKIF(text string) (*game, error) {
 			}
 		}
 		if !isMoveLine(trimmed) {
-			return nil, bad("cannot read %q", clip(line))
+			return nil, bad("cannot read %q", sdk.Clip(line))
 		}
 		if g == nil {
 			var err error
@@ -331,7 +331,7 @@ func kifStart(rows []string, hands [2]string, side, moveNum int, handicap string
 	}
 	if len(rows) == 0 {
 		if handicap != "" && handicap != "平手" {
-			return nil, sdk.Errorf(sdk.CodeUnsupported, "KIF: handicap %q is not played here", clip(handicap))
+			return nil, sdk.Errorf(sdk.CodeUnsupported, "KIF: handicap %q is not played here", sdk.Clip(handicap))
 		}
 		p, _ := ParseSFEN(StartSFEN)
 		p.moveNum = moveNum
@@ -441,7 +441,7 @@ func kifHands(hands [2]string) (string, error) {
 				}
 			}
 			if k == 0 || num == 0 {
-				return "", sdk.Errorf(sdk.CodeBadNotation, "KIF: cannot read %q in hand", clip(item))
+				return "", sdk.Errorf(sdk.CodeBadNotation, "KIF: cannot read %q in hand", sdk.Clip(item))
 			}
 			if num > 1 {
 				sb.WriteString(strconv.Itoa(num))
@@ -462,7 +462,7 @@ func kifHands(hands [2]string) (string, error) {
 // parseKIFMove reads one KIF move ("７六歩(77)", "同　歩(33)", "５五角打")
 // in position p.
 func parseKIFMove(p *Position, tok string, prevTo int) (Move, error) {
-	bad := func() (Move, error) { return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a KIF move", clip(tok)) }
+	bad := func() (Move, error) { return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a KIF move", sdk.Clip(tok)) }
 	rs := []rune(tok)
 	i := 0
 	var to int
@@ -531,7 +531,7 @@ func parseKIFMove(p *Position, tok string, prevTo int) (Move, error) {
 	}
 	if from != 0 {
 		if kindOf(p.b[from]) != k || p.b[from]&colorMask != colorFlag[p.side] {
-			return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: no such piece on the source cell", clip(tok))
+			return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q: no such piece on the source cell", sdk.Clip(tok))
 		}
 		return boardMove(from, to, promote), nil
 	}
@@ -545,14 +545,14 @@ func parseKIFMove(p *Position, tok string, prevTo int) (Move, error) {
 			continue
 		}
 		if found != 0 && !found.isDrop() && !m.isDrop() {
-			return 0, sdk.Errorf(sdk.CodeBadMove, "%q is ambiguous without its source cell", clip(tok))
+			return 0, sdk.Errorf(sdk.CodeBadMove, "%q is ambiguous without its source cell", sdk.Clip(tok))
 		}
 		if found == 0 || found.isDrop() {
 			found = m
 		}
 	}
 	if found == 0 {
-		return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q is not legal here", clip(tok))
+		return 0, sdk.Errorf(sdk.CodeIllegalMove, "%q is not legal here", sdk.Clip(tok))
 	}
 	return found, nil
 }

@@ -6,37 +6,40 @@ import (
 	"github.com/banmen/banmen/sdk"
 )
 
+// writers and readers are the notations of Describe.
+var (
+	writers = sdk.Formats[func(*game) string]{
+		FormatSFENUSI: (*game).exportSFENUSI,
+		FormatKIF:     (*game).exportKIF,
+		FormatCSA:     (*game).exportCSA,
+	}
+	readers = sdk.Formats[func(string) (*game, error)]{
+		FormatSFENUSI: importSFENUSI,
+		FormatKIF:     importKIF,
+		FormatCSA:     importCSA,
+	}
+)
+
 // Export writes the game in one of the notations of Describe.
 func (Variant) Export(s sdk.State, format string) (string, error) {
 	g, err := decodeState(s)
 	if err != nil {
 		return "", err
 	}
-	switch format {
-	case FormatSFENUSI:
-		return g.exportSFENUSI(), nil
-	case FormatKIF:
-		return g.exportKIF(), nil
-	case FormatCSA:
-		return g.exportCSA(), nil
+	write, err := writers.Get(format)
+	if err != nil {
+		return "", err
 	}
-	return "", sdk.Errorf(sdk.CodeBadFormat, "shogi does not write %q", clip(format))
+	return write(g), nil
 }
 
 // Import reads a game or a position in one of the notations of Describe.
 func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
-	var g *game
-	var err error
-	switch format {
-	case FormatSFENUSI:
-		g, err = importSFENUSI(text)
-	case FormatKIF:
-		g, err = importKIF(text)
-	case FormatCSA:
-		g, err = importCSA(text)
-	default:
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadFormat, "shogi does not read %q", clip(format))
+	read, err := readers.Get(format)
+	if err != nil {
+		return nil, sdk.View{}, err
 	}
+	g, err := read(text)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
@@ -98,7 +101,7 @@ func importSFENUSI(text string) (*game, error) {
 		return g, nil
 	}
 	if rest[0] != "moves" {
-		return nil, sdk.Errorf(sdk.CodeBadNotation, "expected \"moves\" after the position, got %q", clip(rest[0]))
+		return nil, sdk.Errorf(sdk.CodeBadNotation, "expected \"moves\" after the position, got %q", sdk.Clip(rest[0]))
 	}
 	for i, mv := range rest[1:] {
 		if mv == string(sdk.Resign) {

@@ -62,7 +62,7 @@ func ParseSFEN(s string) (Position, error) {
 	p := newEmptyPosition()
 	f := strings.Split(s, " ")
 	if len(f) != 3 && len(f) != 4 {
-		return p, sdk.Errorf(CodeSFENFields, "an SFEN has 3 or 4 fields separated by single spaces, got %q", clip(s))
+		return p, sdk.Errorf(CodeSFENFields, "an SFEN has 3 or 4 fields separated by single spaces, got %q", sdk.Clip(s))
 	}
 	if err := p.parseBoard(f[0]); err != nil {
 		return p, err
@@ -73,7 +73,7 @@ func ParseSFEN(s string) (Position, error) {
 	case "w":
 		p.side = gote
 	default:
-		return p, sdk.Errorf(CodeSFENSide, "the side to move is b or w, got %q", clip(f[1]))
+		return p, sdk.Errorf(CodeSFENSide, "the side to move is b or w, got %q", sdk.Clip(f[1]))
 	}
 	if err := p.parseHand(f[2]); err != nil {
 		return p, err
@@ -81,7 +81,7 @@ func ParseSFEN(s string) (Position, error) {
 	if len(f) == 4 {
 		n, err := strconv.Atoi(f[3])
 		if err != nil || n < 1 || n > MaxMoveNumber || f[3][0] == '0' || f[3][0] == '+' {
-			return p, sdk.Errorf(CodeSFENMoveNum, "the move number is a whole number from 1 to %d, got %q", MaxMoveNumber, clip(f[3]))
+			return p, sdk.Errorf(CodeSFENMoveNum, "the move number is a whole number from 1 to %d, got %q", MaxMoveNumber, sdk.Clip(f[3]))
 		}
 		p.moveNum = n
 	}
@@ -297,12 +297,4 @@ func (p *Position) SFEN() string {
 	sb.WriteByte(' ')
 	sb.WriteString(strconv.Itoa(p.moveNum))
 	return sb.String()
-}
-
-// clip shortens hostile text quoted in an error message.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }

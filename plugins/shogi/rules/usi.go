@@ -30,7 +30,7 @@ func ParseUSI(s string) (Move, error) {
 		k := kindOfLetter(s[0])
 		to, ok := parseUSISquare(s[2:])
 		if k == 0 || k == king || !ok {
-			return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a USI drop", clip(s))
+			return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a USI drop", sdk.Clip(s))
 		}
 		return dropMove(k, to), nil
 	}
@@ -41,7 +41,7 @@ func ParseUSI(s string) (Move, error) {
 			return boardMove(from, to, len(s) == 5), nil
 		}
 	}
-	return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a USI move", clip(s))
+	return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a USI move", sdk.Clip(s))
 }
 
 // USI prints a move in USI.

@@ -107,7 +107,6 @@ func describe() sdk.Description {
 			{ID: FormatKIF, Name: "KIF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".kif"},
 			{ID: FormatCSA, Name: "CSA", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".csa"},
 		},
-		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
 		Resign: true,
 		Hands:  true,
 	}
@@ -115,8 +114,8 @@ func describe() sdk.Description {
 
 // Start begins a game from the initial position. Shogi has no options.
 func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
-	for k := range opts {
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadOption, "shogi has no option %q", clip(k))
+	if _, err := sdk.ParseOptions(nil, opts); err != nil {
+		return nil, sdk.View{}, err
 	}
 	p, err := ParseSFEN(StartSFEN)
 	if err != nil {

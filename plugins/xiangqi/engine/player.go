@@ -76,7 +76,7 @@ func reserve(left time.Duration) time.Duration { return left/5 + 10*time.Millise
 func (p *Player) Choose(ctx context.Context, g *rules.Game, name sdk.Level) (rules.Move, error) {
 	lv, ok := levels[name]
 	if !ok {
-		return rules.NoMove, sdk.Errorf(sdk.CodeBadOption, "xiangqi has no level %q", name)
+		return rules.NoMove, sdk.Errorf(sdk.CodeBadOption, "xiangqi has no level %q", sdk.Clip(string(name)))
 	}
 	start := time.Now()
 	deadline := start.Add(lv.think)

@@ -8,7 +8,7 @@ import (
 )
 
 // Variant is Xiangqi with this package's computer player: the rules of
-// rules.Variant, whose Suggest it replaces. The zero value plays with the
+// rules.Variant, and Suggest from here. The zero value plays with the
 // built-in engine only.
 type Variant struct {
 	rules.Variant
@@ -16,9 +16,21 @@ type Variant struct {
 }
 
 var (
-	_ sdk.Variant = Variant{}
-	_ sdk.Perfter = Variant{}
+	_ sdk.Variant   = Variant{}
+	_ sdk.Suggester = Variant{}
+	_ sdk.Perfter   = Variant{}
 )
+
+// Levels are the computer strengths this engine plays, weakest first: the
+// rules alone list none, as they have no computer player.
+var Levels = []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard}
+
+// Describe is the rules' description with this engine's levels.
+func (v Variant) Describe() sdk.Description {
+	d := v.Variant.Describe()
+	d.Levels = Levels
+	return d
+}
 
 // defaultPlayer serves Variants without their own Player.
 var defaultPlayer = NewPlayer(Config{})
@@ -33,7 +45,7 @@ func (v Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk
 		return "", err
 	}
 	if _, ok := levels[level]; !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "xiangqi has no level %q", level)
+		return "", sdk.Errorf(sdk.CodeBadOption, "xiangqi has no level %q", sdk.Clip(string(level)))
 	}
 	if g.Over() {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")

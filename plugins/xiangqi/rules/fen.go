@@ -52,7 +52,7 @@ func ParseFEN(s string) (*Position, error) {
 		counters = f[2:4]
 	case 6:
 		if f[2] != "-" || f[3] != "-" {
-			return nil, fenError("fields 3 and 4 must be \"-\", got %q %q", f[2], f[3])
+			return nil, fenError("fields 3 and 4 must be \"-\", got %q %q", sdk.Clip(f[2]), sdk.Clip(f[3]))
 		}
 		counters = f[4:6]
 	case 0:
@@ -71,7 +71,7 @@ func ParseFEN(s string) (*Position, error) {
 	case "b":
 		p.side = Black
 	default:
-		return nil, fenError("side to move %q is not w or b", f[1])
+		return nil, fenError("side to move %q is not w or b", sdk.Clip(f[1]))
 	}
 	if counters != nil {
 		var err error
@@ -92,7 +92,7 @@ func ParseFEN(s string) (*Position, error) {
 func fenNumber(s string, lo, hi int, what string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || s[0] == '+' || s[0] == '-' || (len(s) > 1 && s[0] == '0') {
-		return 0, fenError("%s %q is not a number", what, s)
+		return 0, fenError("%s %q is not a number", what, sdk.Clip(s))
 	}
 	if n < lo || n > hi {
 		return 0, fenError("%s %d is outside %d..%d", what, n, lo, hi)

@@ -40,19 +40,29 @@ var reasonWords = map[string]string{
 	ReasonResignation:    "resignation",
 }
 
+// writers and readers are the notations of Describe.
+var (
+	writers = sdk.Formats[func(*Game) string]{
+		NotationFENUCCI: (*Game).exportFENUCCI,
+		NotationWXF:     (*Game).exportWXF,
+	}
+	readers = sdk.Formats[func(string) (*Game, error)]{
+		NotationFENUCCI: importFENUCCI,
+		NotationWXF:     importWXF,
+	}
+)
+
 // Export writes the game in one of the notations.
 func (Variant) Export(s sdk.State, format string) (string, error) {
 	g, err := decodeState(s)
 	if err != nil {
 		return "", err
 	}
-	switch format {
-	case NotationFENUCCI:
-		return g.exportFENUCCI(), nil
-	case NotationWXF:
-		return g.exportWXF(), nil
+	write, err := writers.Get(format)
+	if err != nil {
+		return "", err
 	}
-	return "", sdk.Errorf(sdk.CodeBadFormat, "xiangqi has no notation %q", format)
+	return write(g), nil
 }
 
 func (g *Game) exportFENUCCI() string {
@@ -108,16 +118,11 @@ func (g *Game) exportWXF() string {
 
 // Import reads a game or a position.
 func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
-	var g *Game
-	var err error
-	switch format {
-	case NotationFENUCCI:
-		g, err = importFENUCCI(text)
-	case NotationWXF:
-		g, err = importWXF(text)
-	default:
-		err = sdk.Errorf(sdk.CodeBadFormat, "xiangqi has no notation %q", format)
+	read, err := readers.Get(format)
+	if err != nil {
+		return nil, sdk.View{}, err
 	}
+	g, err := read(text)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
@@ -153,7 +158,7 @@ func importFENUCCI(text string) (*Game, error) {
 	case pos[0] == "startpos" && len(pos) == 1:
 		start = StartPosition()
 	case pos[0] == "startpos":
-		return nil, notationError("unexpected %q after startpos", pos[1])
+		return nil, notationError("unexpected %q after startpos", sdk.Clip(pos[1]))
 	default:
 		if pos[0] == "fen" {
 			pos = pos[1:]

@@ -33,7 +33,7 @@ func ParseUCCI(text string) (Move, error) {
 			return newMove(from, to), nil
 		}
 	}
-	return NoMove, sdk.Errorf(sdk.CodeBadMove, "%q is not a UCCI move such as h2e2", text)
+	return NoMove, sdk.Errorf(sdk.CodeBadMove, "%q is not a UCCI move such as h2e2", sdk.Clip(text))
 }
 
 // ParseLegalUCCI reads UCCI text and checks that it is a legal move of the

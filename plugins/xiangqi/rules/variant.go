@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"sort"
-
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -60,20 +58,14 @@ func (Variant) Describe() sdk.Description {
 			{ID: NotationFENUCCI, Name: "FEN + UCCI", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
 			{ID: NotationWXF, Name: "WXF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
 		},
-		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
 		Resign: true,
 	}
 }
 
 // Start begins a game from the initial position. Xiangqi has no options.
 func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	if len(keys) > 0 {
-		sort.Strings(keys)
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadOption, "xiangqi has no option %q", keys[0])
+	if _, err := sdk.ParseOptions(nil, opts); err != nil {
+		return nil, sdk.View{}, err
 	}
 	g := NewGame(StartPosition())
 	return g.encode(), g.view(), nil

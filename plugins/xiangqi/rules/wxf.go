@@ -181,7 +181,7 @@ func normalizeWXF(text string) (string, bool) {
 func (p *Position) ParseWXF(text string) (Move, error) {
 	norm, ok := normalizeWXF(text)
 	if !ok {
-		return NoMove, sdk.Errorf(sdk.CodeBadMove, "%q is not a WXF move such as C2.5", text)
+		return NoMove, sdk.Errorf(sdk.CodeBadMove, "%q is not a WXF move such as C2.5", sdk.Clip(text))
 	}
 	for _, m := range p.LegalMoves() {
 		if p.WXF(m) == norm {

@@ -8,21 +8,33 @@ import (
 )
 
 // Variant is Yonin Shogi with this package's computer player: the rules of
-// rules.Variant, whose stop-gap Suggest it replaces.
+// rules.Variant, and Suggest from here.
 type Variant struct{ rules.Variant }
 
 var (
-	_ sdk.Variant = Variant{}
-	_ sdk.Perfter = Variant{}
-	_ sdk.Divider = Variant{}
+	_ sdk.Variant   = Variant{}
+	_ sdk.Suggester = Variant{}
+	_ sdk.Perfter   = Variant{}
+	_ sdk.Divider   = Variant{}
 )
+
+// Levels are the computer strengths this engine plays, weakest first: the
+// rules alone list none, as they have no computer player.
+var Levels = []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard}
+
+// Describe is the rules' description with this engine's levels.
+func (v Variant) Describe() sdk.Description {
+	d := v.Variant.Describe()
+	d.Levels = Levels
+	return d
+}
 
 // Suggest returns the computer's move for the seat to move at the level,
 // before ctx's deadline.
 func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
 	cfg, ok := levels[level]
 	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "yonin has no level %q", level)
+		return "", sdk.Errorf(sdk.CodeBadOption, "yonin has no level %q", sdk.Clip(string(level)))
 	}
 	g, err := rules.DecodeState(s)
 	if err != nil {

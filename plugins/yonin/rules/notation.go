@@ -49,7 +49,7 @@ func ParsePosition(text string) (Position, error) {
 	case len(t) == 1 && strings.IndexByte(seatLower[:4], t[0]) >= 0:
 		p.turn = int8(strings.IndexByte(seatLower, t[0]))
 	default:
-		return p, badPosition("bad seat to move %q", t)
+		return p, badPosition("bad seat to move %q", sdk.Clip(t))
 	}
 	if err := p.parseHands(fields[2]); err != nil {
 		return p, err
@@ -64,7 +64,7 @@ func ParsePosition(text string) (Position, error) {
 	p.rules = r
 	n, err := strconv.Atoi(fields[5])
 	if err != nil || n < 1 || n > maxMoveNumber || fields[5] != strconv.Itoa(n) {
-		return p, badPosition("bad move number %q", fields[5])
+		return p, badPosition("bad move number %q", sdk.Clip(fields[5]))
 	}
 	p.ply = n - 1
 	if err := p.validate(); err != nil {
@@ -122,7 +122,7 @@ func parsePiece(s string) (piece, int, error) {
 		i++
 	}
 	if i+2 > len(s) {
-		return 0, 0, badPosition("truncated piece %q", s)
+		return 0, 0, badPosition("truncated piece %q", sdk.Clip(s))
 	}
 	kind := strings.IndexByte(string(kindLetters[1:]), s[i]) + 1
 	if kind == 0 {
@@ -174,10 +174,10 @@ func (p *Position) parseHands(s string) error {
 		if j == i {
 			n = 1
 		} else if n < 2 || s[i] == '0' {
-			return badPosition("bad hand count in %q", s)
+			return badPosition("bad hand count in %q", sdk.Clip(s))
 		}
 		if j+2 > len(s) {
-			return badPosition("truncated hands %q", s)
+			return badPosition("truncated hands %q", sdk.Clip(s))
 		}
 		kind := strings.IndexByte(string(kindLetters[:]), s[j])
 		if kind <= kindKing {
@@ -202,12 +202,12 @@ func (p *Position) parseMates(s string) error {
 	}
 	for _, m := range strings.Split(s, ",") {
 		if len(m) != 2 {
-			return badPosition("bad mate %q", m)
+			return badPosition("bad mate %q", sdk.Clip(m))
 		}
 		mated := strings.IndexByte(seatLower[:4], m[0])
 		mater := strings.IndexByte(seatLower, m[1])
 		if mated < 0 || mater < 0 || mated == mater {
-			return badPosition("bad mate %q", m)
+			return badPosition("bad mate %q", sdk.Clip(m))
 		}
 		if mater == ownerless {
 			mater = noCredit
@@ -226,34 +226,34 @@ func parseRules(s string) (Rules, error) {
 	var r Rules
 	parts := strings.Split(s, ",")
 	if len(parts) < 3 || len(parts) > 4 {
-		return r, badPosition("bad rules %q", s)
+		return r, badPosition("bad rules %q", sdk.Clip(s))
 	}
 	switch parts[0] {
 	case "singles":
 	case "pairs":
 		r.Pairs = true
 	default:
-		return r, badPosition("bad format %q", parts[0])
+		return r, badPosition("bad format %q", sdk.Clip(parts[0]))
 	}
 	switch parts[1] {
 	case "two_mates":
 	case "last_player":
 		r.LastPlayer = true
 	default:
-		return r, badPosition("bad ending %q", parts[1])
+		return r, badPosition("bad ending %q", sdk.Clip(parts[1]))
 	}
 	switch parts[2] {
 	case "mater":
 	case "ownerless":
 		r.Ownerless = true
 	default:
-		return r, badPosition("bad mated pieces %q", parts[2])
+		return r, badPosition("bad mated pieces %q", sdk.Clip(parts[2]))
 	}
 	if len(parts) == 4 {
 		v, ok := strings.CutPrefix(parts[3], "limit=")
 		n, err := strconv.Atoi(v)
 		if !ok || err != nil || n < 1 || n > maxMoveLimit || v != strconv.Itoa(n) {
-			return r, badPosition("bad move limit %q", parts[3])
+			return r, badPosition("bad move limit %q", sdk.Clip(parts[3]))
 		}
 		r.Limit = n
 	}
@@ -447,7 +447,7 @@ func moveText(seat int, m move) string {
 
 // parseMove reads a move text. It checks the grammar only, not legality.
 func parseMove(s string) (seat int, m move, err error) {
-	bad := sdk.Errorf(sdk.CodeBadMove, "bad move text %q (want e.g. S:5g5f, N:4c4d+, W:R*5e)", s)
+	bad := sdk.Errorf(sdk.CodeBadMove, "bad move text %q (want e.g. S:5g5f, N:4c4d+, W:R*5e)", sdk.Clip(s))
 	if len(s) < 6 || s[1] != ':' {
 		return 0, 0, bad
 	}

@@ -40,65 +40,24 @@ func defaultSettings() settings {
 
 // parseOptions reads and checks options; missing keys take their defaults.
 func parseOptions(opts sdk.Options) (settings, error) {
-	s := defaultSettings()
-	for k, v := range opts {
-		bad := sdk.Errorf(sdk.CodeBadOption, "bad value %q for option %q", v, k)
-		var spec *sdk.OptionSpec
-		for i := range optionSpecs {
-			if optionSpecs[i].Key == k {
-				spec = &optionSpecs[i]
-			}
-		}
-		if spec == nil {
-			return s, sdk.Errorf(sdk.CodeBadOption, "unknown option %q", k)
-		}
-		var (
-			b bool
-			n int
-		)
-		switch spec.Type {
-		case "bool":
-			if v != "true" && v != "false" {
-				return s, bad
-			}
-			b = v == "true"
-		case "int":
-			var err error
-			n, err = strconv.Atoi(v)
-			if err != nil || n < spec.Min || n > spec.Max {
-				return s, bad
-			}
-		case "choice":
-			ok := false
-			for _, c := range spec.Choices {
-				ok = ok || c == v
-			}
-			if !ok {
-				return s, bad
-			}
-		}
-		switch k {
-		case "format":
-			s.rules.Pairs = v == "pairs"
-		case "ending":
-			s.rules.LastPlayer = v == "last_player"
-		case "mated_pieces":
-			s.rules.Ownerless = v == "ownerless"
-		case "move_limit":
-			s.rules.Limit = n
-		case "show_legal":
-			s.showLegal = b
-		case "rotate_first":
-			s.rotateFirst = b
-		case "first_seat":
-			s.firstSeat = n
-		case "time_per_move":
-			s.timePerMove, _ = strconv.Atoi(v) // "none" is 0
-		case "players":
-			s.players = n
-		}
+	o, err := sdk.ParseOptions(optionSpecs, opts)
+	if err != nil {
+		return defaultSettings(), err
 	}
-	return s, nil
+	tpm, _ := strconv.Atoi(o.Text("time_per_move")) // "none" is 0
+	return settings{
+		rules: Rules{
+			Pairs:      o.Text("format") == "pairs",
+			LastPlayer: o.Text("ending") == "last_player",
+			Ownerless:  o.Text("mated_pieces") == "ownerless",
+			Limit:      o.Int("move_limit"),
+		},
+		showLegal:   o.Bool("show_legal"),
+		rotateFirst: o.Bool("rotate_first"),
+		firstSeat:   o.Int("first_seat"),
+		timePerMove: tpm,
+		players:     o.Int("players"),
+	}, nil
 }
 
 // details are the option values in force, for the UI (View.Details).

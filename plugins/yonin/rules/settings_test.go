@@ -166,3 +166,43 @@ func TestNoResignation(t *testing.T) {
 		t.Errorf("resign: %v", err)
 	}
 }
+
+// The settings a state without options decodes to are the schema's defaults.
+func TestDefaultSettingsAreTheSchemas(t *testing.T) {
+	s, err := parseOptions(nil)
+	if err != nil || s != defaultSettings() {
+		t.Fatalf("parseOptions(nil) = %+v, %v; defaultSettings() = %+v", s, err, defaultSettings())
+	}
+}
+
+// The "show legal moves" option reaches the View as the contract's HideLegal
+// (which the board reads), through Start, Play and View. (A game record
+// carries the rules only, so an imported game shows the legal moves.)
+func TestShowLegalOption(t *testing.T) {
+	for _, c := range []struct {
+		opts sdk.Options
+		hide bool
+	}{
+		{nil, false},
+		{sdk.Options{"show_legal": "true"}, false},
+		{sdk.Options{"show_legal": "false"}, true},
+	} {
+		st, v, err := Variant{}.Start(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.HideLegal != c.hide {
+			t.Errorf("%v: Start's view has HideLegal %v", c.opts, v.HideLegal)
+		}
+		if len(v.Legal) == 0 {
+			t.Errorf("%v: the legal moves must be listed even when hidden", c.opts)
+		}
+		st, v, err = Variant{}.Play(st, v.Legal[0].Seat, v.Legal[0].Move)
+		if err != nil || v.HideLegal != c.hide {
+			t.Errorf("%v: after a move HideLegal %v (%v)", c.opts, v.HideLegal, err)
+		}
+		if v, err := (Variant{}).View(st); err != nil || v.HideLegal != c.hide {
+			t.Errorf("%v: View has HideLegal %v (%v)", c.opts, v.HideLegal, err)
+		}
+	}
+}

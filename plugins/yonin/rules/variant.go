@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"context"
 	"strings"
 
 	"github.com/banmen/banmen/sdk"
@@ -63,7 +62,6 @@ func describe() sdk.Description {
 			ID: formatID, Name: "Yonin position text + moves", Import: true,
 			MediaType: "text/plain; charset=utf-8", Extension: ".txt",
 		}},
-		Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard},
 		Resign: false,
 		Hands:  true,
 	}
@@ -113,23 +111,11 @@ func (Variant) View(s sdk.State) (sdk.View, error) {
 	return g.view(), nil
 }
 
-// Suggest picks the computer's move for the seat to move.
-func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
-	g, err := decodeState(s)
-	if err != nil {
-		return "", err
-	}
-	depth, ok := levelDepth[level]
-	if !ok {
-		return "", sdk.Errorf(sdk.CodeBadOption, "unknown level %q", level)
-	}
-	moves := g.legal()
-	if len(moves) == 0 {
-		return "", sdk.Errorf(sdk.CodeNoMove, "no move to suggest: the game is over")
-	}
-	m := choose(ctx, &g.pos, moves, depth)
-	return sdk.Move(moveText(int(g.pos.turn), m)), nil
-}
+// writers and readers are the notations of Describe.
+var (
+	writers = sdk.Formats[func(*game) string]{formatID: (*game).record}
+	readers = sdk.Formats[func(string) (*game, error)]{formatID: parseRecord}
+)
 
 // Export writes the game record: the initial position text, then the moves.
 func (Variant) Export(s sdk.State, format string) (string, error) {
@@ -137,18 +123,20 @@ func (Variant) Export(s sdk.State, format string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if format != formatID {
-		return "", sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	write, err := writers.Get(format)
+	if err != nil {
+		return "", err
 	}
-	return g.record(), nil
+	return write(g), nil
 }
 
 // Import reads a game record (or a lone position text).
 func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
-	if format != formatID {
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	read, err := readers.Get(format)
+	if err != nil {
+		return nil, sdk.View{}, err
 	}
-	g, err := parseRecord(text)
+	g, err := read(text)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
@@ -170,6 +158,9 @@ func (g *game) view() sdk.View {
 		Legal:    []sdk.LegalMove{},
 		Result:   g.result(),
 		Details:  g.set.details(),
+		// The "show legal moves" option, as the contract's own field: the
+		// board reads no variant's details.
+		HideLegal: !g.set.showLegal,
 	}
 	for sq, pc := range p.board {
 		c := sdk.Cell{Owner: sdk.NoSeat}

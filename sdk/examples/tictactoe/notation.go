@@ -14,7 +14,7 @@ func moveText(c int) sdk.Move {
 // parseMove reads "b2" strictly: one text per move, nothing trimmed.
 func parseMove(m sdk.Move) (int, error) {
 	if len(m) != 2 || m[0] < 'a' || m[0] > 'c' || m[1] < '1' || m[1] > '3' {
-		return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a cell a1–c3", m)
+		return 0, sdk.Errorf(sdk.CodeBadMove, "%q is not a cell a1–c3", sdk.Clip(string(m)))
 	}
 	return int('3'-m[1])*3 + int(m[0]-'a'), nil
 }
@@ -40,7 +40,7 @@ func (b *board) position(side int) string {
 // parsePosition reads a position text and checks that it can arise in a
 // game: the counts of X and O, the side to move, at most one winner.
 func parsePosition(text string) (b board, side int, err error) {
-	bad := sdk.Errorf(sdk.CodeBadPosition, "%q is not a position like \"x.o/.x./..o x\"", text)
+	bad := sdk.Errorf(sdk.CodeBadPosition, "%q is not a position like \"x.o/.x./..o x\"", sdk.Clip(text))
 	if len(text) != 13 || text[11] != ' ' {
 		return b, 0, bad
 	}
@@ -62,7 +62,7 @@ func parsePosition(text string) (b board, side int, err error) {
 	}
 	side = strings.IndexByte("xo", text[12])
 	if side < 0 || n[0]-n[1] != side {
-		return b, 0, sdk.Errorf(sdk.CodeBadPosition, "%q: the marks do not match the side to move", text)
+		return b, 0, sdk.Errorf(sdk.CodeBadPosition, "%q: the marks do not match the side to move", sdk.Clip(text))
 	}
 	var threes [2]int
 	for _, l := range lines {
@@ -72,16 +72,21 @@ func parsePosition(text string) (b board, side int, err error) {
 	}
 	// The last mover may have made two lines at once; the other side none.
 	if threes[side] > 0 || threes[1-side] > 2 {
-		return b, 0, sdk.Errorf(sdk.CodeBadPosition, "%q cannot arise in a game", text)
+		return b, 0, sdk.Errorf(sdk.CodeBadPosition, "%q cannot arise in a game", sdk.Clip(text))
 	}
 	return b, side, nil
 }
 
+// formats are the notations of Describe: one, so the table holds nothing but
+// its ID; a variant with several keeps its writers or readers in it
+// (sdk.Formats[func(*game) string]) and calls the one Get returns.
+var formats = sdk.Formats[struct{}]{"moves": {}}
+
 // Export writes the moves, space-separated ("b2 a1 c3"); a resignation is
 // "x:resign" or "o:resign".
 func (Variant) Export(s sdk.State, format string) (string, error) {
-	if format != "moves" {
-		return "", sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	if _, err := formats.Get(format); err != nil {
+		return "", err
 	}
 	g, err := decode(s)
 	if err != nil {
@@ -100,8 +105,8 @@ func (Variant) Export(s sdk.State, format string) (string, error) {
 // Import reads what Export writes, replaying every move through Play so that
 // an imported game is exactly as legal as a played one.
 func (v Variant) Import(format, text string) (sdk.State, sdk.View, error) {
-	if format != "moves" {
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadFormat, "unknown format %q", format)
+	if _, err := formats.Get(format); err != nil {
+		return nil, sdk.View{}, err
 	}
 	s, view, _ := v.Start(nil)
 	for i, w := range strings.Fields(text) {
@@ -113,15 +118,8 @@ func (v Variant) Import(format, text string) (sdk.State, sdk.View, error) {
 		}
 		var err error
 		if s, view, err = v.Play(s, seat, m); err != nil {
-			return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadNotation, "move %d %q: %v", i+1, clip(w), err)
+			return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadNotation, "move %d %q: %v", i+1, sdk.Clip(w), err)
 		}
 	}
 	return s, view, nil
-}
-
-func clip(s string) string {
-	if len(s) > 16 {
-		return s[:16] + "…"
-	}
-	return s
 }

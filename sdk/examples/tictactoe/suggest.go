@@ -37,7 +37,7 @@ func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.M
 			c = mediumCell(rnd, &b, side) // out of time: still answer
 		}
 	default:
-		return "", sdk.Errorf(sdk.CodeUnsupported, "unknown level %q", level)
+		return "", sdk.Errorf(sdk.CodeUnsupported, "unknown level %q", sdk.Clip(string(level)))
 	}
 	return moveText(c), nil
 }

@@ -19,9 +19,10 @@ type Variant struct{}
 
 // Interface guards.
 var (
-	_ sdk.Variant = Variant{}
-	_ sdk.Perfter = Variant{}
-	_ sdk.Divider = Variant{}
+	_ sdk.Variant   = Variant{}
+	_ sdk.Suggester = Variant{} // suggest.go: the computer player, for Levels
+	_ sdk.Perfter   = Variant{}
+	_ sdk.Divider   = Variant{}
 )
 
 // ID is the variant's key, in URLs and in every sealed state.
@@ -54,8 +55,8 @@ func (Variant) Describe() sdk.Description {
 
 // Start begins an empty board. Tic-tac-toe has no options.
 func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
-	for k := range opts {
-		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadOption, "unknown option %q", k)
+	if _, err := sdk.ParseOptions(nil, opts); err != nil {
+		return nil, sdk.View{}, err
 	}
 	g := game{resigned: sdk.NoSeat}
 	return g.encode(), g.view(), nil

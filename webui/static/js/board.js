@@ -263,9 +263,10 @@ export class Board {
       : m.kind === 'drop' && m.drop === sel.kind && m.seat === sel.seat));
   }
 
+  // showLegal tells whether to mark where the picked-up piece may go: the
+  // View says so in its own field (a variant's option), never in details.
   showLegal() {
-    const d = (this.view?.details || []).find((x) => x.key === 'show_legal');
-    return !d || d.value !== 'false';
+    return !this.view?.hideLegal;
   }
 
   // ---- drawing

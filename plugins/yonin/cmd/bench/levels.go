@@ -78,7 +78,7 @@ func levelTimes(out io.Writer) error {
 
 // timeSuggest asks for a move with a deadline d away and returns the wall
 // and CPU time it took.
-func timeSuggest(v sdk.Variant, st sdk.State, lv sdk.Level, d time.Duration) (wall, cpu time.Duration, err error) {
+func timeSuggest(v sdk.Suggester, st sdk.State, lv sdk.Level, d time.Duration) (wall, cpu time.Duration, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	c0, t0 := cpuTime(), time.Now()

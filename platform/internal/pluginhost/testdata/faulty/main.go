@@ -13,6 +13,7 @@ import (
 
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/examples/tictactoe"
+	"github.com/banmen/banmen/sdk/serve"
 )
 
 type faulty struct{ tictactoe.Variant }
@@ -41,4 +42,4 @@ func (f faulty) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.Vie
 	return f.Variant.Play(s, seat, m)
 }
 
-func main() { sdk.Serve(faulty{}) }
+func main() { serve.Serve(faulty{}) }

@@ -4,8 +4,8 @@
 package main
 
 import (
-	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/examples/tictactoe"
+	"github.com/banmen/banmen/sdk/serve"
 )
 
-func main() { sdk.Serve(tictactoe.Variant{}) }
+func main() { serve.Serve(tictactoe.Variant{}) }

@@ -1,4 +1,11 @@
-package sdk
+// Package serve runs a rules plugin: a plugin's main calls Serve with its
+// variants and this package does the rest (the go-plugin handshake, the gRPC
+// server, the quick-call channel, logging, and the by-hand command line). A
+// plugin author imports it and package sdk, nothing else of Banmen.
+//
+// It must never import the platform or any plugin, and must never know a
+// game rule.
+package serve
 
 import (
 	"context"
@@ -13,37 +20,28 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/internal/channel"
 	"github.com/banmen/banmen/sdk/internal/wire"
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
+	"google.golang.org/protobuf/proto"
 )
-
-// Handshake is what the host and a plugin must agree on before they talk.
-// ProtocolVersion changes whenever the wire changes incompatibly.
-var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  1,
-	MagicCookieKey:   "BANMEN_PLUGIN",
-	MagicCookieValue: "6f1d6b0e-banmen-rules-plugin",
-}
-
-// pluginName is the one go-plugin plugin every binary serves.
-const pluginName = "game"
 
 // Serve runs a plugin binary. Started by the host, it serves the variants over
 // go-plugin's gRPC transport until the host goes away. Run by hand, it is a
 // small command line: `describe` prints the descriptions as JSON and
 // `perft -depth N [-position P] [-variant ID]` counts a move tree.
 // Serve never returns; it exits the process.
-func Serve(variants ...Variant) {
+func Serve(variants ...sdk.Variant) {
 	if len(variants) == 0 {
-		panic("sdk.Serve: no variants")
+		panic("serve.Serve: no variants")
 	}
 	reg, err := newRegistry(variants)
 	if err != nil {
-		panic("sdk.Serve: " + err.Error())
+		panic("serve.Serve: " + err.Error())
 	}
-	if os.Getenv(Handshake.MagicCookieKey) == Handshake.MagicCookieValue {
+	if os.Getenv(wire.Handshake.MagicCookieKey) == wire.Handshake.MagicCookieValue {
 		servePlugin(reg)
 		os.Exit(0)
 	}
@@ -52,12 +50,12 @@ func Serve(variants ...Variant) {
 
 // registry maps variant IDs to variants, and keeps their descriptions.
 type registry struct {
-	byID  map[string]Variant
-	descs []Description
+	byID  map[string]sdk.Variant
+	descs []sdk.Description
 }
 
-func newRegistry(vs []Variant) (*registry, error) {
-	r := &registry{byID: map[string]Variant{}}
+func newRegistry(vs []sdk.Variant) (*registry, error) {
+	r := &registry{byID: map[string]sdk.Variant{}}
 	for _, v := range vs {
 		d := v.Describe()
 		if d.ID == "" {
@@ -66,16 +64,19 @@ func newRegistry(vs []Variant) (*registry, error) {
 		if _, dup := r.byID[d.ID]; dup {
 			return nil, fmt.Errorf("variant %q served twice", d.ID)
 		}
+		if _, ok := v.(sdk.Suggester); len(d.Levels) > 0 && !ok {
+			return nil, fmt.Errorf("variant %q lists computer levels but has no Suggest (sdk.Suggester)", d.ID)
+		}
 		r.byID[d.ID] = v
 		r.descs = append(r.descs, d)
 	}
 	return r, nil
 }
 
-func (r *registry) variant(id string) (Variant, error) {
+func (r *registry) variant(id string) (sdk.Variant, error) {
 	v, ok := r.byID[id]
 	if !ok {
-		return nil, Errorf("unknown_variant", "this plugin does not serve %q", id)
+		return nil, sdk.Errorf("unknown_variant", "this plugin does not serve %q", id)
 	}
 	return v, nil
 }
@@ -85,14 +86,14 @@ func servePlugin(reg *registry) {
 	// host's log, so slog.Info in a variant ends up in the host's log.
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{ReplaceAttr: hclogKeys})))
 	srv := &server{reg: reg}
-	if ch, err := listenChannel(srv); err != nil {
+	if ch, err := channel.Listen(srv.dispatch); err != nil {
 		slog.Warn("no channel: every call goes over gRPC", "err", err.Error())
 	} else {
 		srv.ch = ch
 	}
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: Handshake,
-		Plugins:         plugin.PluginSet{pluginName: &grpcPlugin{srv: srv}},
+		HandshakeConfig: wire.Handshake,
+		Plugins:         plugin.PluginSet{wire.PluginName: &wire.Plugin{Game: srv}},
 		GRPCServer:      plugin.DefaultGRPCServer,
 		Logger: hclog.New(&hclog.LoggerOptions{
 			Output: os.Stderr, JSONFormat: true, Level: hclog.Info,
@@ -121,35 +122,20 @@ func hclogKeys(groups []string, a slog.Attr) slog.Attr {
 	return a
 }
 
-// grpcPlugin is the go-plugin glue on both sides of the process boundary.
-type grpcPlugin struct {
-	plugin.NetRPCUnsupportedPlugin
-	srv *server
-}
-
-func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	wire.RegisterGameServer(s, p.srv)
-	return nil
-}
-
-func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return wire.NewGameClient(c), nil
-}
-
 // server answers the host's calls by calling the variants.
 type server struct {
 	wire.UnimplementedGameServer
 	reg *registry
-	ch  *channelServer // nil: no channel
+	ch  *channel.Server // nil: no channel
 }
 
 func (s *server) Describe(context.Context, *wire.DescribeRequest) (*wire.DescribeResponse, error) {
 	out := &wire.DescribeResponse{}
 	if s.ch != nil {
-		out.Channel, out.ChannelToken = s.ch.addr, s.ch.token
+		out.Channel, out.ChannelToken = s.ch.Addr(), s.ch.Token()
 	}
 	for _, d := range s.reg.descs {
-		b, err := json.Marshal(d)
+		b, err := wire.FromDescription(d)
 		if err != nil {
 			return nil, err
 		}
@@ -160,40 +146,40 @@ func (s *server) Describe(context.Context, *wire.DescribeRequest) (*wire.Describ
 
 // gameResponse turns a variant's answer into the wire form. Rule errors
 // travel in the message; any other error fails the call.
-func gameResponse(st State, v View, err error) (*wire.GameResponse, error) {
+func gameResponse(st sdk.State, v sdk.View, err error) (*wire.GameResponse, error) {
 	if err != nil {
-		re, other := ruleErrorToWire(err)
+		re, other := wire.FromRuleError(err)
 		if other != nil {
 			return nil, other
 		}
 		return &wire.GameResponse{Error: re}, nil
 	}
-	return &wire.GameResponse{State: st, View: viewToWire(&v)}, nil
+	return &wire.GameResponse{State: st, View: wire.FromView(&v)}, nil
 }
 
 func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameResponse, err error) {
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, View{}, err)
+		return gameResponse(nil, sdk.View{}, err)
 	}
-	return gameResponse(v.Start(Options(r.Options)))
+	return gameResponse(v.Start(sdk.Options(r.Options)))
 }
 
 func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameResponse, err error) {
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, View{}, err)
+		return gameResponse(nil, sdk.View{}, err)
 	}
-	return gameResponse(v.Play(r.State, Seat(r.Seat), Move(r.Move)))
+	return gameResponse(v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move)))
 }
 
 func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameResponse, err error) {
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, View{}, err)
+		return gameResponse(nil, sdk.View{}, err)
 	}
 	view, err := v.View(r.State)
 	return gameResponse(r.State, view, err)
@@ -208,13 +194,18 @@ func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.S
 			ctx, cancel = context.WithDeadline(ctx, time.Unix(0, r.DeadlineUnixNano))
 			defer cancel()
 		}
-		var m Move
-		m, err = v.Suggest(ctx, r.State, Level(r.Level))
-		if err == nil {
-			return &wire.SuggestResponse{Move: string(m)}, nil
+		sg, ok := v.(sdk.Suggester)
+		if !ok {
+			err = sdk.Errorf(sdk.CodeUnsupported, "%s has no computer player", r.Variant)
+		} else {
+			var m sdk.Move
+			m, err = sg.Suggest(ctx, r.State, sdk.Level(r.Level))
+			if err == nil {
+				return &wire.SuggestResponse{Move: string(m)}, nil
+			}
 		}
 	}
-	re, other := ruleErrorToWire(err)
+	re, other := wire.FromRuleError(err)
 	if other != nil {
 		return nil, other
 	}
@@ -231,7 +222,7 @@ func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.Expor
 			return &wire.ExportResponse{Text: text}, nil
 		}
 	}
-	re, other := ruleErrorToWire(err)
+	re, other := wire.FromRuleError(err)
 	if other != nil {
 		return nil, other
 	}
@@ -242,7 +233,7 @@ func (s *server) Import(_ context.Context, r *wire.ImportRequest) (_ *wire.GameR
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, View{}, err)
+		return gameResponse(nil, sdk.View{}, err)
 	}
 	return gameResponse(v.Import(r.Format, r.Text))
 }
@@ -251,9 +242,9 @@ func (s *server) Perft(ctx context.Context, r *wire.PerftRequest) (_ *wire.Perft
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
 	if err == nil {
-		p, ok := v.(Perfter)
+		p, ok := v.(sdk.Perfter)
 		if !ok {
-			err = Errorf(CodeUnsupported, "%s does not count perft", r.Variant)
+			err = sdk.Errorf(sdk.CodeUnsupported, "%s does not count perft", r.Variant)
 		} else {
 			var n uint64
 			n, err = p.Perft(ctx, r.Position, int(r.Depth))
@@ -262,7 +253,7 @@ func (s *server) Perft(ctx context.Context, r *wire.PerftRequest) (_ *wire.Perft
 			}
 		}
 	}
-	re, other := ruleErrorToWire(err)
+	re, other := wire.FromRuleError(err)
 	if other != nil {
 		return nil, other
 	}
@@ -313,13 +304,13 @@ func runCLI(reg *registry, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		p, ok := v.(Perfter)
+		p, ok := v.(sdk.Perfter)
 		if !ok {
 			fmt.Fprintf(stderr, "%s does not count perft\n", *id)
 			return 2
 		}
 		if *divide {
-			d, ok := v.(Divider)
+			d, ok := v.(sdk.Divider)
 			if !ok {
 				fmt.Fprintf(stderr, "%s does not divide perft\n", *id)
 				return 2
@@ -354,4 +345,21 @@ func runCLI(reg *registry, args []string, stdout, stderr io.Writer) int {
 	}
 	usage()
 	return 2
+}
+
+// dispatch runs one call of the channel through the same handlers as gRPC.
+func (s *server) dispatch(kind byte, body []byte) (proto.Message, error) {
+	switch kind {
+	case channel.CallStart:
+		return channel.Handle(body, s.Start)
+	case channel.CallPlay:
+		return channel.Handle(body, s.Play)
+	case channel.CallView:
+		return channel.Handle(body, s.View)
+	case channel.CallExport:
+		return channel.Handle(body, s.Export)
+	case channel.CallImport:
+		return channel.Handle(body, s.Import)
+	}
+	return nil, fmt.Errorf("channel: unknown call %d", kind)
 }

@@ -1,4 +1,4 @@
-package sdk_test
+package host_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
 	"github.com/banmen/banmen/sdk/sdktest"
 )
 
@@ -23,7 +23,7 @@ func TestConformanceOverGRPCOnly(t *testing.T) {
 	bin := sdktest.BuildPlugin(t, "github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := sdk.Launch(ctx, sdk.LaunchConfig{Cmd: exec.Command(bin), GRPCOnly: true})
+	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: exec.Command(bin), GRPCOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,5 +31,5 @@ func TestConformanceOverGRPCOnly(t *testing.T) {
 	if conn.Channel() {
 		t.Fatal("GRPCOnly still uses the channel")
 	}
-	sdktest.RunWith(t, sdk.Remote{Conn: conn, ID: "tictactoe"}, sdktest.Config{})
+	sdktest.RunWith(t, host.Remote{Conn: conn, ID: "tictactoe"}, sdktest.Config{})
 }

@@ -1,4 +1,4 @@
-package sdk
+package serve
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/internal/channel"
 	"github.com/banmen/banmen/sdk/internal/wire"
 )
 
@@ -19,90 +21,92 @@ import (
 // until the test ends, "panic" panics, anything else is a rule error.
 type counter struct{ release chan struct{} }
 
-func (counter) Describe() Description { return Description{ID: "counter"} }
-func (counter) Start(Options) (State, View, error) {
-	return State{0}, View{Status: Playing}, nil
+func (counter) Describe() sdk.Description { return sdk.Description{ID: "counter"} }
+func (counter) Start(sdk.Options) (sdk.State, sdk.View, error) {
+	return sdk.State{0}, sdk.View{Status: sdk.Playing}, nil
 }
-func (c counter) Play(s State, _ Seat, m Move) (State, View, error) {
+func (c counter) Play(s sdk.State, _ sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
 	switch m {
 	case "+":
-		return State{s[0] + 1}, View{Status: Playing, Ply: int(s[0]) + 1}, nil
+		return sdk.State{s[0] + 1}, sdk.View{Status: sdk.Playing, Ply: int(s[0]) + 1}, nil
 	case "hang":
 		<-c.release
-		return s, View{}, nil
+		return s, sdk.View{}, nil
 	case "panic":
 		panic("counter: asked to")
 	}
-	return nil, View{}, Errorf(CodeBadMove, "no move %q", m)
+	return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadMove, "no move %q", m)
 }
-func (counter) View(s State) (View, error) { return View{Status: Playing, Ply: int(s[0])}, nil }
-func (counter) Suggest(context.Context, State, Level) (Move, error) {
+func (counter) View(s sdk.State) (sdk.View, error) {
+	return sdk.View{Status: sdk.Playing, Ply: int(s[0])}, nil
+}
+func (counter) Suggest(context.Context, sdk.State, sdk.Level) (sdk.Move, error) {
 	return "+", nil
 }
-func (counter) Export(s State, format string) (string, error) {
+func (counter) Export(s sdk.State, format string) (string, error) {
 	return strings.Repeat("x", int(s[0])), nil
 }
-func (counter) Import(format, text string) (State, View, error) {
-	return State{byte(len(text))}, View{Status: Playing, Ply: len(text)}, nil
+func (counter) Import(format, text string) (sdk.State, sdk.View, error) {
+	return sdk.State{byte(len(text))}, sdk.View{Status: sdk.Playing, Ply: len(text)}, nil
 }
 
 // startChannel serves the counter variant on a channel and returns a host
 // side for it.
-func startChannel(t *testing.T) (*channel, *channelServer) {
+func startChannel(t *testing.T) (*channel.Client, *channel.Server) {
 	t.Helper()
 	release := make(chan struct{})
-	reg, err := newRegistry([]Variant{counter{release: release}})
+	reg, err := newRegistry([]sdk.Variant{counter{release: release}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := listenChannel(&server{reg: reg})
+	cs, err := channel.Listen((&server{reg: reg}).dispatch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch := &channel{addr: cs.addr, token: cs.token}
-	t.Cleanup(func() { close(release); ch.close(); cs.ln.Close() })
+	ch := channel.NewClient(cs.Addr(), cs.Token())
+	t.Cleanup(func() { close(release); ch.Close(); cs.Close() })
 	return ch, cs
 }
 
-func play(ctx context.Context, ch *channel, s State, m Move) (*wire.GameResponse, error) {
+func play(ctx context.Context, ch *channel.Client, s sdk.State, m sdk.Move) (*wire.GameResponse, error) {
 	r := new(wire.GameResponse)
-	err := ch.call(ctx, callPlay, &wire.PlayRequest{Variant: "counter", State: s, Move: string(m)}, r)
+	err := ch.Call(ctx, channel.CallPlay, &wire.PlayRequest{Variant: "counter", State: s, Move: string(m)}, r)
 	return r, err
 }
 
 func TestChannelCalls(t *testing.T) {
 	ch, _ := startChannel(t)
 	ctx := context.Background()
-	r, err := play(ctx, ch, State{41}, "+")
-	if err != nil || r.Error != nil || !bytes.Equal(r.State, State{42}) || r.View.Ply != 42 {
+	r, err := play(ctx, ch, sdk.State{41}, "+")
+	if err != nil || r.Error != nil || !bytes.Equal(r.State, sdk.State{42}) || r.View.Ply != 42 {
 		t.Fatalf("play: %v %v", r, err)
 	}
-	r, err = play(ctx, ch, State{1}, "sideways")
-	if err != nil || r.Error == nil || r.Error.Code != CodeBadMove {
+	r, err = play(ctx, ch, sdk.State{1}, "sideways")
+	if err != nil || r.Error == nil || r.Error.Code != sdk.CodeBadMove {
 		t.Fatalf("a rule error must travel in the reply: %v %v", r, err)
 	}
-	r, err = play(ctx, ch, State{1}, "panic")
+	r, err = play(ctx, ch, sdk.State{1}, "panic")
 	if err == nil || !strings.Contains(err.Error(), "panicked") {
 		t.Fatalf("a panic must fail the call: %v %v", r, err)
 	}
-	r, err = play(ctx, ch, State{1}, "+")
+	r, err = play(ctx, ch, sdk.State{1}, "+")
 	if err != nil || r.View.Ply != 2 {
 		t.Fatalf("after a panic the channel must go on: %v %v", r, err)
 	}
 	e := new(wire.ExportResponse)
-	if err := ch.call(ctx, callExport, &wire.ExportRequest{Variant: "counter", State: State{3}}, e); err != nil || e.Text != "xxx" {
+	if err := ch.Call(ctx, channel.CallExport, &wire.ExportRequest{Variant: "counter", State: sdk.State{3}}, e); err != nil || e.Text != "xxx" {
 		t.Fatalf("export: %v %v", e, err)
 	}
 	r = new(wire.GameResponse)
-	if err := ch.call(ctx, callImport, &wire.ImportRequest{Variant: "counter", Text: "abcd"}, r); err != nil || r.View.Ply != 4 {
+	if err := ch.Call(ctx, channel.CallImport, &wire.ImportRequest{Variant: "counter", Text: "abcd"}, r); err != nil || r.View.Ply != 4 {
 		t.Fatalf("import: %v %v", r, err)
 	}
 	r = new(wire.GameResponse)
-	if err := ch.call(ctx, callPlay, &wire.PlayRequest{Variant: "chess", State: State{1}, Move: "+"}, r); err != nil || r.Error == nil {
+	if err := ch.Call(ctx, channel.CallPlay, &wire.PlayRequest{Variant: "chess", State: sdk.State{1}, Move: "+"}, r); err != nil || r.Error == nil {
 		t.Fatalf("an unknown variant is a rule error: %v %v", r, err)
 	}
-	if len(ch.idle) != 1 {
-		t.Errorf("one caller at a time needs one connection, the pool has %d", len(ch.idle))
+	if ch.Idle() != 1 {
+		t.Errorf("one caller at a time needs one connection, the pool has %d", ch.Idle())
 	}
 }
 
@@ -111,19 +115,19 @@ func TestChannelDeadlineAndCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := play(ctx, ch, State{0}, "hang")
+	_, err := play(ctx, ch, sdk.State{0}, "hang")
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
 		t.Fatalf("a hung call must end at its deadline: %v after %v", err, time.Since(start))
 	}
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	if _, err := play(ctx, ch, State{0}, "hang"); !errors.Is(err, context.Canceled) {
+	if _, err := play(ctx, ch, sdk.State{0}, "hang"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled call must end: %v", err)
 	}
-	if len(ch.idle) != 0 {
+	if ch.Idle() != 0 {
 		t.Fatalf("a connection whose call was cut short must not be reused")
 	}
-	if r, err := play(context.Background(), ch, State{0}, "+"); err != nil || r.View.Ply != 1 {
+	if r, err := play(context.Background(), ch, sdk.State{0}, "+"); err != nil || r.View.Ply != 1 {
 		t.Fatalf("the next call must work: %v %v", r, err)
 	}
 }
@@ -138,8 +142,8 @@ func TestChannelConcurrentCalls(t *testing.T) {
 			defer wg.Done()
 			for i := range 100 {
 				n := byte(g*16 + i%16)
-				r, err := play(context.Background(), ch, State{n}, "+")
-				if err == nil && !bytes.Equal(r.State, State{n + 1}) {
+				r, err := play(context.Background(), ch, sdk.State{n}, "+")
+				if err == nil && !bytes.Equal(r.State, sdk.State{n + 1}) {
 					err = errors.New("a reply went to the wrong caller")
 				}
 				if err != nil {
@@ -154,15 +158,15 @@ func TestChannelConcurrentCalls(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	if n := len(ch.idle); n < 1 || n > 8 {
+	if n := ch.Idle(); n < 1 || n > 8 {
 		t.Fatalf("pool holds %d connections after 8 callers", n)
 	}
 }
 
 // dialRaw connects to the channel and sends head.
-func dialRaw(t *testing.T, cs *channelServer, head []byte) net.Conn {
+func dialRaw(t *testing.T, cs *channel.Server, head []byte) net.Conn {
 	t.Helper()
-	c, err := net.Dial("unix", cs.addr)
+	c, err := net.Dial("unix", cs.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,32 +185,32 @@ func TestChannelRefusesHostileInput(t *testing.T) {
 		return errors.Is(err, io.EOF)
 	}
 	// A wrong token: the connection is closed without an answer.
-	if c := dialRaw(t, cs, bytes.Repeat([]byte{7}, tokenBytes)); !closed(c) {
+	if c := dialRaw(t, cs, bytes.Repeat([]byte{7}, channel.TokenBytes)); !closed(c) {
 		t.Error("a connection with a wrong token was kept")
 	}
 	// A frame longer than the limit: closed.
-	huge := binary.LittleEndian.AppendUint32(append([]byte{}, cs.token...), maxFrame+1)
-	if c := dialRaw(t, cs, append(huge, callPlay)); !closed(c) {
+	huge := binary.LittleEndian.AppendUint32(append([]byte{}, cs.Token()...), channel.MaxFrame+1)
+	if c := dialRaw(t, cs, append(huge, channel.CallPlay)); !closed(c) {
 		t.Error("an oversized frame was accepted")
 	}
 	// A zero-length frame: closed.
-	if c := dialRaw(t, cs, append(append([]byte{}, cs.token...), 0, 0, 0, 0, callPlay)); !closed(c) {
+	if c := dialRaw(t, cs, append(append([]byte{}, cs.Token()...), 0, 0, 0, 0, channel.CallPlay)); !closed(c) {
 		t.Error("an empty frame was accepted")
 	}
 	// Garbage protobuf and an unknown call: a failed reply, and the
 	// connection still serves.
-	c := dialRaw(t, cs, cs.token)
-	for _, f := range [][]byte{{4, 0, 0, 0, callPlay, 0xff, 0xff, 0xff}, {1, 0, 0, 0, 99}} {
+	c := dialRaw(t, cs, cs.Token())
+	for _, f := range [][]byte{{4, 0, 0, 0, channel.CallPlay, 0xff, 0xff, 0xff}, {1, 0, 0, 0, 99}} {
 		if _, err := c.Write(f); err != nil {
 			t.Fatal(err)
 		}
-		kind, body, _, err := readFrame(c, nil)
-		if err != nil || kind != replyFailed || len(body) == 0 {
+		kind, body, _, err := channel.ReadFrame(c, nil)
+		if err != nil || kind != channel.ReplyFailed || len(body) == 0 {
 			t.Fatalf("hostile frame %v: reply %d %q %v", f, kind, body, err)
 		}
 	}
 	// The host's own calls are unaffected.
-	if r, err := play(context.Background(), ch, State{5}, "+"); err != nil || r.View.Ply != 6 {
+	if r, err := play(context.Background(), ch, sdk.State{5}, "+"); err != nil || r.View.Ply != 6 {
 		t.Fatalf("after hostile connections: %v %v", r, err)
 	}
 }
@@ -214,25 +218,25 @@ func TestChannelRefusesHostileInput(t *testing.T) {
 // FuzzChannelFrames feeds the plugin's side of the channel arbitrary bytes
 // after a valid token: it must answer or hang up, never panic or hang.
 func FuzzChannelFrames(f *testing.F) {
-	f.Add([]byte{4, 0, 0, 0, callPlay, 0x0a, 0x01, 'x'})
-	f.Add([]byte{1, 0, 0, 0, callView})
-	f.Add([]byte{2, 0, 0, 0, callImport, 0xff})
+	f.Add([]byte{4, 0, 0, 0, channel.CallPlay, 0x0a, 0x01, 'x'})
+	f.Add([]byte{1, 0, 0, 0, channel.CallView})
+	f.Add([]byte{2, 0, 0, 0, channel.CallImport, 0xff})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
-	reg, err := newRegistry([]Variant{counter{release: make(chan struct{})}})
+	reg, err := newRegistry([]sdk.Variant{counter{release: make(chan struct{})}})
 	if err != nil {
 		f.Fatal(err)
 	}
-	cs := &channelServer{srv: &server{reg: reg}, token: bytes.Repeat([]byte{1}, tokenBytes)}
+	cs := channel.NewServer((&server{reg: reg}).dispatch, bytes.Repeat([]byte{1}, channel.TokenBytes))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if bytes.Contains(data, []byte("hang")) {
 			t.Skip("the counter's hang move blocks by design")
 		}
 		host, plugin := net.Pipe()
 		done := make(chan struct{})
-		go func() { cs.serveConn(plugin); close(done) }()
+		go func() { cs.ServeConn(plugin); close(done) }()
 		go io.Copy(io.Discard, host)
 		host.SetWriteDeadline(time.Now().Add(5 * time.Second))
-		host.Write(cs.token)
+		host.Write(cs.Token())
 		host.Write(data)
 		host.Close()
 		select {

@@ -1,8 +1,6 @@
-package sdk
+package host
 
 import (
-	"crypto/rand"
-	"net"
 	"os/exec"
 	"syscall"
 )
@@ -15,13 +13,4 @@ func setParentDeath(cmd *exec.Cmd) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
-}
-
-// channelListen listens on an abstract Unix socket: it has no file to leave
-// behind when the plugin is killed, and the token guards it instead of file
-// permissions.
-func channelListen() (net.Listener, string, error) {
-	addr := "@banmen-plugin-" + rand.Text()
-	ln, err := net.Listen("unix", addr)
-	return ln, addr, err
 }

@@ -1,8 +1,16 @@
-package sdk
+// Package host is the host's side of the boundary to a rules plugin: it
+// launches a plugin binary, completes the handshake, and makes the calls of
+// the contract across the process boundary (Conn), and it checks the plugin's
+// health. The platform imports it; plugin authors never need it. Calls that
+// the host alone makes (rooms, seats) will grow here without touching the
+// contract that plugins implement.
+//
+// It must never import the platform or any plugin, and must never know a
+// game rule.
+package host
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,15 +21,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/internal/channel"
 	"github.com/banmen/banmen/sdk/internal/wire"
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 )
-
-// This file is the host's side of the boundary: it starts a plugin binary
-// and calls it. The platform uses it; plugin authors never need it.
 
 // ErrPluginExited is returned by calls on a plugin whose process has gone.
 var ErrPluginExited = errors.New("plugin process has exited")
@@ -32,9 +39,9 @@ var ErrPluginExited = errors.New("plugin process has exited")
 type Conn struct {
 	client *plugin.Client
 	game   wire.GameClient
-	ch     *channel // nil: every call over gRPC
+	ch     *channel.Client // nil: every call over gRPC
 	proto  plugin.ClientProtocol
-	descs  []Description
+	descs  []sdk.Description
 	pid    int
 }
 
@@ -49,7 +56,7 @@ type LaunchConfig struct {
 	// StartTimeout bounds the handshake (default 10 s).
 	StartTimeout time.Duration
 	// GRPCOnly makes every call over gRPC, leaving the plugin's quick
-	// channel unused (see channel.go): for comparisons and tests.
+	// channel unused (see sdk/internal/channel): for comparisons and tests.
 	GRPCOnly bool
 }
 
@@ -67,8 +74,8 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 	}
 	setParentDeath(cfg.Cmd)
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  Handshake,
-		Plugins:          plugin.PluginSet{pluginName: &grpcPlugin{}},
+		HandshakeConfig:  wire.Handshake,
+		Plugins:          plugin.PluginSet{wire.PluginName: &wire.Plugin{}},
 		Cmd:              cfg.Cmd,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           &slogLogger{l: cfg.Logger},
@@ -80,7 +87,7 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 		client.Kill()
 		return nil, fmt.Errorf("start plugin %s: %w", cfg.Cmd.Path, err)
 	}
-	raw, err := proto.Dispense(pluginName)
+	raw, err := proto.Dispense(wire.PluginName)
 	if err != nil {
 		client.Kill()
 		return nil, fmt.Errorf("dispense plugin %s: %w", cfg.Cmd.Path, err)
@@ -95,15 +102,15 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 		return nil, fmt.Errorf("describe plugin %s: %w", cfg.Cmd.Path, err)
 	}
 	for _, b := range resp.DescriptionsJson {
-		var d Description
-		if err := json.Unmarshal(b, &d); err != nil {
+		d, err := wire.ToDescription(b)
+		if err != nil {
 			client.Kill()
 			return nil, fmt.Errorf("plugin %s: bad description: %w", cfg.Cmd.Path, err)
 		}
 		c.descs = append(c.descs, d)
 	}
 	if resp.Channel != "" && !cfg.GRPCOnly {
-		c.ch = &channel{addr: resp.Channel, token: resp.ChannelToken}
+		c.ch = channel.NewClient(resp.Channel, resp.ChannelToken)
 	}
 	if len(c.descs) == 0 {
 		client.Kill()
@@ -113,7 +120,7 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 }
 
 // Descriptions are the variants the plugin serves.
-func (c *Conn) Descriptions() []Description { return c.descs }
+func (c *Conn) Descriptions() []sdk.Description { return c.descs }
 
 // PID is the plugin's process ID.
 func (c *Conn) PID() int { return c.pid }
@@ -124,7 +131,7 @@ func (c *Conn) Exited() bool { return c.client.Exited() }
 // Kill ends the plugin process, gracefully first.
 func (c *Conn) Kill() {
 	if c.ch != nil {
-		c.ch.close()
+		c.ch.Close()
 	}
 	c.client.Kill()
 }
@@ -140,7 +147,10 @@ func quickCall[Req, Resp proto.Message](c *Conn, ctx context.Context, kind byte,
 	if c.ch == nil {
 		return viaGRPC(ctx, req)
 	}
-	if err := c.ch.call(ctx, kind, req, resp); err != nil {
+	if err := c.ch.Call(ctx, kind, req, resp); err != nil {
+		if errors.Is(err, channel.ErrClosed) {
+			err = ErrPluginExited
+		}
 		var none Resp
 		return none, err
 	}
@@ -164,14 +174,14 @@ func (c *Conn) transport(call string, err error) error {
 	return fmt.Errorf("%s: %w", call, err)
 }
 
-func (c *Conn) game3(call string, r *wire.GameResponse, err error) (State, View, error) {
+func (c *Conn) game3(call string, r *wire.GameResponse, err error) (sdk.State, sdk.View, error) {
 	if err != nil {
-		return nil, View{}, c.transport(call, err)
+		return nil, sdk.View{}, c.transport(call, err)
 	}
 	if r.Error != nil {
-		return nil, View{}, ruleErrorFromWire(r.Error)
+		return nil, sdk.View{}, wire.ToRuleError(r.Error)
 	}
-	return r.State, viewFromWire(r.View), nil
+	return r.State, wire.ToView(r.View), nil
 }
 
 // textError rejects text the wire cannot carry: protobuf strings are UTF-8,
@@ -179,42 +189,42 @@ func (c *Conn) game3(call string, r *wire.GameResponse, err error) (State, View,
 func textError(code, what string, texts ...string) error {
 	for _, t := range texts {
 		if !utf8.ValidString(t) {
-			return Errorf(code, "%s is not valid UTF-8 text", what)
+			return sdk.Errorf(code, "%s is not valid UTF-8 text", what)
 		}
 	}
 	return nil
 }
 
 // Start calls the variant's Start.
-func (c *Conn) Start(ctx context.Context, variant string, opts Options) (State, View, error) {
+func (c *Conn) Start(ctx context.Context, variant string, opts sdk.Options) (sdk.State, sdk.View, error) {
 	for k, v := range opts {
-		if err := textError(CodeBadOption, "option "+strconv.Quote(k), k, v); err != nil {
-			return nil, View{}, err
+		if err := textError(sdk.CodeBadOption, "option "+strconv.Quote(k), k, v); err != nil {
+			return nil, sdk.View{}, err
 		}
 	}
-	r, err := quickCall(c, ctx, callStart, &wire.StartRequest{Variant: variant, Options: opts}, new(wire.GameResponse), c.game.Start)
+	r, err := quickCall(c, ctx, channel.CallStart, &wire.StartRequest{Variant: variant, Options: opts}, new(wire.GameResponse), c.game.Start)
 	return c.game3("start", r, err)
 }
 
 // Play calls the variant's Play.
-func (c *Conn) Play(ctx context.Context, variant string, s State, seat Seat, m Move) (State, View, error) {
-	if err := textError(CodeBadMove, "the move", string(m)); err != nil {
-		return nil, View{}, err
+func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	if err := textError(sdk.CodeBadMove, "the move", string(m)); err != nil {
+		return nil, sdk.View{}, err
 	}
-	r, err := quickCall(c, ctx, callPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)}, new(wire.GameResponse), c.game.Play)
+	r, err := quickCall(c, ctx, channel.CallPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)}, new(wire.GameResponse), c.game.Play)
 	return c.game3("play", r, err)
 }
 
 // View calls the variant's View.
-func (c *Conn) View(ctx context.Context, variant string, s State) (View, error) {
-	r, err := quickCall(c, ctx, callView, &wire.ViewRequest{Variant: variant, State: s}, new(wire.GameResponse), c.game.View)
+func (c *Conn) View(ctx context.Context, variant string, s sdk.State) (sdk.View, error) {
+	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s}, new(wire.GameResponse), c.game.View)
 	_, v, err := c.game3("view", r, err)
 	return v, err
 }
 
 // Suggest calls the variant's Suggest; ctx's deadline travels to the plugin.
-func (c *Conn) Suggest(ctx context.Context, variant string, s State, level Level) (Move, error) {
-	if err := textError(CodeBadOption, "the level", string(level)); err != nil {
+func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, level sdk.Level) (sdk.Move, error) {
+	if err := textError(sdk.CodeBadOption, "the level", string(level)); err != nil {
 		return "", err
 	}
 	req := &wire.SuggestRequest{Variant: variant, State: s, Level: string(level)}
@@ -226,39 +236,39 @@ func (c *Conn) Suggest(ctx context.Context, variant string, s State, level Level
 		return "", c.transport("suggest", err)
 	}
 	if r.Error != nil {
-		return "", ruleErrorFromWire(r.Error)
+		return "", wire.ToRuleError(r.Error)
 	}
-	return Move(r.Move), nil
+	return sdk.Move(r.Move), nil
 }
 
 // Export calls the variant's Export.
-func (c *Conn) Export(ctx context.Context, variant string, s State, format string) (string, error) {
-	if err := textError(CodeBadFormat, "the format", format); err != nil {
+func (c *Conn) Export(ctx context.Context, variant string, s sdk.State, format string) (string, error) {
+	if err := textError(sdk.CodeBadFormat, "the format", format); err != nil {
 		return "", err
 	}
-	r, err := quickCall(c, ctx, callExport, &wire.ExportRequest{Variant: variant, State: s, Format: format},
+	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: variant, State: s, Format: format},
 		new(wire.ExportResponse), c.game.Export)
 	if err != nil {
 		return "", c.transport("export", err)
 	}
 	if r.Error != nil {
-		return "", ruleErrorFromWire(r.Error)
+		return "", wire.ToRuleError(r.Error)
 	}
 	return r.Text, nil
 }
 
 // Import calls the variant's Import.
-func (c *Conn) Import(ctx context.Context, variant, format, text string) (State, View, error) {
-	if err := textError(CodeBadNotation, "the game record", format, text); err != nil {
-		return nil, View{}, err
+func (c *Conn) Import(ctx context.Context, variant, format, text string) (sdk.State, sdk.View, error) {
+	if err := textError(sdk.CodeBadNotation, "the game record", format, text); err != nil {
+		return nil, sdk.View{}, err
 	}
-	r, err := quickCall(c, ctx, callImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text}, new(wire.GameResponse), c.game.Import)
+	r, err := quickCall(c, ctx, channel.CallImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text}, new(wire.GameResponse), c.game.Import)
 	return c.game3("import", r, err)
 }
 
 // Perft calls the variant's Perft.
 func (c *Conn) Perft(ctx context.Context, variant, position string, depth int) (uint64, error) {
-	if err := textError(CodeBadPosition, "the position", position); err != nil {
+	if err := textError(sdk.CodeBadPosition, "the position", position); err != nil {
 		return 0, err
 	}
 	r, err := c.game.Perft(ctx, &wire.PerftRequest{Variant: variant, Position: position, Depth: int32(depth)})
@@ -266,7 +276,7 @@ func (c *Conn) Perft(ctx context.Context, variant, position string, depth int) (
 		return 0, c.transport("perft", err)
 	}
 	if r.Error != nil {
-		return 0, ruleErrorFromWire(r.Error)
+		return 0, wire.ToRuleError(r.Error)
 	}
 	return r.Nodes, nil
 }
@@ -289,44 +299,46 @@ func (r Remote) ctx() (context.Context, context.CancelFunc) {
 }
 
 // Describe returns the variant's description as read at launch.
-func (r Remote) Describe() Description {
+func (r Remote) Describe() sdk.Description {
 	for _, d := range r.Conn.descs {
 		if d.ID == r.ID {
 			return d
 		}
 	}
-	return Description{}
+	return sdk.Description{}
 }
 
-func (r Remote) Start(opts Options) (State, View, error) {
+func (r Remote) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	return r.Conn.Start(ctx, r.ID, opts)
 }
 
-func (r Remote) Play(s State, seat Seat, m Move) (State, View, error) {
+func (r Remote) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	return r.Conn.Play(ctx, r.ID, s, seat, m)
 }
 
-func (r Remote) View(s State) (View, error) {
+func (r Remote) View(s sdk.State) (sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	return r.Conn.View(ctx, r.ID, s)
 }
 
-func (r Remote) Suggest(ctx context.Context, s State, level Level) (Move, error) {
+// Suggest asks the plugin's computer player; a variant without one answers
+// with a rule error (unsupported).
+func (r Remote) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
 	return r.Conn.Suggest(ctx, r.ID, s, level)
 }
 
-func (r Remote) Export(s State, format string) (string, error) {
+func (r Remote) Export(s sdk.State, format string) (string, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	return r.Conn.Export(ctx, r.ID, s, format)
 }
 
-func (r Remote) Import(format, text string) (State, View, error) {
+func (r Remote) Import(format, text string) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	return r.Conn.Import(ctx, r.ID, format, text)
@@ -338,8 +350,9 @@ func (r Remote) Perft(ctx context.Context, position string, depth int) (uint64, 
 }
 
 var (
-	_ Variant = Remote{}
-	_ Perfter = Remote{}
+	_ sdk.Variant   = Remote{}
+	_ sdk.Suggester = Remote{}
+	_ sdk.Perfter   = Remote{}
 )
 
 // slogLogger lets go-plugin log through log/slog: the plugin's own log lines

@@ -1,4 +1,8 @@
-package sdk
+// Package channel is the quick lane between the host and a rules plugin:
+// framed protobuf messages over a Unix socket of their own. Both sides of it
+// live here; package serve runs the plugin's, package host the host's. It
+// must never know a game rule or a contract type.
+package channel
 
 import (
 	"context"
@@ -35,48 +39,48 @@ import (
 //
 //	length uint32 (little endian, of what follows) | kind byte | protobuf message
 //
-// where a request's kind is the call and a reply's is replyOK (the call's
-// response message) or replyFailed (UTF-8 text of a failure that is not a
+// where a request's kind is the call and a reply's is ReplyOK (the call's
+// response message) or ReplyFailed (UTF-8 text of a failure that is not a
 // rule error: those travel inside the response, as over gRPC).
 
 // Calls on the channel.
 const (
-	callStart byte = iota + 1
-	callPlay
-	callView
-	callExport
-	callImport
+	CallStart byte = iota + 1
+	CallPlay
+	CallView
+	CallExport
+	CallImport
 )
 
 // Reply kinds.
 const (
-	replyOK byte = iota
-	replyFailed
+	ReplyOK byte = iota
+	ReplyFailed
 )
 
 const (
-	// maxFrame bounds a frame in either direction, as gRPC's default
+	// MaxFrame bounds a frame in either direction, as gRPC's default
 	// message limit does.
-	maxFrame   = 16 << 20
-	tokenBytes = 32
+	MaxFrame   = 16 << 20
+	TokenBytes = 32
 	headerSize = 5
 	// maxIdle is how many idle connections the host keeps per plugin.
 	maxIdle = 16
 )
 
-// errFrameTooLarge reports a frame above maxFrame.
-var errFrameTooLarge = errors.New("channel: frame too large")
+// ErrFrameTooLarge reports a frame above MaxFrame.
+var ErrFrameTooLarge = errors.New("channel: frame too large")
 
-// readFrame reads one frame into buf (grown as needed) and returns its kind
+// ReadFrame reads one frame into buf (grown as needed) and returns its kind
 // and body.
-func readFrame(r io.Reader, buf []byte) (kind byte, body, out []byte, err error) {
+func ReadFrame(r io.Reader, buf []byte) (kind byte, body, out []byte, err error) {
 	var h [headerSize]byte
 	if _, err := io.ReadFull(r, h[:]); err != nil {
 		return 0, nil, buf, err
 	}
 	n := binary.LittleEndian.Uint32(h[:4])
-	if n == 0 || n > maxFrame {
-		return 0, nil, buf, errFrameTooLarge
+	if n == 0 || n > MaxFrame {
+		return 0, nil, buf, ErrFrameTooLarge
 	}
 	size := int(n) - 1
 	if cap(buf) < size {
@@ -89,8 +93,8 @@ func readFrame(r io.Reader, buf []byte) (kind byte, body, out []byte, err error)
 	return h[4], body, buf, nil
 }
 
-// appendFrame appends a frame holding m (or text, if m is nil) to buf.
-func appendFrame(buf []byte, kind byte, m proto.Message, text string) ([]byte, error) {
+// AppendFrame appends a frame holding m (or text, if m is nil) to buf.
+func AppendFrame(buf []byte, kind byte, m proto.Message, text string) ([]byte, error) {
 	start := len(buf)
 	buf = append(buf, 0, 0, 0, 0, kind)
 	if m != nil {
@@ -102,8 +106,8 @@ func appendFrame(buf []byte, kind byte, m proto.Message, text string) ([]byte, e
 		buf = append(buf, text...)
 	}
 	n := len(buf) - start - 4
-	if n > maxFrame {
-		return buf[:start], errFrameTooLarge
+	if n > MaxFrame {
+		return buf[:start], ErrFrameTooLarge
 	}
 	binary.LittleEndian.PutUint32(buf[start:], uint32(n))
 	return buf, nil
@@ -111,43 +115,66 @@ func appendFrame(buf []byte, kind byte, m proto.Message, text string) ([]byte, e
 
 // ---- plugin side ----
 
-// channelServer serves the quick calls of one plugin process.
-type channelServer struct {
-	srv   *server
-	ln    net.Listener
-	token []byte
-	addr  string
+// Handler answers one call: kind is the call, body its request message. An
+// error is a failure of the call, not a rule error (those travel inside the
+// response).
+type Handler func(kind byte, body []byte) (proto.Message, error)
+
+// Server serves the quick calls of one plugin process.
+type Server struct {
+	handle Handler
+	ln     net.Listener
+	token  []byte
+	addr   string
 }
 
-// listenChannel opens the plugin's channel socket. Errors are not fatal: the
-// host then makes every call over gRPC.
-func listenChannel(srv *server) (*channelServer, error) {
-	token := make([]byte, tokenBytes)
+// Listen opens the plugin's channel socket and serves it with h. Errors are
+// not fatal to a plugin: the host then makes every call over gRPC.
+func Listen(h Handler) (*Server, error) {
+	token := make([]byte, TokenBytes)
 	if _, err := rand.Read(token); err != nil {
 		return nil, err
 	}
-	ln, addr, err := channelListen()
+	ln, addr, err := listen()
 	if err != nil {
 		return nil, err
 	}
-	cs := &channelServer{srv: srv, ln: ln, token: token, addr: addr}
+	cs := &Server{handle: h, ln: ln, token: token, addr: addr}
 	go cs.accept()
 	return cs, nil
 }
 
-func (cs *channelServer) accept() {
+// NewServer returns a server of h that listens nowhere, for ServeConn.
+func NewServer(h Handler, token []byte) *Server { return &Server{handle: h, token: token} }
+
+// Addr is where the channel listens; the host dials it.
+func (cs *Server) Addr() string { return cs.addr }
+
+// Token is what a connection must open with.
+func (cs *Server) Token() []byte { return cs.token }
+
+// Close stops listening; open connections end with their callers.
+func (cs *Server) Close() error {
+	if cs.ln == nil {
+		return nil
+	}
+	return cs.ln.Close()
+}
+
+func (cs *Server) accept() {
 	for {
 		c, err := cs.ln.Accept()
 		if err != nil {
 			return
 		}
-		go cs.serveConn(c)
+		go cs.ServeConn(c)
 	}
 }
 
-func (cs *channelServer) serveConn(c net.Conn) {
+// ServeConn serves one connection until it ends or misbehaves.
+func (cs *Server) ServeConn(c net.Conn) {
 	defer c.Close()
-	got := make([]byte, tokenBytes)
+	got := make([]byte, TokenBytes)
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.ReadFull(c, got); err != nil || subtle.ConstantTimeCompare(got, cs.token) != 1 {
 		slog.Warn("channel: a connection without the token was refused")
@@ -156,7 +183,7 @@ func (cs *channelServer) serveConn(c net.Conn) {
 	c.SetReadDeadline(time.Time{})
 	var in, out []byte
 	for {
-		kind, body, buf, err := readFrame(c, in)
+		kind, body, buf, err := ReadFrame(c, in)
 		in = buf
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
@@ -164,11 +191,11 @@ func (cs *channelServer) serveConn(c net.Conn) {
 			}
 			return
 		}
-		resp, err := cs.srv.dispatch(kind, body)
+		resp, err := cs.handle(kind, body)
 		if err != nil {
-			out, _ = appendFrame(out[:0], replyFailed, nil, err.Error())
-		} else if out, err = appendFrame(out[:0], replyOK, resp, ""); err != nil {
-			out, _ = appendFrame(out[:0], replyFailed, nil, err.Error())
+			out, _ = AppendFrame(out[:0], ReplyFailed, nil, err.Error())
+		} else if out, err = AppendFrame(out[:0], ReplyOK, resp, ""); err != nil {
+			out, _ = AppendFrame(out[:0], ReplyFailed, nil, err.Error())
 		}
 		if _, err := c.Write(out); err != nil {
 			return
@@ -179,25 +206,9 @@ func (cs *channelServer) serveConn(c net.Conn) {
 	}
 }
 
-// dispatch runs one call through the same handlers as gRPC.
-func (s *server) dispatch(kind byte, body []byte) (proto.Message, error) {
-	switch kind {
-	case callStart:
-		return handle(body, s.Start)
-	case callPlay:
-		return handle(body, s.Play)
-	case callView:
-		return handle(body, s.View)
-	case callExport:
-		return handle(body, s.Export)
-	case callImport:
-		return handle(body, s.Import)
-	}
-	return nil, fmt.Errorf("channel: unknown call %d", kind)
-}
-
-// handle decodes a request from body and passes it to fn, a gRPC handler.
-func handle[Req any, PReq interface {
+// Handle decodes a request from body and passes it to fn, a gRPC handler:
+// so the channel and gRPC run the same code.
+func Handle[Req any, PReq interface {
 	*Req
 	proto.Message
 }, Resp proto.Message](body []byte, fn func(context.Context, PReq) (Resp, error)) (proto.Message, error) {
@@ -210,8 +221,12 @@ func handle[Req any, PReq interface {
 
 // ---- host side ----
 
-// channel is the host's pool of connections to one plugin's channel.
-type channel struct {
+// ErrClosed is returned by calls on a Client after Close.
+var ErrClosed = errors.New("channel: closed")
+
+// Client is the host's pool of connections to one plugin's channel. Its
+// methods are safe for concurrent use.
+type Client struct {
 	addr  string
 	token []byte
 
@@ -220,11 +235,21 @@ type channel struct {
 	closed bool
 }
 
-func (ch *channel) get(ctx context.Context) (net.Conn, error) {
+// NewClient returns a client of the channel at addr; it dials on demand.
+func NewClient(addr string, token []byte) *Client { return &Client{addr: addr, token: token} }
+
+// Idle is how many connections the pool holds unused.
+func (ch *Client) Idle() int {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return len(ch.idle)
+}
+
+func (ch *Client) get(ctx context.Context) (net.Conn, error) {
 	ch.mu.Lock()
 	if ch.closed {
 		ch.mu.Unlock()
-		return nil, ErrPluginExited
+		return nil, ErrClosed
 	}
 	if n := len(ch.idle); n > 0 {
 		c := ch.idle[n-1]
@@ -248,7 +273,7 @@ func (ch *channel) get(ctx context.Context) (net.Conn, error) {
 	return c, nil
 }
 
-func (ch *channel) put(c net.Conn) {
+func (ch *Client) put(c net.Conn) {
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
 	if ch.closed || len(ch.idle) >= maxIdle {
@@ -258,7 +283,8 @@ func (ch *channel) put(c net.Conn) {
 	ch.idle = append(ch.idle, c)
 }
 
-func (ch *channel) close() {
+// Close closes the idle connections and fails every later call.
+func (ch *Client) Close() {
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
 	ch.closed = true
@@ -270,10 +296,10 @@ func (ch *channel) close() {
 
 var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-// call sends req and reads the reply into resp. ctx's deadline and
+// Call sends req and reads the reply into resp. ctx's deadline and
 // cancellation cut the call short; a connection that saw any error is
 // closed, never reused.
-func (ch *channel) call(ctx context.Context, kind byte, req, resp proto.Message) (err error) {
+func (ch *Client) Call(ctx context.Context, kind byte, req, resp proto.Message) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -298,22 +324,22 @@ func (ch *channel) call(ctx context.Context, kind byte, req, resp proto.Message)
 			err = fmt.Errorf("%w (%v)", cmpErr(ctx.Err(), context.DeadlineExceeded), err)
 		}
 	}()
-	buf, err := appendFrame((*bp)[:0], kind, req, "")
+	buf, err := AppendFrame((*bp)[:0], kind, req, "")
 	if err != nil {
 		return err
 	}
 	if _, err := c.Write(buf); err != nil {
 		return err
 	}
-	k, body, buf, err := readFrame(c, buf[:0])
+	k, body, buf, err := ReadFrame(c, buf[:0])
 	*bp = buf
 	if err != nil {
 		return err
 	}
 	switch k {
-	case replyOK:
+	case ReplyOK:
 		return proto.Unmarshal(body, resp)
-	case replyFailed:
+	case ReplyFailed:
 		return fmt.Errorf("plugin: %s", body)
 	}
 	return fmt.Errorf("channel: unknown reply kind %d", k)
