@@ -504,6 +504,35 @@ func TestShogiTouch(t *testing.T) {
 	}
 }
 
+// TestAnnouncementSuperseded: the live region says only the latest
+// announcement. A piece picked up and put back within one task (a fast
+// keyboard, or a move answered before the pickup's text was shown) must not
+// let the pickup's text appear after the newer one was asked for; it did,
+// and TestYoninKeyboard then read "gold picked up" where it wanted the check.
+func TestAnnouncementSuperseded(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "/en/shogi/play?mode=local")
+	if eval[int](t, ctx, `Number(document.body.dataset.ply)`) != 0 {
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('banmen.local.shogi')`), chromedp.Reload())
+		wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.ply === '0'`)
+	}
+	// Every text the live region is given, in order; then pick the pawn up
+	// and put it back, as Enter twice does (a click with detail 0).
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		window.said = [];
+		const live = document.getElementById('live');
+		new MutationObserver((rs) => { for (const r of rs) for (const n of r.addedNodes) window.said.push(n.textContent); })
+			.observe(live, { childList: true, characterData: true, subtree: true });
+		const c = document.querySelector('.cell[data-index="%d"]');
+		c.click();
+		c.click();
+	})()`, shogiCell("7g"))))
+	wait(t, ctx, `window.said.length > 0`)
+	if said := eval[[]string](t, ctx, `window.said`); len(said) == 0 || said[0] != "Put back" {
+		t.Errorf("the live region said %q, want only the latest announcement, \"Put back\"", said)
+	}
+}
+
 // yoninMoves reach a check-priority position: after South's last move East
 // is in check and answers out of turn (West was next), capturing the silver.
 var yoninMoves = []string{"S:4i3h", "W:9g8h", "N:4b4c", "E:1g2h", "S:3h3g", "W:8h9g", "N:5a4b", "E:1d2c", "S:3g2f", "E:2e2f"}
