@@ -28,10 +28,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/banmen/banmen/harness/chromium"
 	"github.com/banmen/banmen/locales"
 )
-
-const chromium = "/usr/bin/chromium"
 
 var (
 	baseURL    string
@@ -40,10 +39,17 @@ var (
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
+// run finds the browser as every browser test does: none is a skip, unless
+// BANMEN_REQUIRE_BROWSER=1 makes it a failure.
 func run(m *testing.M) int {
-	if _, err := os.Stat(chromium); err != nil {
-		fmt.Println("e2e: skipped, no Chromium at", chromium)
+	browser, err := chromium.Find("", os.Getenv)
+	if errors.Is(err, chromium.ErrNotFound) {
+		fmt.Println("e2e: skipped:", err)
 		return 0
+	}
+	if err != nil {
+		fmt.Println("e2e:", err)
+		return 1
 	}
 	tmp, err := os.MkdirTemp("", "banmen-e2e-")
 	if err != nil {
@@ -67,7 +73,7 @@ func run(m *testing.M) int {
 	defer stop()
 
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium),
+		chromedp.ExecPath(browser),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,

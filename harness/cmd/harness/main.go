@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/harness"
+	"github.com/banmen/banmen/harness/chromium"
 )
 
 func main() {
@@ -55,7 +56,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("harness run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	base := fs.String("base", "", "the site to test; empty starts a host")
-	browser := fs.String("browser", getenv("BANMEN_CHROMIUM"), "the Chromium binary (default: chromium on PATH)")
+	browser := fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
 	parallel := fs.Int("parallel", 2, "scenarios at once")
 	junit := fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
 	out := fs.String("out", "harness-out", "where failure screenshots and consoles go")
@@ -75,6 +76,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		scs = append(scs, sc)
 	}
+	exe, err := chromium.Find(*browser, getenv)
+	if err != nil {
+		return err
+	}
 	var host *harness.Host
 	if *base == "" {
 		bdir := *bin
@@ -91,7 +96,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
 	sum, err := harness.Run(ctx, harness.Config{
-		Base: *base, Chromium: *browser, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout,
+		Base: *base, Chromium: exe, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout,
 	}, scs)
 	if err != nil {
 		return err
