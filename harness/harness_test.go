@@ -15,13 +15,14 @@ import (
 
 	"github.com/banmen/banmen/harness"
 	"github.com/banmen/banmen/harness/chromium"
+	"github.com/banmen/banmen/platform/hosttest"
 )
 
 // The browser tests share one host, started by the first of them from
 // $BANMEN_BIN (the Makefile sets it) or from binaries built for the run.
 var site struct {
 	once sync.Once
-	host *harness.Host
+	host *hosttest.Host
 	err  error
 }
 
@@ -53,7 +54,7 @@ func base(t *testing.T) string {
 		t.Skip("the browser suite is long; -short skips it")
 	}
 	site.once.Do(func() {
-		site.host, site.err = harness.StartHost(context.Background(), os.Getenv("BANMEN_BIN"))
+		site.host, site.err = hosttest.Start(context.Background(), os.Getenv("BANMEN_BIN"))
 	})
 	if site.err != nil {
 		t.Fatalf("start the host: %v", site.err)

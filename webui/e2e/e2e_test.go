@@ -8,15 +8,13 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,9 +25,12 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"go.yaml.in/yaml/v3"
 
+	"github.com/banmen/banmen/configs"
 	"github.com/banmen/banmen/harness/chromium"
 	"github.com/banmen/banmen/locales"
+	"github.com/banmen/banmen/platform/hosttest"
 )
 
 var (
@@ -39,8 +40,9 @@ var (
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
-// run finds the browser as every browser test does: none is a skip, unless
-// BANMEN_REQUIRE_BROWSER=1 makes it a failure.
+// run starts the test host (the shipped configuration, from $BANMEN_BIN or
+// binaries built for the run) and one Chromium for every test. No browser
+// is a skip, unless BANMEN_REQUIRE_BROWSER=1 makes it a failure.
 func run(m *testing.M) int {
 	browser, err := chromium.Find("", os.Getenv)
 	if errors.Is(err, chromium.ErrNotFound) {
@@ -57,20 +59,13 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
-	bin := os.Getenv("BANMEN_BIN")
-	if bin == "" {
-		bin = filepath.Join(tmp, "bin")
-		if err := build(bin); err != nil {
-			fmt.Println("e2e: build:", err)
-			return 1
-		}
-	}
-	stop, err := startHost(bin, tmp)
+	host, err := hosttest.Start(context.Background(), os.Getenv("BANMEN_BIN"))
 	if err != nil {
 		fmt.Println("e2e: host:", err)
 		return 1
 	}
-	defer stop()
+	defer host.Stop()
+	baseURL = host.URL
 
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(browser),
@@ -94,57 +89,22 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// build compiles the host and the three game plugins, as `make build` does.
-func build(bin string) error {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		return err
+// TestHomeShowsShippedVariants: the tests run the site users get. The home
+// page lists the games configs/default.yaml lists, in its order, and not the
+// example plugin the test host also has (a host on built-in defaults shows
+// every plugin, sorted).
+func TestHomeShowsShippedVariants(t *testing.T) {
+	var shipped struct {
+		Variants []string `yaml:"variants"`
 	}
-	targets := map[string]string{"banmen": "./platform/cmd/banmen"}
-	for _, p := range []string{"shogi", "yonin", "xiangqi"} {
-		targets["plugins/"+p] = "./plugins/" + p
+	if err := yaml.Unmarshal(configs.Default, &shipped); err != nil || len(shipped.Variants) == 0 {
+		t.Fatalf("configs/default.yaml lists no variants (%v): this test would prove nothing", err)
 	}
-	for out, pkg := range targets {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, out), pkg)
-		cmd.Dir = root
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s: %v\n%s", pkg, err, b)
-		}
-	}
-	return nil
-}
-
-// startHost runs the host on a free port and waits for its "serving" line.
-func startHost(bin, tmp string) (stop func(), err error) {
-	cmd := exec.Command(filepath.Join(bin, "banmen"), "-port", "0",
-		"-plugin_dir", filepath.Join(bin, "plugins"), "-data_dir", filepath.Join(tmp, "data"))
-	cmd.Stderr = io.Discard
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	stop = func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(sc.Text(), "Banmen is serving on "); ok {
-				found <- strings.TrimSpace(u)
-			}
-		}
-	}()
-	select {
-	case baseURL = <-found:
-		return stop, nil
-	case <-time.After(30 * time.Second):
-		stop()
-		return nil, errors.New("no serving line within 30s")
+	ctx := tab(t)
+	do(t, ctx, chromedp.Navigate(baseURL+"/en/"))
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('.game-list .game-card a')].map((a) => a.pathname.split('/')[2])`)
+	if !slices.Equal(got, shipped.Variants) {
+		t.Errorf("the home page lists %v, want %v as configs/default.yaml says", got, shipped.Variants)
 	}
 }
 

@@ -27,6 +27,7 @@ import (
 
 	"github.com/banmen/banmen/harness"
 	"github.com/banmen/banmen/harness/chromium"
+	"github.com/banmen/banmen/platform/hosttest"
 )
 
 func main() {
@@ -80,13 +81,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	var host *harness.Host
+	var host *hosttest.Host
 	if *base == "" {
-		bdir := *bin
-		if bdir != "" {
-			bdir, _ = filepath.Abs(bdir)
-		}
-		h, err := harness.StartHost(ctx, bdir)
+		h, err := hosttest.Start(ctx, *bin)
 		if err != nil {
 			return err
 		}
