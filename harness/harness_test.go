@@ -73,17 +73,9 @@ func parallel() int {
 func TestScenarios(t *testing.T) {
 	browser := findBrowser(t)
 	url := base(t)
-	files, err := filepath.Glob("scenarios/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
-	var scs []*harness.Scenario
-	for _, f := range files {
-		sc, err := harness.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scs = append(scs, sc)
+	scs, err := harness.LoadAll("scenarios")
+	if err != nil {
+		t.Fatal(err)
 	}
 	out := os.Getenv("BANMEN_HARNESS_OUT")
 	if out == "" {

@@ -3,6 +3,8 @@
 //
 //	harness run [-base URL] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] scenarios...
 //
+// Scenarios are files, directories (every *.yaml inside) or glob patterns.
+//
 // Without -base it starts a host itself, on a free port with a temporary data
 // directory, from the binaries in -bin (default $BANMEN_BIN, else it builds
 // them). It prints a line per scenario and "N passed, N failed"; it exits 1
@@ -69,13 +71,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if fs.NArg() == 0 {
 		return errors.New("no scenario files")
 	}
-	var scs []*harness.Scenario
-	for _, p := range fs.Args() {
-		sc, err := harness.Load(p)
-		if err != nil {
-			return err
-		}
-		scs = append(scs, sc)
+	scs, err := harness.LoadAll(fs.Args()...)
+	if err != nil {
+		return err
 	}
 	exe, err := chromium.Find(*browser, getenv)
 	if err != nil {
