@@ -90,11 +90,13 @@ func (s *site) start() {
 	s.url = "http://" + ln.Addr().String()
 	served := make(chan struct{})
 	go func() { app.Listener(ln); close(served) }()
+	var once sync.Once
 	s.stop = func() {
-		app.ShutdownWithTimeout(5 * time.Second)
-		<-served
-		st.Close()
-		s.stop = func() {}
+		once.Do(func() {
+			app.ShutdownWithTimeout(5 * time.Second)
+			<-served
+			st.Close()
+		})
 	}
 }
 
@@ -495,4 +497,31 @@ func TestRoomSlowClientDropped(t *testing.T) {
 			t.Fatal("the slow client was never dropped")
 		}
 	}
+}
+
+// TestRoomDeadPeer: a peer that stops answering pings is dropped, and the
+// others see it go.
+func TestRoomDeadPeer(t *testing.T) {
+	s := newSite(t, func(c *config.Config) { c.Limits.PingInterval = 100 * time.Millisecond })
+	c := s.client()
+	cr, _ := c.CreateRoom(ctxT(t), "tictactoe", nil)
+	host, dead := c.Player(cr.Room, cr.SeatKey), c.Player(cr.Room, "")
+	connect(t, host)
+	connect(t, dead) // never reads again, so never answers a ping
+	until(t, host, "guest joined", typ("join"))
+	until(t, host, "guest gone", func(ev client.RoomEvent) bool {
+		return ev.Type == "presence" && ev.Presence.Seats[1].Taken && !ev.Presence.Seats[1].Connected
+	})
+}
+
+// TestRoomShutdown: a host shutting down closes room sockets with 1001.
+func TestRoomShutdown(t *testing.T) {
+	s := newSite(t, nil)
+	c := s.client()
+	cr, _ := c.CreateRoom(ctxT(t), "tictactoe", nil)
+	p := c.Player(cr.Room, cr.SeatKey)
+	connect(t, p)
+	stop := s.stop
+	go stop()
+	closedWith(t, p, 1001)
 }

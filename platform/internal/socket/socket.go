@@ -56,7 +56,7 @@ type Config struct {
 	// Rate regained per second.
 	Burst, Rate int
 	// PingInterval is how often the server pings; a peer silent for two
-	// intervals is dead.
+	// and a half intervals is dead.
 	PingInterval time.Duration
 	HelloTimeout time.Duration
 	WriteTimeout time.Duration
@@ -273,7 +273,7 @@ func (h *Handler) serve(ws *websocket.Conn) {
 		return
 	}
 	defer sess.Leave()
-	wait := 2*h.cfg.PingInterval + h.cfg.WriteTimeout
+	wait := 5 * h.cfg.PingInterval / 2
 	ws.SetReadDeadline(time.Now().Add(wait))
 	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(wait)) })
 	credits := newCredits(h.cfg.Burst, h.cfg.Rate, h.cfg.Now)
