@@ -262,7 +262,7 @@ func (r *Room) drop(expired bool) {
 	}
 	r.expiredGone = true
 	for _, s := range r.sessions() {
-		s.send(r.errorEvent("not_found", ErrNotFound.Error()))
+		s.send(r.errorEvent("room_not_found", ErrNotFound.Error()))
 		s.sub.Close(CloseNotFound, "not_found")
 		s.left = true
 	}

@@ -445,11 +445,17 @@ func TestRoomExpiry(t *testing.T) {
 	if _, err := s.rooms.Sweep(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	connect(t, c.Player(idle.Room, idle.SeatKey)) // 7 d − 1 s: alive
+	watcher := c.Player(idle.Room, idle.SeatKey)
+	connect(t, watcher) // 7 d − 1 s: alive (and connecting is no action)
 	s.clock.Add(2 * time.Second)
 	if n, err := s.rooms.Sweep(ctxT(t)); n != 1 || err != nil {
 		t.Errorf("sweep at 7 d + 1 s purged %d (%v), want 1", n, err)
 	}
+	ev := until(t, watcher, "the room's end", typ("error"))
+	if ev.Code != "room_not_found" {
+		t.Errorf("an open connection of an expired room got %+v", ev)
+	}
+	closedWith(t, watcher, 4004)
 	err := c.Player(idle.Room, idle.SeatKey).Connect(ctxT(t))
 	if e, ok := client.AsError(err); !ok || e.Status != http.StatusNotFound {
 		t.Errorf("expired room: %v, want 404", err)

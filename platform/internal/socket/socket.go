@@ -318,6 +318,7 @@ func (h *Handler) hello(c *conn, id, ip string) *room.Session {
 	ws.SetReadDeadline(time.Now().Add(h.cfg.HelloTimeout))
 	mt, b, err := ws.ReadMessage()
 	if err != nil {
+		c.Close(CloseProtocol, "no hello") // (a frame too big got 1009 already)
 		return nil
 	}
 	req, err := room.Decode(b)
