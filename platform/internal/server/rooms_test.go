@@ -531,3 +531,46 @@ func TestRoomShutdown(t *testing.T) {
 	go stop()
 	closedWith(t, p, 1001)
 }
+
+// TestRoomSameVersionOneWins: both seats act at the same version; exactly
+// one action is applied, the other is refused as stale.
+func TestRoomSameVersionOneWins(t *testing.T) {
+	s := newSite(t, nil)
+	c := s.client()
+	cr, _ := c.CreateRoom(ctxT(t), "tictactoe", nil)
+	host, guest := c.Player(cr.Room, cr.SeatKey), c.Player(cr.Room, "")
+	connect(t, host)
+	connect(t, guest)
+	until(t, host, "guest joined", typ("join"))
+	for round := 0; round < 10; round++ {
+		hid, err1 := host.Act("newRound", "")
+		gid, err2 := guest.Act("newRound", "")
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		_, herr := host.Await(ctxT(t), hid)
+		_, gerr := guest.Await(ctxT(t), gid)
+		switch {
+		case herr == nil && gerr == nil:
+			t.Fatal("both requests at the same version were applied")
+		case herr != nil && gerr != nil:
+			t.Fatalf("neither was applied: %v, %v", herr, gerr)
+		}
+		winner, loser, lerr := host, guest, gerr
+		if herr != nil {
+			winner, loser, lerr = guest, host, herr
+		}
+		if !client.IsCode(lerr, "stale") {
+			t.Fatalf("the loser got %v, want stale", lerr)
+		}
+		// The winner's request reached the loser before its refusal.
+		if loser.NewRound == nil || loser.NewRound.By != winner.Seat {
+			t.Fatalf("the loser does not see the winner's request: %+v", loser.NewRound)
+		}
+		do(t, winner, "withdraw", "")
+		until(t, loser, "withdrawal", typ("withdraw"))
+		if host.Version != guest.Version {
+			t.Fatalf("versions differ: %d and %d", host.Version, guest.Version)
+		}
+	}
+}
