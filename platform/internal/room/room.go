@@ -243,7 +243,11 @@ func (m *Manager) Sweep(ctx context.Context) (purged int, err error) {
 		default:
 			continue
 		}
-		r.mu.Lock()
+		// A room busy with an action is in use: skip it rather than hold
+		// every other room's Open while its rules call runs.
+		if !r.mu.TryLock() {
+			continue
+		}
 		if exp := r.expired(now); exp || r.idle() {
 			delete(m.rooms, id)
 			r.drop(exp)

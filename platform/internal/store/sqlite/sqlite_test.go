@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -108,4 +109,33 @@ func TestGroupCommit(t *testing.T) {
 	if n := s.commits.Load() - before; n > 2 {
 		t.Errorf("%d queued appends took %d commits, want them grouped (≤ 2)", rooms, n)
 	}
+}
+
+// BenchmarkAppendParallel: durable appends from many rooms at once, the
+// load group commit is for (each append waits for its commit).
+func BenchmarkAppendParallel(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "rooms.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	var next atomic.Int64
+	b.SetParallelism(64)
+	b.RunParallel(func(pb *testing.PB) {
+		id := fmt.Sprint("room", next.Add(1))
+		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			b.Error(err)
+			return
+		}
+		v := int64(0)
+		for pb.Next() {
+			v++
+			if err := s.Append(ctx, store.Action{Room: id, Version: v, Kind: "move", Move: "7g7f"}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/float64(max(1, s.commits.Load())), "appends/commit")
 }
