@@ -136,7 +136,10 @@ type Player struct {
 	View     sdk.View
 	Presence Presence
 	NewRound *NewRound
-	seen     bool // a welcome arrived: Version is meaningful
+	// Resync is how the last welcome caught this client up: "full" or
+	// "events".
+	Resync string
+	seen   bool // a welcome arrived: Version is meaningful
 
 	ws  *websocket.Conn
 	ids atomic.Int64
@@ -149,7 +152,8 @@ func (c *Client) Player(room, seatKey string) *Player {
 }
 
 // Connect dials the room, says hello (with the seat key and, after a first
-// connection, the last version seen) and reads the welcome. Catch-up
+// connection or when Version was set, the last version seen) and reads the
+// welcome. Catch-up
 // events that follow it are read by Next.
 func (p *Player) Connect(ctx context.Context) error {
 	return p.connect(ctx, RoomRequest{Type: "hello", SeatKey: p.SeatKey})
@@ -177,8 +181,8 @@ func (p *Player) connect(ctx context.Context, hello RoomRequest) error {
 		return fmt.Errorf("dial room: %w", err)
 	}
 	p.ws = ws
-	if p.seen {
-		v := p.Version
+	if p.seen || p.Version > 0 {
+		v := p.Version // what this client has seen: catch up from there
 		hello.Version = &v
 	}
 	if err := p.Send(hello); err != nil {
@@ -275,7 +279,7 @@ func (p *Player) apply(ev RoomEvent) {
 	switch ev.Type {
 	case "welcome":
 		p.seen = true
-		p.Seat, p.Round, p.NewRound = *ev.Seat, ev.Round, ev.NewRound
+		p.Seat, p.Round, p.NewRound, p.Resync = *ev.Seat, ev.Round, ev.NewRound, ev.Resync
 		if ev.SeatKey != "" {
 			p.SeatKey = ev.SeatKey
 		}
