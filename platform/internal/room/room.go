@@ -106,7 +106,7 @@ func New(cfg Config) *Manager {
 		cfg.SeatCodeAttempts = 5
 	}
 	if cfg.Recent == 0 {
-		cfg.Recent = 256
+		cfg.Recent = 64
 	}
 	if cfg.RulesVersion == nil {
 		cfg.RulesVersion = descriptionRulesVersion

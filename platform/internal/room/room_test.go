@@ -415,3 +415,38 @@ func TestSeatCode(t *testing.T) {
 		t.Errorf("after many wrong codes: %v, want ErrTooManyAttempts", err)
 	}
 }
+
+// failing is a store whose appends fail after they are attempted.
+type failing struct {
+	store.Store
+	fail bool
+}
+
+func (f *failing) Append(ctx context.Context, a store.Action) error {
+	if f.fail {
+		return errors.New("disk full")
+	}
+	return f.Store.Append(ctx, a)
+}
+
+// TestNothingBroadcastUnlessStored: an action the store does not commit is
+// refused, and nobody hears of it.
+func TestNothingBroadcastUnlessStored(t *testing.T) {
+	e := newEnv(t)
+	fs := &failing{Store: e.st}
+	e.m = New(Config{Store: fs, Rules: ttt, Now: e.clock.Now})
+	_, host, _, hs, gs, _ := twoPlayers(t, e)
+	fs.fail = true
+	act(host, TypeMove, 1, "b2")
+	if r := hs.last(t); r.Type != EvRefused || r.Code != "not_stored" || r.Version != 1 {
+		t.Errorf("a move the store refused: %+v", r)
+	}
+	if evs := gs.take(); len(evs) != 0 {
+		t.Errorf("the guest heard of an unstored move: %+v", evs)
+	}
+	fs.fail = false
+	act(host, TypeMove, 1, "b2")
+	if r := hs.last(t); r.Type != EvAck || r.Version != 2 {
+		t.Errorf("the same move once the store works: %+v", r)
+	}
+}

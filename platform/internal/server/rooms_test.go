@@ -580,3 +580,34 @@ func TestRoomSameVersionOneWins(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomSeatCode: a seat moves to another device with a one-time code.
+func TestRoomSeatCode(t *testing.T) {
+	s := newSite(t, nil)
+	c := s.client()
+	cr, _ := c.CreateRoom(ctxT(t), "tictactoe", nil)
+	phone := c.Player(cr.Room, cr.SeatKey)
+	connect(t, phone)
+	ev := do(t, phone, "seatCode", "")
+	if len(ev.SeatCode) != 8 || ev.Expires == nil {
+		t.Fatalf("seat code %+v", ev)
+	}
+	laptop := c.Player(cr.Room, "")
+	if err := laptop.ConnectWithCode(ctxT(t), ev.SeatCode[:4]+"-"+strings.ToLower(ev.SeatCode[4:])); err != nil {
+		t.Fatal(err)
+	}
+	if laptop.Seat != 0 || laptop.SeatKey == "" || laptop.SeatKey == cr.SeatKey {
+		t.Errorf("laptop: seat %d, new key %v", laptop.Seat, laptop.SeatKey != cr.SeatKey)
+	}
+	r := until(t, phone, "replaced", typ("replaced"))
+	if r.Reason != "moved" {
+		t.Errorf("the phone was told %+v", r)
+	}
+	closedWith(t, phone, 4001)
+	if err := c.Player(cr.Room, cr.SeatKey).Connect(ctxT(t)); client.ClosedWith(err) != 4003 {
+		t.Errorf("the old key after the move: %v, want 4003", err)
+	}
+	if err := c.Player(cr.Room, "").ConnectWithCode(ctxT(t), ev.SeatCode); client.ClosedWith(err) != 4003 {
+		t.Errorf("the code used twice: %v, want 4003", err)
+	}
+}
