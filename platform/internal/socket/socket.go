@@ -70,9 +70,10 @@ type Handler struct {
 	cfg    Config
 	badKey *ratelimit.Limiter
 
-	mu    sync.Mutex
-	conns map[*conn]struct{}
-	wg    sync.WaitGroup
+	mu       sync.Mutex
+	conns    map[*conn]struct{}
+	shutdown bool // no new connections: Shutdown is waiting on wg
+	wg       sync.WaitGroup
 }
 
 // New returns a Handler.
@@ -162,6 +163,7 @@ func (h *Handler) Socket() fiber.Handler {
 // Shutdown closes every connection with 1001 and waits for their handlers.
 func (h *Handler) Shutdown() {
 	h.mu.Lock()
+	h.shutdown = true
 	for c := range h.conns {
 		c.Close(CloseGoingAway, "server shutting down")
 	}
@@ -253,8 +255,13 @@ func (c *conn) writer() {
 func (h *Handler) serve(ws *websocket.Conn) {
 	c := &conn{ws: ws, h: h, out: make(chan []byte, h.cfg.Queue), close: make(chan struct{}), done: make(chan struct{})}
 	h.mu.Lock()
+	if h.shutdown {
+		h.mu.Unlock()
+		ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(CloseGoingAway, "server shutting down"), time.Now().Add(time.Second))
+		return
+	}
 	h.conns[c] = struct{}{}
-	h.wg.Add(1)
+	h.wg.Add(1) // under mu, so never after Shutdown began to wait
 	h.mu.Unlock()
 	defer func() {
 		h.mu.Lock()
