@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -349,13 +348,13 @@ func (s *suite) testOver(t *testing.T) {
 				break // reported by the suggest test
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), s.c.SuggestDeadline)
-			t0 := time.Now()
+			sw := s.stopwatch()
 			m, err := s.callSuggest(t, ctx, o.state, l)
 			cancel()
 			if ok, why := isRuleError(err, ""); !ok {
 				r.errorf("%s: Suggest(%q) after the end returned %q: %s; want a RuleError", o.name, l, m, why)
 			}
-			if el := time.Since(t0); el > s.c.SuggestDeadline+s.c.SuggestGrace {
+			if el := sw.elapsed(); el > s.c.SuggestDeadline+s.c.SuggestGrace {
 				r.errorf("%s: Suggest(%q) after the end took %v", o.name, l, el)
 				return
 			}

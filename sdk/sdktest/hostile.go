@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -103,11 +102,11 @@ func (s *suite) hostile(t *testing.T, r *reporter, c hostileCase, m sdk.LegalMov
 	}
 	if len(s.d.Levels) > 0 && s.sg != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.c.SuggestDeadline)
-		t0 := time.Now()
+		sw := s.stopwatch()
 		_, err := s.callSuggest(t, ctx, c.state, s.d.Levels[0])
 		cancel()
 		check("Suggest", err)
-		if el := time.Since(t0); el > s.c.SuggestDeadline+s.c.SuggestGrace {
+		if el := sw.elapsed(); el > s.c.SuggestDeadline+s.c.SuggestGrace {
 			r.errorf("Suggest given a state %s took %v", c.name, el)
 		}
 	}

@@ -43,6 +43,7 @@ func RunPlugin(t *testing.T, path string, c Config) {
 	if !conn.Channel() {
 		t.Errorf("%s offers no channel: the host would make every call over gRPC (see the plugin's log)", path)
 	}
+	c.pids = append(c.pids, conn.PID())
 	for _, d := range conn.Descriptions() {
 		t.Run(d.ID, func(t *testing.T) {
 			RunWith(t, host.Remote{Conn: conn, ID: d.ID}, c)

@@ -57,7 +57,8 @@ type Config struct {
 	// SuggestDeadline is the context deadline given to Suggest (default 2 s).
 	SuggestDeadline time.Duration
 	// SuggestGrace is how late after its deadline Suggest may return, and how
-	// long it may take with an expired context (default 300 ms).
+	// long it may take with an expired context (default 300 ms). Time the
+	// work spent waiting for a CPU on a loaded machine is not counted.
 	SuggestGrace time.Duration
 	// SuggestPositions is the number of positions Suggest is asked about at
 	// every level, the start included (default 2, 1 with -short).
@@ -68,6 +69,10 @@ type Config struct {
 	// Options are the option sets the random games start with, in turn.
 	// Default: nil, then each rules option's non-default values one at a time.
 	Options []sdk.Options
+
+	// pids are the plugin processes doing the work across the boundary,
+	// whose waits for a CPU the deadline checks discount (see stopwatch).
+	pids []int
 }
 
 func (c Config) withDefaults(d sdk.Description) Config {

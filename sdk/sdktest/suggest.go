@@ -32,9 +32,9 @@ func (s *suite) testSuggest(t *testing.T) {
 			r := &reporter{t: t}
 			for _, p := range positions {
 				ctx, cancel := context.WithTimeout(context.Background(), deadline)
-				t0 := time.Now()
+				sw := s.stopwatch()
 				m, err := s.callSuggest(t, ctx, p.state, l)
-				el := time.Since(t0)
+				el := sw.elapsed()
 				cancel()
 				if el > deadline+grace {
 					r.errorf("%s: Suggest took %v with a deadline of %v", p.name, el, deadline)
@@ -55,10 +55,10 @@ func (s *suite) testSuggest(t *testing.T) {
 						ctx, cancel = context.WithCancel(context.Background())
 						cancel()
 					}
-					t0 := time.Now()
+					sw := s.stopwatch()
 					m, err := s.callSuggest(t, ctx, p.state, l)
 					cancel()
-					if el := time.Since(t0); el > grace {
+					if el := sw.elapsed(); el > grace {
 						r.errorf("%s: Suggest took %v with a done context", p.name, el)
 						return
 					}

@@ -126,11 +126,12 @@ func suggest(t *testing.T, v *Variant, s sdk.State, lv sdk.Level, d time.Duratio
 }
 
 func TestMateInOne(t *testing.T) {
+	depthBounded(t)
 	v := New(func(string) string { return "" })
 	for _, sfen := range mateInOne {
 		s := stateOf(t, "sfen "+sfen)
 		for _, lv := range []sdk.Level{sdk.Medium, sdk.Hard} {
-			m := suggest(t, v, s, lv, 3*time.Second)
+			m := suggest(t, v, s, lv, time.Minute)
 			if !won(t, s, m) {
 				t.Errorf("%s at %s: %s does not mate", sfen, lv, m)
 			}
@@ -139,11 +140,12 @@ func TestMateInOne(t *testing.T) {
 }
 
 func TestMateInThree(t *testing.T) {
+	depthBounded(t)
 	v := New(func(string) string { return "" })
 	for _, sfen := range mateInThree {
 		s := stateOf(t, "sfen "+sfen)
 		for _, lv := range []sdk.Level{sdk.Medium, sdk.Hard} {
-			m := suggest(t, v, s, lv, 3*time.Second)
+			m := suggest(t, v, s, lv, time.Minute)
 			if !matesInThree(t, s, m) {
 				t.Errorf("%s at %s: %s does not mate in three", sfen, lv, m)
 			}
@@ -155,10 +157,11 @@ func TestMateInThree(t *testing.T) {
 // king has no move already, and having no legal move loses, so any other
 // quiet move wins at once.
 func TestNoPawnDropMate(t *testing.T) {
+	depthBounded(t)
 	v := New(func(string) string { return "" })
 	s := stateOf(t, "sfen 8k/6G2/9/7N1/9/9/9/9/4K4 b P 1")
 	for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
-		m := suggest(t, v, s, lv, 3*time.Second)
+		m := suggest(t, v, s, lv, time.Minute)
 		if m == "P*1b" || !won(t, s, m) {
 			t.Errorf("%s: %s", lv, m)
 		}
@@ -299,6 +302,7 @@ func TestDeterministic(t *testing.T) {
 // play then does not depend on the machine's speed or load. (The caps are
 // for a busy server; the bench command prints how long the levels take.)
 func withoutTimeCaps(t *testing.T, names ...sdk.Level) {
+	t.Helper()
 	saved := maps.Clone(levels)
 	t.Cleanup(func() { levels = saved })
 	levels = maps.Clone(levels)
@@ -447,4 +451,16 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// depthBounded makes every level's answer independent of the machine for
+// the rest of the test: Easy and Medium lose their time caps (their node
+// budgets bound them), and Hard, bounded by time alone, searches five plies
+// (a mate in three) instead, so a loaded machine cannot cut it short.
+func depthBounded(t *testing.T) {
+	t.Helper()
+	withoutTimeCaps(t, sdk.Easy, sdk.Medium)
+	hard := levels[sdk.Hard]
+	hard.depth, hard.think = 5, time.Hour
+	levels[sdk.Hard] = hard
 }
