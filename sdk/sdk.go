@@ -79,10 +79,13 @@ type Variant interface {
 // variant that lists Description.Levels must have it (Serve refuses one that
 // does not); one without levels offers no computer games.
 type Suggester interface {
-	// Suggest returns the computer's move for the seat to move, at one of
-	// Description.Levels. It must return before ctx's deadline, and at
-	// once when ctx is already done.
-	Suggest(ctx context.Context, s State, level Level) (Move, error)
+	// Suggest returns the computer's move for seat, at one of
+	// Description.Levels. Seat must be one of View.ToMove (whichever seat
+	// the rules put to move: the host plays computer seats by name, so the
+	// engine never assumes whose turn it is); any other seat is a
+	// *RuleError with code CodeNotYourTurn. It must return before ctx's
+	// deadline, and at once when ctx is already done.
+	Suggest(ctx context.Context, s State, seat Seat, level Level) (Move, error)
 }
 
 // Perfter is the optional capability of counting the leaves of the legal-move

@@ -104,7 +104,7 @@ func (s *suite) hostile(t *testing.T, r *reporter, c hostileCase, m sdk.LegalMov
 	if len(s.d.Levels) > 0 && s.sg != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.c.SuggestDeadline)
 		t0 := time.Now()
-		_, err := s.callSuggest(t, ctx, c.state, s.d.Levels[0])
+		_, err := s.callSuggest(t, ctx, c.state, m.Seat, s.d.Levels[0])
 		cancel()
 		check("Suggest", err)
 		if el := time.Since(t0); el > s.c.SuggestDeadline+s.c.SuggestGrace {

@@ -16,8 +16,9 @@
 //   - hostile state bytes (garbage, truncations, flipped bytes, another
 //     variant's envelope) rejected with sdk.CodeBadState by every method, and
 //     well-sealed foreign payloads rejected or describing a sound game;
-//   - Suggest at every level returning a legal move within its deadline, and
-//     promptly with a done context;
+//   - Suggest at every level returning a legal move of each seat to move
+//     within its deadline, and promptly with a done context; not_your_turn
+//     for every seat that may not move;
 //   - the same game replayed from several goroutines at once;
 //   - for an sdk.Perfter or sdk.Divider, counts equal to the listed legal
 //     moves (Perft, Divide), and a cancelled context honoured.
@@ -275,9 +276,9 @@ func (s *suite) callImport(t testing.TB, format, text string) (st sdk.State, v s
 	return st, v, err
 }
 
-func (s *suite) callSuggest(t testing.TB, ctx context.Context, in sdk.State, l sdk.Level) (m sdk.Move, err error) {
+func (s *suite) callSuggest(t testing.TB, ctx context.Context, in sdk.State, seat sdk.Seat, l sdk.Level) (m sdk.Move, err error) {
 	t.Helper()
-	if perr := protect(t, fmt.Sprintf("Suggest(%q)", l), func() { m, err = s.sg.Suggest(ctx, in, l) }); perr != nil {
+	if perr := protect(t, fmt.Sprintf("Suggest(seat %d, %q)", seat, l), func() { m, err = s.sg.Suggest(ctx, in, seat, l) }); perr != nil {
 		err = perr
 	}
 	return m, err

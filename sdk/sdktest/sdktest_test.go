@@ -65,8 +65,8 @@ func (v unsealed) Export(s sdk.State, f string) (string, error) {
 func (v unsealed) Import(f, text string) (sdk.State, sdk.View, error) {
 	return v.seal(v.base.Import(f, text))
 }
-func (v unsealed) Suggest(ctx context.Context, s sdk.State, l sdk.Level) (sdk.Move, error) {
-	return v.base.Suggest(ctx, v.open(s), l)
+func (v unsealed) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, l sdk.Level) (sdk.Move, error) {
+	return v.base.Suggest(ctx, v.open(s), seat, l)
 }
 
 type plyOff struct{ base } // counts plies from one in Play only
@@ -79,16 +79,27 @@ func (v plyOff) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.Vie
 
 type slowSuggest struct{ base } // ignores the deadline
 
-func (v slowSuggest) Suggest(ctx context.Context, s sdk.State, l sdk.Level) (sdk.Move, error) {
+func (v slowSuggest) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, l sdk.Level) (sdk.Move, error) {
 	if _, err := v.base.View(s); err == nil {
 		time.Sleep(600 * time.Millisecond)
 	}
-	return v.base.Suggest(ctx, s, l)
+	return v.base.Suggest(ctx, s, seat, l)
 }
 
 type offBoard struct{ base } // suggests a move that does not exist
 
-func (offBoard) Suggest(context.Context, sdk.State, sdk.Level) (sdk.Move, error) { return "d4", nil }
+func (offBoard) Suggest(context.Context, sdk.State, sdk.Seat, sdk.Level) (sdk.Move, error) {
+	return "d4", nil
+}
+
+type suggestAnySeat struct{ base } // answers for the seat to move whatever seat it is asked for
+
+func (v suggestAnySeat) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, l sdk.Level) (sdk.Move, error) {
+	if view, err := v.base.View(s); err == nil && len(view.ToMove) > 0 {
+		seat = view.ToMove[0]
+	}
+	return v.base.Suggest(ctx, s, seat, l)
+}
 
 type perftOff struct{ base } // miscounts deeper trees
 
@@ -204,23 +215,24 @@ var mutants = map[string]struct {
 	v       sdk.Variant
 	subtest string
 }{
-	"alias":         {alias{}, "reject"},
-	"anySeat":       {anySeat{}, "seats"},
-	"panicky":       {panicky{}, "hostile_state"},
-	"unsealed":      {unsealed{}, "hostile_state"},
-	"plyOff":        {plyOff{}, "games"},
-	"slowSuggest":   {slowSuggest{}, "suggest"},
-	"offBoard":      {offBoard{}, "suggest"},
-	"perftOff":      {perftOff{}, "perft"},
-	"perftPanics":   {perftPanics{}, "perft"},
-	"overIllegal":   {overIllegal{}, "over"},
-	"lossyImport":   {lossyImport{}, "notations"},
-	"lenientImport": {lenientImport{}, "import_garbage"},
-	"upperText":     {upperText{}, "games"},
-	"scribbler":     {scribbler{}, "games"},
-	"noResign":      {noResign{}, "resign"},
-	"anyOption":     {anyOption{}, "options"},
-	"noSuggest":     {noSuggest{base{}}, "suggest"},
+	"alias":          {alias{}, "reject"},
+	"anySeat":        {anySeat{}, "seats"},
+	"panicky":        {panicky{}, "hostile_state"},
+	"unsealed":       {unsealed{}, "hostile_state"},
+	"plyOff":         {plyOff{}, "games"},
+	"slowSuggest":    {slowSuggest{}, "suggest"},
+	"offBoard":       {offBoard{}, "suggest"},
+	"suggestAnySeat": {suggestAnySeat{}, "suggest"},
+	"perftOff":       {perftOff{}, "perft"},
+	"perftPanics":    {perftPanics{}, "perft"},
+	"overIllegal":    {overIllegal{}, "over"},
+	"lossyImport":    {lossyImport{}, "notations"},
+	"lenientImport":  {lenientImport{}, "import_garbage"},
+	"upperText":      {upperText{}, "games"},
+	"scribbler":      {scribbler{}, "games"},
+	"noResign":       {noResign{}, "resign"},
+	"anyOption":      {anyOption{}, "options"},
+	"noSuggest":      {noSuggest{base{}}, "suggest"},
 }
 
 // TestMutant runs the suite on the mutant named by $SDKTEST_MUTANT; it is

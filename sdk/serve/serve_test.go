@@ -34,8 +34,12 @@ func TestSuggestIsACapability(t *testing.T) {
 		t.Fatalf("Suggest on a variant without a computer: %v %v, want the rule error %s", r, err, sdk.CodeUnsupported)
 	}
 	reg, _ = newRegistry([]sdk.Variant{counter{}})
-	r, err = (&server{reg: reg}).Suggest(context.Background(), &wire.SuggestRequest{Variant: "counter", State: sdk.State{0}, Level: "easy"})
+	r, err = (&server{reg: reg}).Suggest(context.Background(), &wire.SuggestRequest{Variant: "counter", State: sdk.State{0}, Seat: 2, Level: "easy"})
 	if err != nil || r.Error != nil || r.Move != "+" {
-		t.Fatalf("Suggest on a Suggester: %v %v", r, err)
+		t.Fatalf("Suggest on a Suggester for the seat to move: %v %v", r, err)
+	}
+	r, err = (&server{reg: reg}).Suggest(context.Background(), &wire.SuggestRequest{Variant: "counter", State: sdk.State{0}, Seat: 1, Level: "easy"})
+	if err != nil || r.Error == nil || r.Error.Code != sdk.CodeNotYourTurn {
+		t.Fatalf("Suggest for a seat not to move: %v %v, want not_your_turn", r, err)
 	}
 }

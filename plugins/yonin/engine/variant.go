@@ -29,9 +29,11 @@ func (v Variant) Describe() sdk.Description {
 	return d
 }
 
-// Suggest returns the computer's move for the seat to move at the level,
-// before ctx's deadline.
-func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
+// Suggest returns the computer's move for seat at the level, before ctx's
+// deadline. The computer plays whichever seat the rules put to move, a check
+// priority answer out of the clockwise order included; any other seat is
+// refused (not_your_turn), so a host never plays a move for the wrong seat.
+func (Variant) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
 	cfg, ok := levels[level]
 	if !ok {
 		return "", sdk.Errorf(sdk.CodeBadOption, "yonin has no level %q", sdk.Clip(string(level)))
@@ -43,11 +45,14 @@ func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.M
 	if g.Over() {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
 	}
+	p := g.Position()
+	if int(seat) != p.Turn() {
+		return "", sdk.Errorf(sdk.CodeNotYourTurn, "seat %d is not to move (seat %d is)", seat, p.Turn())
+	}
 	moves := g.LegalMoves()
 	if len(moves) == 0 {
 		return "", sdk.Errorf(sdk.CodeNoMove, "no move to suggest")
 	}
-	p := g.Position()
 	m := Choose(ctx, g, cfg)
 	return rules.MoveText(p.Turn(), m), nil
 }

@@ -229,7 +229,7 @@ async function think() {
     const state = game.state;
     setThinking(seat);
     try {
-      const { move } = await request(api.suggest(state, level));
+      const { move } = await request(api.suggest(state, seat, level));
       if (my !== run || game.state !== state) return;
       const res = await request(api.play(state, seat, move));
       if (my !== run || game.state !== state) return;
