@@ -100,6 +100,18 @@ type Description struct {
 	ID      string `json:"id"`      // "shogi": URL path segment and plugin key
 	Name    string `json:"name"`    // English name, "Shogi"
 	NameKey string `json:"nameKey"` // i18n key of the name, "variant.shogi"
+	// RulesVersion names the rules games are played under ("1"). A host
+	// stores it beside a game record it keeps (a room's log of moves) and
+	// replays the record through the variant to rebuild the game, so the
+	// author must change it whenever a record made before might replay
+	// differently or be refused: a move legal before is not now (or the
+	// reverse), an ending, a result or the turn order changes, an option's
+	// meaning changes. A new option with a default that plays as before, new
+	// texts, levels, a new notation or a new state encoding (which
+	// SealState's version byte covers) need no new version. A host that
+	// finds a record made under another version and can no longer replay it
+	// says so, instead of failing obscurely.
+	RulesVersion string `json:"rulesVersion"`
 	// Seats in turn order: seat i is Seats[i].
 	Seats []SeatInfo `json:"seats"`
 	Board Geometry   `json:"board"`

@@ -185,6 +185,14 @@ func (v noResign) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.V
 	return v.base.Play(s, seat, m)
 }
 
+type noRulesVersion struct{ base } // describes no rules version
+
+func (v noRulesVersion) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.RulesVersion = ""
+	return d
+}
+
 type anyOption struct{ base } // ignores unknown options
 
 func (v anyOption) Start(sdk.Options) (sdk.State, sdk.View, error) { return v.base.Start(nil) }
@@ -232,6 +240,7 @@ var mutants = map[string]struct {
 	"scribbler":      {scribbler{}, "games"},
 	"noResign":       {noResign{}, "resign"},
 	"anyOption":      {anyOption{}, "options"},
+	"noRulesVersion": {noRulesVersion{}, "describe"},
 	"noSuggest":      {noSuggest{base{}}, "suggest"},
 }
 

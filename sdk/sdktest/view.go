@@ -30,6 +30,9 @@ func CheckDescription(d sdk.Description) error {
 	if d.NameKey == "" {
 		bad("NameKey is empty")
 	}
+	if d.RulesVersion == "" {
+		bad("RulesVersion is empty (a host records it beside every game it keeps; start with \"1\")")
+	}
 	if len(d.Seats) == 0 {
 		bad("no seats")
 	}

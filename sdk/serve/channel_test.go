@@ -21,7 +21,7 @@ import (
 // until the test ends, "panic" panics, anything else is a rule error.
 type counter struct{ release chan struct{} }
 
-func (counter) Describe() sdk.Description { return sdk.Description{ID: "counter"} }
+func (counter) Describe() sdk.Description { return sdk.Description{ID: "counter", RulesVersion: "7"} }
 func (counter) Start(sdk.Options) (sdk.State, sdk.View, error) {
 	return sdk.State{0}, sdk.View{Status: sdk.Playing}, nil
 }

@@ -43,3 +43,19 @@ func TestSuggestIsACapability(t *testing.T) {
 		t.Fatalf("Suggest for a seat not to move: %v %v, want not_your_turn", r, err)
 	}
 }
+
+// TestDescribeShowsTheRulesVersion: the by-hand describe prints what the
+// host reads, the rules version included.
+func TestDescribeShowsTheRulesVersion(t *testing.T) {
+	reg, err := newRegistry([]sdk.Variant{counter{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errs strings.Builder
+	if code := runCLI(reg, []string{"describe"}, &out, &errs); code != 0 {
+		t.Fatalf("describe exited %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), `"rulesVersion": "7"`) {
+		t.Errorf("describe printed no rules version:\n%s", out.String())
+	}
+}
