@@ -116,9 +116,14 @@ type Description struct {
 	Seats []SeatInfo `json:"seats"`
 	Board Geometry   `json:"board"`
 	// Pieces lists every kind that can appear, in the order hands are shown.
-	Pieces    []PieceKind  `json:"pieces"`
-	Options   []OptionSpec `json:"options,omitempty"`
-	Notations []Notation   `json:"notations"`
+	Pieces  []PieceKind  `json:"pieces"`
+	Options []OptionSpec `json:"options,omitempty"`
+	// HostSettings are the host settings (keys Setting*, owned by the sdk)
+	// the variant supports, each with its values and default: Start
+	// accepts these keys beside Options, and refuses every other Setting*
+	// key with CodeBadOption.
+	HostSettings []OptionSpec `json:"hostSettings,omitempty"`
+	Notations    []Notation   `json:"notations"`
 	// Levels are the computer strengths Suggest accepts, weakest first;
 	// only a Suggester may list any.
 	Levels []Level `json:"levels,omitempty"`
@@ -212,8 +217,60 @@ type OptionSpec struct {
 	Choices []string `json:"choices,omitempty"` // for "choice"
 	Min     int      `json:"min,omitempty"`     // for "int"
 	Max     int      `json:"max,omitempty"`     // for "int"
-	// Host marks an option the host applies (a clock), not the rules.
-	Host bool `json:"host,omitempty"`
+}
+
+// Host settings are what a host applies to a game for its players: who
+// starts a new round, a clock per move, how many seats people take and the
+// computer's level for the others. Their keys belong to the sdk, not to any
+// variant, so that a host reads no variant's own option names: a variant
+// declares the ones it supports in Description.HostSettings (with its own
+// names, values and default), and Start accepts them in its Options beside
+// the variant's own keys. A setting the rules need (who moves first) the
+// variant maps to its rules; the others it may record for View.Details or
+// ignore, but it must accept them. Every key starts with HostSettingPrefix,
+// which no variant option may use.
+const HostSettingPrefix = "host."
+
+// The host settings, and the values each takes.
+const (
+	// SettingFirstSeat is the seat that moves first, as a seat number
+	// (type "int", Min ≥ 0, Max < the number of seats). A rule of the game:
+	// the variant starts the game with that seat to move, and the host sets
+	// it to begin a new round with another seat. A variant whose first mover
+	// is fixed (shogi's Sente, xiangqi's Red) declares none.
+	SettingFirstSeat = "host.first_seat"
+	// SettingRotateFirst asks the host to start each new round with the
+	// seat after the one that started the last, in turn order ("bool"). The
+	// host applies it through SettingFirstSeat, which the variant then
+	// declares too.
+	SettingRotateFirst = "host.rotate_first"
+	// SettingMoveTime is the time each move may take, in whole seconds, "0"
+	// for no limit ("int" with Min ≥ 0, or a "choice" of whole numbers such
+	// as "0", "30", "60"). The host runs the clock; at zero the computer
+	// moves for the seat.
+	SettingMoveTime = "host.move_time"
+	// SettingHumanSeats is how many seats people take; the computer plays
+	// the others ("int", 1 ≤ Min ≤ Max ≤ the number of seats).
+	SettingHumanSeats = "host.human_seats"
+	// SettingLevel is the computer's level for the seats it plays (a
+	// "choice" among Description.Levels).
+	SettingLevel = "host.level"
+)
+
+// HostSettingKeys returns every host setting key the sdk defines.
+func HostSettingKeys() []string {
+	return []string{SettingFirstSeat, SettingRotateFirst, SettingMoveTime, SettingHumanSeats, SettingLevel}
+}
+
+// HostSetting returns the variant's declaration of the host setting key, and
+// whether it declares one.
+func (d Description) HostSetting(key string) (OptionSpec, bool) {
+	for _, s := range d.HostSettings {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return OptionSpec{}, false
 }
 
 // Notation is a text format Export writes and, when Import is set, Import reads.

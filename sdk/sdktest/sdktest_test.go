@@ -193,6 +193,76 @@ func (v noRulesVersion) Describe() sdk.Description {
 	return d
 }
 
+// hostClock is tic-tac-toe with a host clock and computer level: it declares
+// both, accepts them in Start and leaves them to the host. A sound variant.
+type hostClock struct{ base }
+
+func (v hostClock) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.HostSettings = []sdk.OptionSpec{
+		{Key: sdk.SettingMoveTime, Name: "Time per move", NameKey: "option.tictactoe.move_time", Type: "choice", Default: "0", Choices: []string{"0", "30"}},
+		{Key: sdk.SettingLevel, Name: "Computer level", NameKey: "option.tictactoe.level", Type: "choice", Default: "easy", Choices: []string{"easy", "hard"}},
+	}
+	return d
+}
+
+func (v hostClock) Start(o sdk.Options) (sdk.State, sdk.View, error) {
+	d := v.Describe()
+	rest := sdk.Options{}
+	for k, val := range o {
+		spec, ok := d.HostSetting(k)
+		if !ok {
+			rest[k] = val
+			continue
+		}
+		if _, err := sdk.ParseOptions([]sdk.OptionSpec{spec}, sdk.Options{k: val}); err != nil {
+			return nil, sdk.View{}, err
+		}
+	}
+	return v.base.Start(rest)
+}
+
+func TestVariantWithHostSettings(t *testing.T) { sdktest.Run(t, hostClock{}) }
+
+type hostAnything struct{ base } // accepts every host setting, declared or not
+
+func (v hostAnything) Start(o sdk.Options) (sdk.State, sdk.View, error) {
+	rest := sdk.Options{}
+	for k, val := range o {
+		if !strings.HasPrefix(k, sdk.HostSettingPrefix) {
+			rest[k] = val
+		}
+	}
+	return v.base.Start(rest)
+}
+
+type hostRefused struct{ base } // declares a clock that Start refuses
+
+func (v hostRefused) Describe() sdk.Description { return hostClock(v).Describe() }
+
+type firstSeatIgnored struct{ base } // declares a first seat and ignores it
+
+func (v firstSeatIgnored) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.HostSettings = []sdk.OptionSpec{{Key: sdk.SettingFirstSeat, Name: "First seat", NameKey: "option.tictactoe.first_seat", Type: "int", Default: "0", Min: 0, Max: 1}}
+	return d
+}
+
+func (v firstSeatIgnored) Start(o sdk.Options) (sdk.State, sdk.View, error) {
+	if n := o[sdk.SettingFirstSeat]; n == "0" || n == "1" {
+		o = sdk.Options{}
+	}
+	return v.base.Start(o)
+}
+
+type ownHostKey struct{ base } // invents a host setting of its own
+
+func (v ownHostKey) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.HostSettings = []sdk.OptionSpec{{Key: "host.colour", Name: "Colour", NameKey: "option.tictactoe.colour", Type: "bool", Default: "false"}}
+	return d
+}
+
 type anyOption struct{ base } // ignores unknown options
 
 func (v anyOption) Start(sdk.Options) (sdk.State, sdk.View, error) { return v.base.Start(nil) }
@@ -223,25 +293,29 @@ var mutants = map[string]struct {
 	v       sdk.Variant
 	subtest string
 }{
-	"alias":          {alias{}, "reject"},
-	"anySeat":        {anySeat{}, "seats"},
-	"panicky":        {panicky{}, "hostile_state"},
-	"unsealed":       {unsealed{}, "hostile_state"},
-	"plyOff":         {plyOff{}, "games"},
-	"slowSuggest":    {slowSuggest{}, "suggest"},
-	"offBoard":       {offBoard{}, "suggest"},
-	"suggestAnySeat": {suggestAnySeat{}, "suggest"},
-	"perftOff":       {perftOff{}, "perft"},
-	"perftPanics":    {perftPanics{}, "perft"},
-	"overIllegal":    {overIllegal{}, "over"},
-	"lossyImport":    {lossyImport{}, "notations"},
-	"lenientImport":  {lenientImport{}, "import_garbage"},
-	"upperText":      {upperText{}, "games"},
-	"scribbler":      {scribbler{}, "games"},
-	"noResign":       {noResign{}, "resign"},
-	"anyOption":      {anyOption{}, "options"},
-	"noRulesVersion": {noRulesVersion{}, "describe"},
-	"noSuggest":      {noSuggest{base{}}, "suggest"},
+	"alias":            {alias{}, "reject"},
+	"anySeat":          {anySeat{}, "seats"},
+	"panicky":          {panicky{}, "hostile_state"},
+	"unsealed":         {unsealed{}, "hostile_state"},
+	"plyOff":           {plyOff{}, "games"},
+	"slowSuggest":      {slowSuggest{}, "suggest"},
+	"offBoard":         {offBoard{}, "suggest"},
+	"suggestAnySeat":   {suggestAnySeat{}, "suggest"},
+	"perftOff":         {perftOff{}, "perft"},
+	"perftPanics":      {perftPanics{}, "perft"},
+	"overIllegal":      {overIllegal{}, "over"},
+	"lossyImport":      {lossyImport{}, "notations"},
+	"lenientImport":    {lenientImport{}, "import_garbage"},
+	"upperText":        {upperText{}, "games"},
+	"scribbler":        {scribbler{}, "games"},
+	"noResign":         {noResign{}, "resign"},
+	"anyOption":        {anyOption{}, "options"},
+	"noRulesVersion":   {noRulesVersion{}, "describe"},
+	"hostAnything":     {hostAnything{}, "options"},
+	"hostRefused":      {hostRefused{}, "options"},
+	"firstSeatIgnored": {firstSeatIgnored{}, "options"},
+	"ownHostKey":       {ownHostKey{}, "describe"},
+	"noSuggest":        {noSuggest{base{}}, "suggest"},
 }
 
 // TestMutant runs the suite on the mutant named by $SDKTEST_MUTANT; it is

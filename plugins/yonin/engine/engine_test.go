@@ -501,3 +501,24 @@ func TestSuggestForCheckPriority(t *testing.T) {
 		}
 	}
 }
+
+// TestLevelSetting: the plugin (rules and engine) declares the computer's
+// level as a host setting and Start accepts each level, refusing others.
+func TestLevelSetting(t *testing.T) {
+	v := Variant{}
+	spec, ok := v.Describe().HostSetting(sdk.SettingLevel)
+	if !ok || !slices.Equal(spec.Choices, []string{"easy", "medium", "hard"}) {
+		t.Fatalf("level setting %+v, %v", spec, ok)
+	}
+	if _, ok := (rules.Variant{}).Describe().HostSetting(sdk.SettingLevel); ok {
+		t.Error("declaring the engine's level changed the rules' description")
+	}
+	for _, l := range allLevels {
+		if _, view, err := v.Start(sdk.Options{sdk.SettingLevel: string(l), sdk.SettingFirstSeat: "1"}); err != nil || !slices.Equal(view.ToMove, []sdk.Seat{1}) {
+			t.Errorf("Start at level %s: %v, to move %v", l, err, view.ToMove)
+		}
+	}
+	if _, _, err := v.Start(sdk.Options{sdk.SettingLevel: "expert"}); err == nil {
+		t.Error("Start accepted the level expert")
+	}
+}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/banmen/banmen/plugins/yonin/rules"
 	"github.com/banmen/banmen/sdk"
@@ -22,11 +24,34 @@ var (
 // rules alone list none, as they have no computer player.
 var Levels = []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard}
 
-// Describe is the rules' description with this engine's levels.
+// levelSetting is the host setting of the computer's level for the seats it
+// plays in a room: the rules know no levels, so it is declared here.
+var levelSetting = sdk.OptionSpec{
+	Key: sdk.SettingLevel, Name: "Computer level", NameKey: "option.yonin.level",
+	Type: "choice", Default: string(sdk.Medium), Choices: []string{string(sdk.Easy), string(sdk.Medium), string(sdk.Hard)},
+}
+
+// Describe is the rules' description with this engine's levels, and the
+// host setting that chooses one.
 func (v Variant) Describe() sdk.Description {
 	d := v.Variant.Describe()
 	d.Levels = Levels
+	d.HostSettings = append(slices.Clip(d.HostSettings), levelSetting)
 	return d
+}
+
+// Start is the rules' Start, which also accepts the computer's level as a
+// host setting: the host applies it (it plays the computer seats), so
+// nothing of it goes into the game.
+func (v Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
+	if l, ok := opts[sdk.SettingLevel]; ok {
+		if _, err := sdk.ParseOptions([]sdk.OptionSpec{levelSetting}, sdk.Options{sdk.SettingLevel: l}); err != nil {
+			return nil, sdk.View{}, err
+		}
+		opts = maps.Clone(opts)
+		delete(opts, sdk.SettingLevel)
+	}
+	return v.Variant.Start(opts)
 }
 
 // Suggest returns the computer's move for seat at the level, before ctx's

@@ -63,7 +63,8 @@ func describe() sdk.Description {
 				Steps:    []sdk.Step{{DX: 0, DY: -1}},
 				Promoted: &sdk.PromotedForm{Name: "tokin", NameKey: "piece.yonin.tokin", Glyphs: []string{"と"}, Letter: "+P", Steps: gold}},
 		},
-		Options: optionSpecs,
+		Options:      optionSpecs,
+		HostSettings: hostSettings,
 		Notations: []sdk.Notation{{
 			ID: formatID, Name: "Yonin position text + moves", Import: true,
 			MediaType: "text/plain; charset=utf-8", Extension: ".txt",

@@ -444,7 +444,9 @@ async function start(options) {
 function optionFields() {
   const box = $('options-fields');
   box.replaceChildren();
-  const specs = (desc.options || []).filter((o) => !o.host);
+  // Host settings (desc.hostSettings) are the host's to apply: a room's, not
+  // this dialog's.
+  const specs = desc.options || [];
   for (const o of specs) {
     const id = `opt-${o.key}`;
     const row = document.createElement('div');
