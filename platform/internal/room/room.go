@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -76,8 +75,8 @@ type Config struct {
 	// Recent is how many events a room keeps for a reconnecting client to
 	// catch up on without a full resync.
 	Recent int
-	// RulesVersion reads a Description's rules version; by default its
-	// RulesVersion field when it has one, else "".
+	// RulesVersion reads a Description's rules version (its RulesVersion
+	// by default; tests stand in an upgraded plugin).
 	RulesVersion func(sdk.Description) string
 }
 
@@ -114,15 +113,8 @@ func New(cfg Config) *Manager {
 	return &Manager{cfg: cfg, rooms: map[string]*Room{}}
 }
 
-// descriptionRulesVersion returns d.RulesVersion when the sdk's Description
-// has such a string field, so rooms record it as soon as variants declare it.
-func descriptionRulesVersion(d sdk.Description) string {
-	f := reflect.ValueOf(d).FieldByName("RulesVersion")
-	if f.IsValid() && f.Kind() == reflect.String {
-		return f.String()
-	}
-	return ""
-}
+// descriptionRulesVersion is the rules version a variant declares.
+func descriptionRulesVersion(d sdk.Description) string { return d.RulesVersion }
 
 // Created is what the creator of a room is told: the room, the seat it
 // holds and the key that holds it (shown once, stored nowhere but a hash).
