@@ -82,3 +82,20 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+func TestHostSettingKeys(t *testing.T) {
+	seen := map[string]bool{}
+	for _, k := range sdk.HostSettingKeys() {
+		if !strings.HasPrefix(k, sdk.HostSettingPrefix) || seen[k] {
+			t.Errorf("host setting key %q: without the prefix %q, or repeated", k, sdk.HostSettingPrefix)
+		}
+		seen[k] = true
+	}
+	d := sdk.Description{HostSettings: []sdk.OptionSpec{{Key: sdk.SettingMoveTime, Default: "30"}}}
+	if s, ok := d.HostSetting(sdk.SettingMoveTime); !ok || s.Default != "30" {
+		t.Errorf("HostSetting(move time) = %+v, %v", s, ok)
+	}
+	if _, ok := d.HostSetting(sdk.SettingFirstSeat); ok {
+		t.Error("HostSetting found a setting that is not declared")
+	}
+}

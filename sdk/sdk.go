@@ -79,10 +79,13 @@ type Variant interface {
 // variant that lists Description.Levels must have it (Serve refuses one that
 // does not); one without levels offers no computer games.
 type Suggester interface {
-	// Suggest returns the computer's move for the seat to move, at one of
-	// Description.Levels. It must return before ctx's deadline, and at
-	// once when ctx is already done.
-	Suggest(ctx context.Context, s State, level Level) (Move, error)
+	// Suggest returns the computer's move for seat, at one of
+	// Description.Levels. Seat must be one of View.ToMove (whichever seat
+	// the rules put to move: the host plays computer seats by name, so the
+	// engine never assumes whose turn it is); any other seat is a
+	// *RuleError with code CodeNotYourTurn. It must return before ctx's
+	// deadline, and at once when ctx is already done.
+	Suggest(ctx context.Context, s State, seat Seat, level Level) (Move, error)
 }
 
 // Perfter is the optional capability of counting the leaves of the legal-move
@@ -97,13 +100,30 @@ type Description struct {
 	ID      string `json:"id"`      // "shogi": URL path segment and plugin key
 	Name    string `json:"name"`    // English name, "Shogi"
 	NameKey string `json:"nameKey"` // i18n key of the name, "variant.shogi"
+	// RulesVersion names the rules games are played under ("1"). A host
+	// stores it beside a game record it keeps (a room's log of moves) and
+	// replays the record through the variant to rebuild the game, so the
+	// author must change it whenever a record made before might replay
+	// differently or be refused: a move legal before is not now (or the
+	// reverse), an ending, a result or the turn order changes, an option's
+	// meaning changes. A new option with a default that plays as before, new
+	// texts, levels, a new notation or a new state encoding (which
+	// SealState's version byte covers) need no new version. A host that
+	// finds a record made under another version and can no longer replay it
+	// says so, instead of failing obscurely.
+	RulesVersion string `json:"rulesVersion"`
 	// Seats in turn order: seat i is Seats[i].
 	Seats []SeatInfo `json:"seats"`
 	Board Geometry   `json:"board"`
 	// Pieces lists every kind that can appear, in the order hands are shown.
-	Pieces    []PieceKind  `json:"pieces"`
-	Options   []OptionSpec `json:"options,omitempty"`
-	Notations []Notation   `json:"notations"`
+	Pieces  []PieceKind  `json:"pieces"`
+	Options []OptionSpec `json:"options,omitempty"`
+	// HostSettings are the host settings (keys Setting*, owned by the sdk)
+	// the variant supports, each with its values and default: Start
+	// accepts these keys beside Options, and refuses every other Setting*
+	// key with CodeBadOption.
+	HostSettings []OptionSpec `json:"hostSettings,omitempty"`
+	Notations    []Notation   `json:"notations"`
 	// Levels are the computer strengths Suggest accepts, weakest first;
 	// only a Suggester may list any.
 	Levels []Level `json:"levels,omitempty"`
@@ -197,8 +217,60 @@ type OptionSpec struct {
 	Choices []string `json:"choices,omitempty"` // for "choice"
 	Min     int      `json:"min,omitempty"`     // for "int"
 	Max     int      `json:"max,omitempty"`     // for "int"
-	// Host marks an option the host applies (a clock), not the rules.
-	Host bool `json:"host,omitempty"`
+}
+
+// Host settings are what a host applies to a game for its players: who
+// starts a new round, a clock per move, how many seats people take and the
+// computer's level for the others. Their keys belong to the sdk, not to any
+// variant, so that a host reads no variant's own option names: a variant
+// declares the ones it supports in Description.HostSettings (with its own
+// names, values and default), and Start accepts them in its Options beside
+// the variant's own keys. A setting the rules need (who moves first) the
+// variant maps to its rules; the others it may record for View.Details or
+// ignore, but it must accept them. Every key starts with HostSettingPrefix,
+// which no variant option may use.
+const HostSettingPrefix = "host."
+
+// The host settings, and the values each takes.
+const (
+	// SettingFirstSeat is the seat that moves first, as a seat number
+	// (type "int", Min ≥ 0, Max < the number of seats). A rule of the game:
+	// the variant starts the game with that seat to move, and the host sets
+	// it to begin a new round with another seat. A variant whose first mover
+	// is fixed (shogi's Sente, xiangqi's Red) declares none.
+	SettingFirstSeat = "host.first_seat"
+	// SettingRotateFirst asks the host to start each new round with the
+	// seat after the one that started the last, in turn order ("bool"). The
+	// host applies it through SettingFirstSeat, which the variant then
+	// declares too.
+	SettingRotateFirst = "host.rotate_first"
+	// SettingMoveTime is the time each move may take, in whole seconds, "0"
+	// for no limit ("int" with Min ≥ 0, or a "choice" of whole numbers such
+	// as "0", "30", "60"). The host runs the clock; at zero the computer
+	// moves for the seat.
+	SettingMoveTime = "host.move_time"
+	// SettingHumanSeats is how many seats people take; the computer plays
+	// the others ("int", 1 ≤ Min ≤ Max ≤ the number of seats).
+	SettingHumanSeats = "host.human_seats"
+	// SettingLevel is the computer's level for the seats it plays (a
+	// "choice" among Description.Levels).
+	SettingLevel = "host.level"
+)
+
+// HostSettingKeys returns every host setting key the sdk defines.
+func HostSettingKeys() []string {
+	return []string{SettingFirstSeat, SettingRotateFirst, SettingMoveTime, SettingHumanSeats, SettingLevel}
+}
+
+// HostSetting returns the variant's declaration of the host setting key, and
+// whether it declares one.
+func (d Description) HostSetting(key string) (OptionSpec, bool) {
+	for _, s := range d.HostSettings {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return OptionSpec{}, false
 }
 
 // Notation is a text format Export writes and, when Import is set, Import reads.

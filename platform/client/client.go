@@ -128,14 +128,15 @@ func (c *Client) View(ctx context.Context, variant string, s sdk.State) (Game, e
 	return c.game(ctx, variant, "view", body)
 }
 
-// Suggest asks the computer player for a move at level. A positive think
-// bounds its time below the site's own limit.
-func (c *Client) Suggest(ctx context.Context, variant string, s sdk.State, level sdk.Level, think time.Duration) (sdk.Move, error) {
+// Suggest asks the computer player for seat's move at level. A positive
+// think bounds its time below the site's own limit.
+func (c *Client) Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level, think time.Duration) (sdk.Move, error) {
 	body := struct {
 		State       sdk.State `json:"state"`
+		Seat        sdk.Seat  `json:"seat"`
 		Level       sdk.Level `json:"level"`
 		ThinkMillis int       `json:"thinkMillis,omitempty"`
-	}{s, level, int(think / time.Millisecond)}
+	}{s, seat, level, int(think / time.Millisecond)}
 	var out struct {
 		Move sdk.Move `json:"move"`
 	}

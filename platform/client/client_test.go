@@ -47,8 +47,8 @@ func fake(t *testing.T) *httptest.Server {
 		case "export":
 			json.NewEncoder(w).Encode(map[string]string{"text": "a1"})
 		case "suggest":
-			if body["thinkMillis"] != 250.0 {
-				t.Errorf("suggest body %v: want thinkMillis 250", body)
+			if body["thinkMillis"] != 250.0 || body["seat"] != 1.0 {
+				t.Errorf("suggest body %v: want thinkMillis 250 and seat 1", body)
 			}
 			json.NewEncoder(w).Encode(map[string]string{"move": "b2"})
 		}
@@ -83,7 +83,7 @@ func TestClient(t *testing.T) {
 	if txt, err := c.Export(ctx, "tictactoe", g.State, "moves"); err != nil || txt != "a1" {
 		t.Fatalf("Export = %q, %v", txt, err)
 	}
-	if m, err := c.Suggest(ctx, "tictactoe", g.State, sdk.Easy, 250*time.Millisecond); err != nil || m != "b2" {
+	if m, err := c.Suggest(ctx, "tictactoe", g.State, 1, sdk.Easy, 250*time.Millisecond); err != nil || m != "b2" {
 		t.Fatalf("Suggest = %q, %v", m, err)
 	}
 	if _, err := c.View(ctx, "tictactoe", g.State); err != nil {

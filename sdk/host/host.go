@@ -222,12 +222,13 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State) (sdk.View,
 	return v, err
 }
 
-// Suggest calls the variant's Suggest; ctx's deadline travels to the plugin.
-func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, level sdk.Level) (sdk.Move, error) {
+// Suggest calls the variant's Suggest for seat; ctx's deadline travels to
+// the plugin.
+func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
 	if err := textError(sdk.CodeBadOption, "the level", string(level)); err != nil {
 		return "", err
 	}
-	req := &wire.SuggestRequest{Variant: variant, State: s, Level: string(level)}
+	req := &wire.SuggestRequest{Variant: variant, State: s, Seat: int32(seat), Level: string(level)}
 	if d, ok := ctx.Deadline(); ok {
 		req.DeadlineUnixNano = d.UnixNano()
 	}
@@ -328,8 +329,8 @@ func (r Remote) View(s sdk.State) (sdk.View, error) {
 
 // Suggest asks the plugin's computer player; a variant without one answers
 // with a rule error (unsupported).
-func (r Remote) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
-	return r.Conn.Suggest(ctx, r.ID, s, level)
+func (r Remote) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
+	return r.Conn.Suggest(ctx, r.ID, s, seat, level)
 }
 
 func (r Remote) Export(s sdk.State, format string) (string, error) {

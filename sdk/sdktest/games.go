@@ -349,7 +349,7 @@ func (s *suite) testOver(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), s.c.SuggestDeadline)
 			sw := s.stopwatch()
-			m, err := s.callSuggest(t, ctx, o.state, l)
+			m, err := s.callSuggest(t, ctx, o.state, o.seat, l)
 			cancel()
 			if ok, why := isRuleError(err, ""); !ok {
 				r.errorf("%s: Suggest(%q) after the end returned %q: %s; want a RuleError", o.name, l, m, why)

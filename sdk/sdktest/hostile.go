@@ -103,7 +103,7 @@ func (s *suite) hostile(t *testing.T, r *reporter, c hostileCase, m sdk.LegalMov
 	if len(s.d.Levels) > 0 && s.sg != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), s.c.SuggestDeadline)
 		sw := s.stopwatch()
-		_, err := s.callSuggest(t, ctx, c.state, s.d.Levels[0])
+		_, err := s.callSuggest(t, ctx, c.state, m.Seat, s.d.Levels[0])
 		cancel()
 		check("Suggest", err)
 		if el := sw.elapsed(); el > s.c.SuggestDeadline+s.c.SuggestGrace {

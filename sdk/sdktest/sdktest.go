@@ -4,7 +4,9 @@
 // a real plugin process. It checks:
 //
 //   - a sound Description (CheckDescription), the same at every call;
-//   - Start with default, single non-default and bad options;
+//   - Start with default, single non-default and bad options, every value of
+//     every declared host setting (a first seat must be the seat to move),
+//     and bad_option for every host setting not declared;
 //   - the View invariants (CheckView) after every move of seeded random games,
 //     View(state) equal to the View that Play returned, Ply, History and
 //     LastMove following the move played;
@@ -16,8 +18,9 @@
 //   - hostile state bytes (garbage, truncations, flipped bytes, another
 //     variant's envelope) rejected with sdk.CodeBadState by every method, and
 //     well-sealed foreign payloads rejected or describing a sound game;
-//   - Suggest at every level returning a legal move within its deadline, and
-//     promptly with a done context;
+//   - Suggest at every level returning a legal move of each seat to move
+//     within its deadline, and promptly with a done context; not_your_turn
+//     for every seat that may not move;
 //   - the same game replayed from several goroutines at once;
 //   - for an sdk.Perfter or sdk.Divider, counts equal to the listed legal
 //     moves (Perft, Divide), and a cancelled context honoured.
@@ -107,29 +110,49 @@ func (c Config) withDefaults(d sdk.Description) Config {
 }
 
 // singleOptions returns one option set per non-default value of every rules
-// option (host options are the host's business).
+// option, and of the first seat where the host may choose it (the other host
+// settings change no game).
 func singleOptions(d sdk.Description) []sdk.Options {
 	var out []sdk.Options
-	for _, o := range d.Options {
-		if o.Host {
-			continue
-		}
-		var values []string
-		switch o.Type {
-		case "bool":
-			values = []string{"true", "false"}
-		case "int":
-			values = []string{strconv.Itoa(o.Min), strconv.Itoa(o.Max)}
-		case "choice":
-			values = o.Choices
-		}
-		for _, val := range values {
+	specs := d.Options
+	if fs, ok := d.HostSetting(sdk.SettingFirstSeat); ok {
+		specs = append(slices.Clip(specs), fs)
+	}
+	for _, o := range specs {
+		for _, val := range specValues(o) {
 			if val != o.Default {
 				out = append(out, sdk.Options{o.Key: val})
 			}
 		}
 	}
 	return out
+}
+
+// specValues are the values of an option worth trying: both bools, an int's
+// bounds, every choice.
+func specValues(o sdk.OptionSpec) []string {
+	switch o.Type {
+	case "bool":
+		return []string{"true", "false"}
+	case "int":
+		return []string{strconv.Itoa(o.Min), strconv.Itoa(o.Max)}
+	case "choice":
+		return o.Choices
+	}
+	return nil
+}
+
+// badValues are values an option's spec refuses.
+func badValues(o sdk.OptionSpec) []string {
+	switch o.Type {
+	case "bool":
+		return []string{"maybe"}
+	case "int":
+		return []string{"x", strconv.Itoa(o.Min - 1), strconv.Itoa(o.Max + 1)}
+	case "choice":
+		return []string{"sdktest-no-such-choice"}
+	}
+	return nil
 }
 
 // Run runs the conformance suite on v with the default Config.
@@ -280,9 +303,9 @@ func (s *suite) callImport(t testing.TB, format, text string) (st sdk.State, v s
 	return st, v, err
 }
 
-func (s *suite) callSuggest(t testing.TB, ctx context.Context, in sdk.State, l sdk.Level) (m sdk.Move, err error) {
+func (s *suite) callSuggest(t testing.TB, ctx context.Context, in sdk.State, seat sdk.Seat, l sdk.Level) (m sdk.Move, err error) {
 	t.Helper()
-	if perr := protect(t, fmt.Sprintf("Suggest(%q)", l), func() { m, err = s.sg.Suggest(ctx, in, l) }); perr != nil {
+	if perr := protect(t, fmt.Sprintf("Suggest(seat %d, %q)", seat, l), func() { m, err = s.sg.Suggest(ctx, in, seat, l) }); perr != nil {
 		err = perr
 	}
 	return m, err
@@ -372,10 +395,8 @@ func (s *suite) testOptions(t *testing.T) {
 	r := &reporter{t: t}
 	good := []sdk.Options{nil, {}}
 	defaults := sdk.Options{}
-	for _, o := range s.d.Options {
-		if !o.Host {
-			defaults[o.Key] = o.Default
-		}
+	for _, o := range slices.Concat(s.d.Options, s.d.HostSettings) {
+		defaults[o.Key] = o.Default
 	}
 	good = append(good, defaults)
 	good = append(good, singleOptions(s.d)...)
@@ -405,25 +426,51 @@ func (s *suite) testOptions(t *testing.T) {
 		return
 	}
 
-	bad := []sdk.Options{{"sdktest-no-such-option": "1"}}
-	for _, o := range s.d.Options {
-		if o.Host {
-			continue
+	bad := []sdk.Options{{"sdktest-no-such-option": "1"}, {sdk.HostSettingPrefix + "sdktest-no-such-setting": "1"}}
+	for _, o := range slices.Concat(s.d.Options, s.d.HostSettings) {
+		for _, v := range badValues(o) {
+			bad = append(bad, sdk.Options{o.Key: v})
 		}
-		switch o.Type {
-		case "bool":
-			bad = append(bad, sdk.Options{o.Key: "maybe"})
-		case "int":
-			bad = append(bad, sdk.Options{o.Key: "x"}, sdk.Options{o.Key: strconv.Itoa(o.Min - 1)},
-				sdk.Options{o.Key: strconv.Itoa(o.Max + 1)})
-		case "choice":
-			bad = append(bad, sdk.Options{o.Key: "sdktest-no-such-choice"})
+	}
+	// A host setting the variant does not declare is refused, whatever
+	// its value: the host must not believe a clock or a first seat applies.
+	for _, k := range sdk.HostSettingKeys() {
+		if _, ok := s.d.HostSetting(k); !ok {
+			for _, v := range []string{"0", "1", "30", "true", string(sdk.Medium)} {
+				bad = append(bad, sdk.Options{k: v})
+			}
 		}
 	}
 	for _, o := range bad {
 		_, _, err := s.callStart(t, o)
 		if ok, why := isRuleError(err, sdk.CodeBadOption); !ok {
 			r.errorf("Start(%v): %s; want a RuleError %q", o, why, sdk.CodeBadOption)
+		}
+	}
+	s.testHostSettings(t, r)
+}
+
+// testHostSettings starts a game with every value of every host setting the
+// variant declares: Start must accept them all, and a first seat must be the
+// seat to move.
+func (s *suite) testHostSettings(t *testing.T, r *reporter) {
+	for _, o := range s.d.HostSettings {
+		for _, val := range specValues(o) {
+			opts := sdk.Options{o.Key: val}
+			_, v, err := s.callStart(t, opts)
+			if err != nil {
+				r.errorf("Start(%v): %v; the variant declares host setting %q, so Start must accept its values", opts, err, o.Key)
+				continue
+			}
+			if err := CheckView(s.d, v); err != nil {
+				r.errorf("Start(%v) view:\n%v", opts, err)
+			}
+			if o.Key == sdk.SettingFirstSeat {
+				n, _ := strconv.Atoi(val)
+				if !slices.Contains(v.ToMove, sdk.Seat(n)) {
+					r.errorf("Start(%v): seats to move %v; want seat %d to move first", opts, v.ToMove, n)
+				}
+			}
 		}
 	}
 }

@@ -65,8 +65,8 @@ func (v unsealed) Export(s sdk.State, f string) (string, error) {
 func (v unsealed) Import(f, text string) (sdk.State, sdk.View, error) {
 	return v.seal(v.base.Import(f, text))
 }
-func (v unsealed) Suggest(ctx context.Context, s sdk.State, l sdk.Level) (sdk.Move, error) {
-	return v.base.Suggest(ctx, v.open(s), l)
+func (v unsealed) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, l sdk.Level) (sdk.Move, error) {
+	return v.base.Suggest(ctx, v.open(s), seat, l)
 }
 
 type plyOff struct{ base } // counts plies from one in Play only
@@ -79,16 +79,27 @@ func (v plyOff) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.Vie
 
 type slowSuggest struct{ base } // ignores the deadline
 
-func (v slowSuggest) Suggest(ctx context.Context, s sdk.State, l sdk.Level) (sdk.Move, error) {
+func (v slowSuggest) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, l sdk.Level) (sdk.Move, error) {
 	if _, err := v.base.View(s); err == nil {
 		time.Sleep(600 * time.Millisecond)
 	}
-	return v.base.Suggest(ctx, s, l)
+	return v.base.Suggest(ctx, s, seat, l)
 }
 
 type offBoard struct{ base } // suggests a move that does not exist
 
-func (offBoard) Suggest(context.Context, sdk.State, sdk.Level) (sdk.Move, error) { return "d4", nil }
+func (offBoard) Suggest(context.Context, sdk.State, sdk.Seat, sdk.Level) (sdk.Move, error) {
+	return "d4", nil
+}
+
+type suggestAnySeat struct{ base } // answers for the seat to move whatever seat it is asked for
+
+func (v suggestAnySeat) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, l sdk.Level) (sdk.Move, error) {
+	if view, err := v.base.View(s); err == nil && len(view.ToMove) > 0 {
+		seat = view.ToMove[0]
+	}
+	return v.base.Suggest(ctx, s, seat, l)
+}
 
 type perftOff struct{ base } // miscounts deeper trees
 
@@ -174,6 +185,84 @@ func (v noResign) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.V
 	return v.base.Play(s, seat, m)
 }
 
+type noRulesVersion struct{ base } // describes no rules version
+
+func (v noRulesVersion) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.RulesVersion = ""
+	return d
+}
+
+// hostClock is tic-tac-toe with a host clock and computer level: it declares
+// both, accepts them in Start and leaves them to the host. A sound variant.
+type hostClock struct{ base }
+
+func (v hostClock) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.HostSettings = []sdk.OptionSpec{
+		{Key: sdk.SettingMoveTime, Name: "Time per move", NameKey: "option.tictactoe.move_time", Type: "choice", Default: "0", Choices: []string{"0", "30"}},
+		{Key: sdk.SettingLevel, Name: "Computer level", NameKey: "option.tictactoe.level", Type: "choice", Default: "easy", Choices: []string{"easy", "hard"}},
+	}
+	return d
+}
+
+func (v hostClock) Start(o sdk.Options) (sdk.State, sdk.View, error) {
+	d := v.Describe()
+	rest := sdk.Options{}
+	for k, val := range o {
+		spec, ok := d.HostSetting(k)
+		if !ok {
+			rest[k] = val
+			continue
+		}
+		if _, err := sdk.ParseOptions([]sdk.OptionSpec{spec}, sdk.Options{k: val}); err != nil {
+			return nil, sdk.View{}, err
+		}
+	}
+	return v.base.Start(rest)
+}
+
+func TestVariantWithHostSettings(t *testing.T) { sdktest.Run(t, hostClock{}) }
+
+type hostAnything struct{ base } // accepts every host setting, declared or not
+
+func (v hostAnything) Start(o sdk.Options) (sdk.State, sdk.View, error) {
+	rest := sdk.Options{}
+	for k, val := range o {
+		if !strings.HasPrefix(k, sdk.HostSettingPrefix) {
+			rest[k] = val
+		}
+	}
+	return v.base.Start(rest)
+}
+
+type hostRefused struct{ base } // declares a clock that Start refuses
+
+func (v hostRefused) Describe() sdk.Description { return hostClock(v).Describe() }
+
+type firstSeatIgnored struct{ base } // declares a first seat and ignores it
+
+func (v firstSeatIgnored) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.HostSettings = []sdk.OptionSpec{{Key: sdk.SettingFirstSeat, Name: "First seat", NameKey: "option.tictactoe.first_seat", Type: "int", Default: "0", Min: 0, Max: 1}}
+	return d
+}
+
+func (v firstSeatIgnored) Start(o sdk.Options) (sdk.State, sdk.View, error) {
+	if n := o[sdk.SettingFirstSeat]; n == "0" || n == "1" {
+		o = sdk.Options{}
+	}
+	return v.base.Start(o)
+}
+
+type ownHostKey struct{ base } // invents a host setting of its own
+
+func (v ownHostKey) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.HostSettings = []sdk.OptionSpec{{Key: "host.colour", Name: "Colour", NameKey: "option.tictactoe.colour", Type: "bool", Default: "false"}}
+	return d
+}
+
 type anyOption struct{ base } // ignores unknown options
 
 func (v anyOption) Start(sdk.Options) (sdk.State, sdk.View, error) { return v.base.Start(nil) }
@@ -204,23 +293,29 @@ var mutants = map[string]struct {
 	v       sdk.Variant
 	subtest string
 }{
-	"alias":         {alias{}, "reject"},
-	"anySeat":       {anySeat{}, "seats"},
-	"panicky":       {panicky{}, "hostile_state"},
-	"unsealed":      {unsealed{}, "hostile_state"},
-	"plyOff":        {plyOff{}, "games"},
-	"slowSuggest":   {slowSuggest{}, "suggest"},
-	"offBoard":      {offBoard{}, "suggest"},
-	"perftOff":      {perftOff{}, "perft"},
-	"perftPanics":   {perftPanics{}, "perft"},
-	"overIllegal":   {overIllegal{}, "over"},
-	"lossyImport":   {lossyImport{}, "notations"},
-	"lenientImport": {lenientImport{}, "import_garbage"},
-	"upperText":     {upperText{}, "games"},
-	"scribbler":     {scribbler{}, "games"},
-	"noResign":      {noResign{}, "resign"},
-	"anyOption":     {anyOption{}, "options"},
-	"noSuggest":     {noSuggest{base{}}, "suggest"},
+	"alias":            {alias{}, "reject"},
+	"anySeat":          {anySeat{}, "seats"},
+	"panicky":          {panicky{}, "hostile_state"},
+	"unsealed":         {unsealed{}, "hostile_state"},
+	"plyOff":           {plyOff{}, "games"},
+	"slowSuggest":      {slowSuggest{}, "suggest"},
+	"offBoard":         {offBoard{}, "suggest"},
+	"suggestAnySeat":   {suggestAnySeat{}, "suggest"},
+	"perftOff":         {perftOff{}, "perft"},
+	"perftPanics":      {perftPanics{}, "perft"},
+	"overIllegal":      {overIllegal{}, "over"},
+	"lossyImport":      {lossyImport{}, "notations"},
+	"lenientImport":    {lenientImport{}, "import_garbage"},
+	"upperText":        {upperText{}, "games"},
+	"scribbler":        {scribbler{}, "games"},
+	"noResign":         {noResign{}, "resign"},
+	"anyOption":        {anyOption{}, "options"},
+	"noRulesVersion":   {noRulesVersion{}, "describe"},
+	"hostAnything":     {hostAnything{}, "options"},
+	"hostRefused":      {hostRefused{}, "options"},
+	"firstSeatIgnored": {firstSeatIgnored{}, "options"},
+	"ownHostKey":       {ownHostKey{}, "describe"},
+	"noSuggest":        {noSuggest{base{}}, "suggest"},
 }
 
 // TestMutant runs the suite on the mutant named by $SDKTEST_MUTANT; it is

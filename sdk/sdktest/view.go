@@ -30,6 +30,9 @@ func CheckDescription(d sdk.Description) error {
 	if d.NameKey == "" {
 		bad("NameKey is empty")
 	}
+	if d.RulesVersion == "" {
+		bad("RulesVersion is empty (a host records it beside every game it keeps; start with \"1\")")
+	}
 	if len(d.Seats) == 0 {
 		bad("no seats")
 	}
@@ -95,6 +98,30 @@ func CheckDescription(d sdk.Description) error {
 		}
 		if err := checkOptionSpec(o); err != nil {
 			bad("option %q: %v", o.Key, err)
+		}
+		if strings.HasPrefix(o.Key, sdk.HostSettingPrefix) {
+			bad("option %q: keys starting with %q are the sdk's host settings (Description.HostSettings)", o.Key, sdk.HostSettingPrefix)
+		}
+	}
+	for i, o := range d.HostSettings {
+		if o.Key == "" {
+			bad("host setting %d has an empty Key", i)
+		} else if keys[o.Key] {
+			bad("host setting %q is listed twice", o.Key)
+		}
+		keys[o.Key] = true
+		if o.Name == "" || o.NameKey == "" {
+			bad("host setting %q: Name and NameKey must be set", o.Key)
+		}
+		if err := checkOptionSpec(o); err != nil {
+			bad("host setting %q: %v", o.Key, err)
+		} else if err := checkHostSetting(d, o); err != nil {
+			bad("host setting %q: %v", o.Key, err)
+		}
+	}
+	if _, ok := d.HostSetting(sdk.SettingRotateFirst); ok {
+		if _, ok := d.HostSetting(sdk.SettingFirstSeat); !ok {
+			bad("host setting %q without %q: the host rotates the first seat through it", sdk.SettingRotateFirst, sdk.SettingFirstSeat)
 		}
 	}
 
@@ -176,6 +203,53 @@ func checkMark(g sdk.Geometry, seats int, m sdk.Mark) error {
 	}
 	if m.Seat != sdk.NoSeat && (m.Seat < 0 || int(m.Seat) >= seats) {
 		return fmt.Errorf("seat %d out of range", m.Seat)
+	}
+	return nil
+}
+
+// checkHostSetting reports whether a host setting's values are the ones the
+// sdk defines for its key (see the sdk.Setting* constants), so that a host
+// can read them without knowing the variant.
+func checkHostSetting(d sdk.Description, o sdk.OptionSpec) error {
+	switch o.Key {
+	case sdk.SettingFirstSeat:
+		if o.Type != "int" || o.Min < 0 || o.Max >= len(d.Seats) {
+			return fmt.Errorf("a seat number: type int within 0..%d, not %s %d..%d", len(d.Seats)-1, o.Type, o.Min, o.Max)
+		}
+	case sdk.SettingRotateFirst:
+		if o.Type != "bool" {
+			return fmt.Errorf("type bool, not %s", o.Type)
+		}
+	case sdk.SettingMoveTime:
+		switch o.Type {
+		case "int":
+			if o.Min < 0 {
+				return fmt.Errorf("seconds: Min %d < 0", o.Min)
+			}
+		case "choice":
+			for _, c := range o.Choices {
+				if n, err := strconv.Atoi(c); err != nil || n < 0 {
+					return fmt.Errorf("seconds: choice %q is not a whole number ≥ 0 (\"0\" for no limit)", c)
+				}
+			}
+		default:
+			return fmt.Errorf("seconds: type int or a choice of whole numbers, not %s", o.Type)
+		}
+	case sdk.SettingHumanSeats:
+		if o.Type != "int" || o.Min < 1 || o.Max > len(d.Seats) {
+			return fmt.Errorf("a number of seats: type int within 1..%d, not %s %d..%d", len(d.Seats), o.Type, o.Min, o.Max)
+		}
+	case sdk.SettingLevel:
+		if o.Type != "choice" {
+			return fmt.Errorf("a level: type choice, not %s", o.Type)
+		}
+		for _, c := range o.Choices {
+			if !slices.Contains(d.Levels, sdk.Level(c)) {
+				return fmt.Errorf("choice %q is not among the levels %v", c, d.Levels)
+			}
+		}
+	default:
+		return fmt.Errorf("not a host setting the sdk defines (%v)", sdk.HostSettingKeys())
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ import (
 // until the test ends, "panic" panics, anything else is a rule error.
 type counter struct{ release chan struct{} }
 
-func (counter) Describe() sdk.Description { return sdk.Description{ID: "counter"} }
+func (counter) Describe() sdk.Description { return sdk.Description{ID: "counter", RulesVersion: "7"} }
 func (counter) Start(sdk.Options) (sdk.State, sdk.View, error) {
 	return sdk.State{0}, sdk.View{Status: sdk.Playing}, nil
 }
@@ -40,7 +40,10 @@ func (c counter) Play(s sdk.State, _ sdk.Seat, m sdk.Move) (sdk.State, sdk.View,
 func (counter) View(s sdk.State) (sdk.View, error) {
 	return sdk.View{Status: sdk.Playing, Ply: int(s[0])}, nil
 }
-func (counter) Suggest(context.Context, sdk.State, sdk.Level) (sdk.Move, error) {
+func (counter) Suggest(_ context.Context, _ sdk.State, seat sdk.Seat, _ sdk.Level) (sdk.Move, error) {
+	if seat != 2 { // the seat to move, whatever the count: proves the seat travels
+		return "", sdk.Errorf(sdk.CodeNotYourTurn, "seat %d is not to move", seat)
+	}
 	return "+", nil
 }
 func (counter) Export(s sdk.State, format string) (string, error) {

@@ -199,7 +199,7 @@ func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.S
 			err = sdk.Errorf(sdk.CodeUnsupported, "%s has no computer player", r.Variant)
 		} else {
 			var m sdk.Move
-			m, err = sg.Suggest(ctx, r.State, sdk.Level(r.Level))
+			m, err = sg.Suggest(ctx, r.State, sdk.Seat(r.Seat), sdk.Level(r.Level))
 			if err == nil {
 				return &wire.SuggestResponse{Move: string(m)}, nil
 			}

@@ -18,8 +18,8 @@ import (
 )
 
 // spySuggest wraps the page's fetch before any script runs: it records the
-// level of every /suggest the page sends (in sessionStorage, so a reload
-// keeps the record) and delays it by localStorage["e2e.slow"] milliseconds.
+// level and the seat of every /suggest the page sends (in sessionStorage, so
+// a reload keeps the record) and delays it by localStorage["e2e.slow"] milliseconds.
 // localStorage["e2e.fail"] = level makes the next one at that level fail as
 // a timeout would. The
 // test's own calls (with thinkMillis) pass untouched.
@@ -32,6 +32,9 @@ const spySuggest = `(() => {
 				const log = JSON.parse(sessionStorage.getItem('e2e.suggests') || '[]');
 				log.push(b.level);
 				sessionStorage.setItem('e2e.suggests', JSON.stringify(log));
+				const seats = JSON.parse(sessionStorage.getItem('e2e.seats') || '[]');
+				seats.push(b.seat ?? null);
+				sessionStorage.setItem('e2e.seats', JSON.stringify(seats));
 				const slow = Number(localStorage.getItem('e2e.slow') || 0);
 				if (slow) await new Promise((r) => setTimeout(r, slow));
 				if (localStorage.getItem('e2e.fail') === b.level) {
@@ -56,7 +59,7 @@ func computerTab(t *testing.T, variant string) context.Context {
 	open(t, ctx, "/en/"+variant+"/play?mode=computer")
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('banmen.computer.`+variant+`');
 		localStorage.removeItem('banmen.computer.level'); localStorage.removeItem('e2e.slow');
-		sessionStorage.removeItem('e2e.suggests')`), chromedp.Reload())
+		sessionStorage.removeItem('e2e.suggests'); sessionStorage.removeItem('e2e.seats')`), chromedp.Reload())
 	wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.ply === '0'`)
 	return ctx
 }
@@ -231,6 +234,14 @@ func TestComputerGames(t *testing.T) {
 			for _, l := range log {
 				if l != tc.level {
 					t.Errorf("the page asked for a %s move, want %s: %v", l, tc.level, log)
+					break
+				}
+			}
+			// The page names the computer's seat (the person plays seat 0).
+			seats := eval[[]*int](t, ctx, `JSON.parse(sessionStorage.getItem('e2e.seats') || '[]')`)
+			for _, s := range seats {
+				if s == nil || *s == 0 {
+					t.Errorf("the page asked for moves of seats %v; want each a computer seat, named", derefs(seats))
 					break
 				}
 			}
@@ -454,4 +465,16 @@ func TestDialogReopenedAtOnce(t *testing.T) {
 		return true;
 	})()`)
 	wait(t, ctx, `document.body.dataset.level === 'hard' && !document.getElementById('level-dialog').open`)
+}
+
+// derefs shows a list of optional seats, nil as -1.
+func derefs(seats []*int) []int {
+	out := make([]int, len(seats))
+	for i, s := range seats {
+		out[i] = -1
+		if s != nil {
+			out[i] = *s
+		}
+	}
+	return out
 }

@@ -55,7 +55,7 @@ func game(ctx context.Context, args []string, getenv func(string) string, stdout
 		seat := g.View.ToMove[0]
 		var m sdk.Move
 		if int(seat) == *strong {
-			if m, err = c.Suggest(ctx, *variant, g.State, sdk.Level(*level), *think); err != nil {
+			if m, err = c.Suggest(ctx, *variant, g.State, seat, sdk.Level(*level), *think); err != nil {
 				return err
 			}
 		} else {

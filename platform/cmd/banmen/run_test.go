@@ -253,6 +253,34 @@ func TestPlayAWholeGameOverHTTP(t *testing.T) {
 	}
 }
 
+// TestSuggestNamesTheSeat: suggest plays for the seat the request names, a
+// seat not to move is refused, and a client that names no seat (written
+// before seats were named) still gets the move of the seat to move.
+func TestSuggestNamesTheSeat(t *testing.T) {
+	h := startHost(t)
+	g := newGame(t, h, "tictactoe")
+	if r := g.play(t, 0, "a1"); r.status != 200 {
+		t.Fatalf("play: %d %s", r.status, r.raw)
+	}
+	suggest := func(body map[string]any) apiResult {
+		body["state"], body["level"] = g.state, "hard"
+		return h.post(t, "/api/v1/games/tictactoe/suggest", body)
+	}
+	// Hard answers a corner with the centre, for seat 1, who is to move.
+	for name, body := range map[string]map[string]any{"seat 1": {"seat": 1}, "no seat": {}} {
+		if r := suggest(body); r.status != 200 || r.body["move"] != "b2" {
+			t.Errorf("%s: %d %s; want b2", name, r.status, r.raw)
+		}
+	}
+	for _, seat := range []int{0, 2, -1} {
+		r := suggest(map[string]any{"seat": seat})
+		e, _ := r.body["error"].(map[string]any)
+		if code, _ := e["code"].(string); r.status != 422 || code != "not_your_turn" {
+			t.Errorf("seat %d, not to move: %d %s; want 422 not_your_turn", seat, r.status, r.raw)
+		}
+	}
+}
+
 func TestErrorsAreClear(t *testing.T) {
 	h := startHost(t, "-limits.body_bytes", "4096")
 	g := newGame(t, h, "tictactoe")

@@ -92,10 +92,13 @@ type levelPlayer struct {
 
 func (p *levelPlayer) name() string { return string(p.level) }
 func (p *levelPlayer) close()       {}
-func (p *levelPlayer) move(ctx context.Context, st sdk.State, _ sdk.View) (sdk.Move, error) {
+func (p *levelPlayer) move(ctx context.Context, st sdk.State, v sdk.View) (sdk.Move, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.think)
 	defer cancel()
-	return p.conn.Suggest(ctx, p.variant, st, p.level)
+	if len(v.ToMove) == 0 {
+		return "", fmt.Errorf("no seat to move at ply %d", v.Ply)
+	}
+	return p.conn.Suggest(ctx, p.variant, st, v.ToMove[0], p.level)
 }
 
 type enginePlayer struct {

@@ -35,6 +35,9 @@ type viewRequest struct {
 
 type suggestRequest struct {
 	State sdk.State `json:"state"`
+	// Seat is the seat the computer plays for; a client that sends none
+	// (written before seats were named) gets the first seat to move.
+	Seat  *sdk.Seat `json:"seat"`
 	Level sdk.Level `json:"level"`
 	// ThinkMillis asks for less time than the server's limit.
 	ThinkMillis int `json:"thinkMillis"`
@@ -161,13 +164,34 @@ func (s *Server) suggest(c *fiber.Ctx) error {
 		// The plugin gets the thinking time less a margin for the trip back.
 		pctx, cancel := context.WithTimeout(ctx, think-think/10)
 		defer cancel()
-		move, err = conn.Suggest(pctx, variantOf(c), req.State, req.Level)
+		seat, err := suggestSeat(pctx, conn, variantOf(c), &req)
+		if err != nil {
+			return err
+		}
+		move, err = conn.Suggest(pctx, variantOf(c), req.State, seat, req.Level)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"move": move})
+}
+
+// suggestSeat is the seat a suggest request names or, for a client that
+// names none, the first seat the View lists to move (NoSeat once the game is
+// over, which the variant answers with game_over).
+func suggestSeat(ctx context.Context, conn *host.Conn, variant string, req *suggestRequest) (sdk.Seat, error) {
+	if req.Seat != nil {
+		return *req.Seat, nil
+	}
+	v, err := conn.View(ctx, variant, req.State)
+	if err != nil {
+		return 0, err
+	}
+	if len(v.ToMove) == 0 {
+		return sdk.NoSeat, nil
+	}
+	return v.ToMove[0], nil
 }
 
 func (s *Server) export(c *fiber.Ctx) error {

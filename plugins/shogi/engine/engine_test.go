@@ -118,7 +118,7 @@ func suggest(t *testing.T, v *Variant, s sdk.State, lv sdk.Level, d time.Duratio
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	m, err := v.Suggest(ctx, s, lv)
+	m, err := v.Suggest(ctx, s, toMove(t, s), lv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestDeadlines(t *testing.T) {
 		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
 			for _, d := range []time.Duration{200 * time.Millisecond, 0} {
 				ctx, cancel := context.WithTimeout(context.Background(), d)
-				m, err := v.Suggest(ctx, s, lv)
+				m, err := v.Suggest(ctx, s, toMove(t, s), lv)
 				cancel()
 				if err != nil {
 					t.Fatalf("%s %v: %v", lv, d, err)
@@ -252,7 +252,7 @@ func TestHonoursCancellation(t *testing.T) {
 		s := stateOf(t, pos)
 		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
 			ctx := newCancelAtPoll(2)
-			m, err := v.Suggest(ctx, s, lv)
+			m, err := v.Suggest(ctx, s, toMove(t, s), lv)
 			if err != nil {
 				t.Fatalf("%s: %v", lv, err)
 			}
@@ -276,12 +276,12 @@ func TestDeterministic(t *testing.T) {
 	v := New(func(string) string { return "" })
 	s := stateOf(t, "startpos moves 7g7f 3c3d")
 	for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium} {
-		first, err := v.Suggest(context.Background(), s, lv)
+		first, err := v.Suggest(context.Background(), s, toMove(t, s), lv)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < 2; i++ {
-			if m, err := v.Suggest(context.Background(), s, lv); err != nil || m != first {
+			if m, err := v.Suggest(context.Background(), s, toMove(t, s), lv); err != nil || m != first {
 				t.Errorf("%s: %s then %s (%v)", lv, first, m, err)
 			}
 		}
@@ -463,4 +463,14 @@ func depthBounded(t *testing.T) {
 	hard := levels[sdk.Hard]
 	hard.depth, hard.think = 5, time.Hour
 	levels[sdk.Hard] = hard
+}
+
+// toMove is the seat to move in s, the seat Suggest is asked to play for.
+func toMove(t testing.TB, s sdk.State) sdk.Seat {
+	t.Helper()
+	v, err := (&Variant{}).View(s)
+	if err != nil || len(v.ToMove) == 0 {
+		t.Fatalf("no seat to move: %v", err)
+	}
+	return v.ToMove[0]
 }

@@ -85,9 +85,10 @@ func init() {
 	}
 }
 
-// Suggest returns the computer's move for the side to move at level,
-// always before ctx's deadline.
-func (v *Variant) Suggest(ctx context.Context, s sdk.State, lv sdk.Level) (sdk.Move, error) {
+// Suggest returns the computer's move for seat at level, always before ctx's
+// deadline. Only the side to move has a move: any other seat is
+// not_your_turn.
+func (v *Variant) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, lv sdk.Level) (sdk.Move, error) {
 	start := time.Now()
 	line, err := rules.DecodeLine(s)
 	if err != nil {
@@ -99,6 +100,9 @@ func (v *Variant) Suggest(ctx context.Context, s sdk.State, lv sdk.Level) (sdk.M
 	}
 	if line.Over {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
+	}
+	if side := line.Pos.Side(); seat != sdk.Seat(side) {
+		return "", sdk.Errorf(sdk.CodeNotYourTurn, "seat %d is not to move (seat %d is)", seat, side)
 	}
 	if line.Pos.CanDeclare() {
 		return rules.DeclareMove, nil

@@ -30,6 +30,11 @@ var (
 	_ sdk.Divider = Variant{}
 )
 
+// rulesVersion is Description.RulesVersion. Change it whenever a game
+// recorded before might replay differently or be refused (a move's legality,
+// an ending, a result); hosts keep records across upgrades.
+const rulesVersion = "1"
+
 // New returns the shogi variant.
 func New() Variant { return Variant{} }
 
@@ -89,7 +94,7 @@ func describe() sdk.Description {
 		ranks[i] = jpRanks[i+1]
 	}
 	return sdk.Description{
-		ID: ID, Name: "Shogi", NameKey: "variant.shogi",
+		ID: ID, Name: "Shogi", NameKey: "variant.shogi", RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "Sente", NameKey: "seat.shogi.sente", Color: "#1f1f1f"},
 			{Name: "Gote", NameKey: "seat.shogi.gote", Color: "#b22222"},

@@ -126,7 +126,7 @@ func TestDeadlines(t *testing.T) {
 	for _, l := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
 		for _, d := range []time.Duration{200 * time.Millisecond, -time.Second} {
 			ctx, cancel := context.WithTimeout(context.Background(), d)
-			m, err := v.Suggest(ctx, st, l)
+			m, err := v.Suggest(ctx, st, toMove(t, st), l)
 			cancel()
 			if err != nil || !legal[m] {
 				t.Errorf("%s with %v: %q, %v", l, d, m, err)
@@ -186,7 +186,7 @@ func TestHonoursCancellation(t *testing.T) {
 	st, legal := middlegame(t)
 	for _, l := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
 		ctx := newCancelAtPoll(2)
-		m, err := Variant{}.Suggest(ctx, st, l)
+		m, err := Variant{}.Suggest(ctx, st, toMove(t, st), l)
 		if err != nil || !legal[m] {
 			t.Errorf("%s: %q, %v", l, m, err)
 		}
@@ -210,8 +210,8 @@ func TestDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range []sdk.Level{sdk.Easy, sdk.Medium} {
-			a, err1 := v.Suggest(context.Background(), st, l)
-			b, err2 := v.Suggest(context.Background(), st, l)
+			a, err1 := v.Suggest(context.Background(), st, toMove(t, st), l)
+			b, err2 := v.Suggest(context.Background(), st, toMove(t, st), l)
 			if err1 != nil || err2 != nil || a != b {
 				t.Errorf("%s, %s: %q then %q (%v, %v)", text, l, a, b, err1, err2)
 			}
@@ -231,7 +231,7 @@ func TestDeterministic(t *testing.T) {
 			t.Errorf("%s, node-limited: %s then %s", text, rules.UCCI(moves[0]), rules.UCCI(moves[1]))
 		}
 	}
-	if _, err := v.Suggest(context.Background(), mustStart(t), "expert"); err == nil {
+	if _, err := v.Suggest(context.Background(), mustStart(t), 0, "expert"); err == nil {
 		t.Error("unknown level accepted")
 	}
 }
@@ -303,7 +303,7 @@ func TestNoMoveWhenOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := v.Suggest(context.Background(), st, sdk.Hard); err == nil {
+	if _, err := v.Suggest(context.Background(), st, 0, sdk.Hard); err == nil {
 		t.Error("Suggest after the end returned no error")
 	}
 }
@@ -422,4 +422,14 @@ func BenchmarkSearch(b *testing.B) {
 		nodes += s.search().Nodes
 	}
 	b.ReportMetric(float64(nodes)/time.Since(t0).Seconds(), "nodes/s")
+}
+
+// toMove is the seat to move in s, the seat Suggest is asked to play for.
+func toMove(t testing.TB, s sdk.State) sdk.Seat {
+	t.Helper()
+	v, err := (&Variant{}).View(s)
+	if err != nil || len(v.ToMove) == 0 {
+		t.Fatalf("no seat to move: %v", err)
+	}
+	return v.ToMove[0]
 }

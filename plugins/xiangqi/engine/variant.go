@@ -38,8 +38,10 @@ var defaultPlayer = NewPlayer(Config{})
 // NewVariant returns the variant with a player configured by cfg.
 func NewVariant(cfg Config) Variant { return Variant{Player: NewPlayer(cfg)} }
 
-// Suggest returns the computer's move at the level, before ctx's deadline.
-func (v Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
+// Suggest returns the computer's move for seat at the level, before ctx's
+// deadline. Only the side to move has a move: any other seat is
+// not_your_turn.
+func (v Variant) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
 	g, err := rules.DecodeState(s)
 	if err != nil {
 		return "", err
@@ -49,6 +51,9 @@ func (v Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk
 	}
 	if g.Over() {
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
+	}
+	if side := g.Position().Side(); seat != sdk.Seat(side) {
+		return "", sdk.Errorf(sdk.CodeNotYourTurn, "seat %d is not to move (seat %d is)", seat, side)
 	}
 	p := v.Player
 	if p == nil {

@@ -13,6 +13,11 @@ var (
 	_ sdk.Perfter = Variant{}
 )
 
+// rulesVersion is Description.RulesVersion. Change it whenever a game
+// recorded before might replay differently or be refused (a move's legality,
+// an ending, a result); hosts keep records across upgrades.
+const rulesVersion = "1"
+
 // Describe tells the host what Xiangqi looks like.
 func (Variant) Describe() sdk.Description {
 	st := func(dx, dy int) sdk.Step { return sdk.Step{DX: dx, DY: dy} }
@@ -25,9 +30,10 @@ func (Variant) Describe() sdk.Description {
 	king := piece("K", "general", [2]string{"帥", "將"}, "K", orth)
 	king.Royal = true
 	return sdk.Description{
-		ID:      variantID,
-		Name:    "Xiangqi",
-		NameKey: "variant.xiangqi",
+		ID:           variantID,
+		Name:         "Xiangqi",
+		NameKey:      "variant.xiangqi",
+		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "Red", NameKey: "seat.xiangqi.red", Color: "#c0392b"},
 			{Name: "Black", NameKey: "seat.xiangqi.black", Color: "#1b1b1b"},

@@ -62,7 +62,7 @@ func suggest(t *testing.T, st sdk.State, level sdk.Level, d time.Duration) sdk.M
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	m, err := Variant{}.Suggest(ctx, st, level)
+	m, err := Variant{}.Suggest(ctx, st, toMove(t, st), level)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestEveryLevelAnswersWithinItsDeadline(t *testing.T) {
 				if d == time.Nanosecond {
 					<-ctx.Done()
 				}
-				m, err := Variant{}.Suggest(ctx, st, level)
+				m, err := Variant{}.Suggest(ctx, st, toMove(t, st), level)
 				cancel()
 				if err != nil {
 					t.Fatalf("%s, %v: %v", level, d, err)
@@ -251,7 +251,7 @@ func TestHonoursCancellation(t *testing.T) {
 	for _, st := range deadlineStates(t) {
 		for _, level := range allLevels {
 			ctx := newCancelAtPoll(2)
-			m, err := Variant{}.Suggest(ctx, st, level)
+			m, err := Variant{}.Suggest(ctx, st, toMove(t, st), level)
 			if err != nil {
 				t.Fatalf("%s: %v", level, err)
 			}
@@ -276,8 +276,8 @@ func TestSuggestIsDeterministic(t *testing.T) {
 	withoutTimeCaps(t, sdk.Easy, sdk.Medium)
 	for _, st := range states {
 		for _, level := range []sdk.Level{sdk.Easy, sdk.Medium} {
-			a, errA := Variant{}.Suggest(context.Background(), st, level)
-			b, errB := Variant{}.Suggest(context.Background(), st, level)
+			a, errA := Variant{}.Suggest(context.Background(), st, toMove(t, st), level)
+			b, errB := Variant{}.Suggest(context.Background(), st, toMove(t, st), level)
 			if errA != nil || errB != nil {
 				t.Fatal(errA, errB)
 			}
@@ -452,5 +452,73 @@ func TestHardFindsAMateInTwoThatMediumMisses(t *testing.T) {
 		if m := uncapped(sdk.Medium, st); slices.Contains(wins, m) {
 			t.Errorf("Medium finds the mate in two %s too: the position no longer tells the levels apart", m)
 		}
+	}
+}
+
+// toMove is the seat to move in s, the seat Suggest is asked to play for.
+func toMove(t testing.TB, s sdk.State) sdk.Seat {
+	t.Helper()
+	v, err := (&Variant{}).View(s)
+	if err != nil || len(v.ToMove) == 0 {
+		t.Fatalf("no seat to move: %v", err)
+	}
+	return v.ToMove[0]
+}
+
+// TestSuggestForCheckPriority asks for the move of a seat that check
+// priority put to move out of the clockwise order: South's rook checks
+// North, so North answers before West. The computer plays North then (the
+// host plays computer seats by name), and refuses every other seat, West
+// included, whose turn it would have been.
+func TestSuggestForCheckPriority(t *testing.T) {
+	v := Variant{}
+	text := layout("5i=Ks 4d=Rs 9i=Kw 5a=Kn 1i=Ke", "s - - "+singles) + "\nS:4d5d\n"
+	st, view, err := v.Import("yonin", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(view.ToMove, []sdk.Seat{2}) || !slices.Contains(view.Notices, "notice.check_priority") {
+		t.Fatalf("to move %v, notices %v; want North by check priority", view.ToMove, view.Notices)
+	}
+	for _, level := range allLevels {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		m, err := v.Suggest(ctx, st, 2, level)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: Suggest(North): %v", level, err)
+		}
+		if !slices.ContainsFunc(view.Legal, func(l sdk.LegalMove) bool { return l.Seat == 2 && l.Move == m }) {
+			t.Errorf("%s: Suggest(North) = %q, not one of North's legal moves", level, m)
+		}
+		if _, _, err := v.Play(st, 2, m); err != nil {
+			t.Errorf("%s: Play(North, %q): %v", level, m, err)
+		}
+	}
+	for _, seat := range []sdk.Seat{0, 1, 3, -1, 4} {
+		m, err := v.Suggest(context.Background(), st, seat, sdk.Easy)
+		if re, ok := sdk.AsRuleError(err); !ok || re.Code != sdk.CodeNotYourTurn {
+			t.Errorf("Suggest(seat %d) while North answers a check = %q, %v; want not_your_turn", seat, m, err)
+		}
+	}
+}
+
+// TestLevelSetting: the plugin (rules and engine) declares the computer's
+// level as a host setting and Start accepts each level, refusing others.
+func TestLevelSetting(t *testing.T) {
+	v := Variant{}
+	spec, ok := v.Describe().HostSetting(sdk.SettingLevel)
+	if !ok || !slices.Equal(spec.Choices, []string{"easy", "medium", "hard"}) {
+		t.Fatalf("level setting %+v, %v", spec, ok)
+	}
+	if _, ok := (rules.Variant{}).Describe().HostSetting(sdk.SettingLevel); ok {
+		t.Error("declaring the engine's level changed the rules' description")
+	}
+	for _, l := range allLevels {
+		if _, view, err := v.Start(sdk.Options{sdk.SettingLevel: string(l), sdk.SettingFirstSeat: "1"}); err != nil || !slices.Equal(view.ToMove, []sdk.Seat{1}) {
+			t.Errorf("Start at level %s: %v, to move %v", l, err, view.ToMove)
+		}
+	}
+	if _, _, err := v.Start(sdk.Options{sdk.SettingLevel: "expert"}); err == nil {
+		t.Error("Start accepted the level expert")
 	}
 }

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/banmen/banmen/sdk"
@@ -17,11 +18,24 @@ var optionSpecs = []sdk.OptionSpec{
 	{Key: "mated_pieces", Name: "Mated player's board pieces", NameKey: "option.yonin.mated_pieces", Type: "choice", Default: "mater", Choices: []string{"mater", "ownerless"}},
 	{Key: "move_limit", Name: "Move limit", NameKey: "option.yonin.move_limit", Type: "int", Default: "0", Min: 0, Max: maxMoveLimit},
 	{Key: "show_legal", Name: "Show legal moves", NameKey: "option.yonin.show_legal", Type: "bool", Default: "true"},
-	{Key: "rotate_first", Name: "Rotate first player", NameKey: "option.yonin.rotate_first", Type: "bool", Default: "true", Host: true},
 	{Key: "first_seat", Name: "First seat", NameKey: "option.yonin.first_seat", Type: "int", Default: "0", Min: 0, Max: 3},
-	{Key: "time_per_move", Name: "Time per move", NameKey: "option.yonin.time_per_move", Type: "choice", Default: "none", Choices: []string{"none", "30", "60"}, Host: true},
-	{Key: "players", Name: "Players", NameKey: "option.yonin.players", Type: "int", Default: "4", Min: 2, Max: 4, Host: true},
 }
+
+// hostSettings are the host settings Yonin supports (SPEC §4: time per move,
+// rotate first player, the number of players, the rest played by the
+// computer). The first seat is a rule, the same as the first_seat option, so
+// that a host can start a new round with the next seat without knowing
+// Yonin's own option names; the others are the host's to apply, and are
+// kept in the state only to show in View.Details.
+var hostSettings = []sdk.OptionSpec{
+	{Key: sdk.SettingFirstSeat, Name: "First seat", NameKey: "option.yonin.first_seat", Type: "int", Default: "0", Min: 0, Max: 3},
+	{Key: sdk.SettingRotateFirst, Name: "Rotate first player", NameKey: "option.yonin.rotate_first", Type: "bool", Default: "true"},
+	{Key: sdk.SettingMoveTime, Name: "Time per move", NameKey: "option.yonin.time_per_move", Type: "choice", Default: "0", Choices: []string{"0", "30", "60"}},
+	{Key: sdk.SettingHumanSeats, Name: "Players", NameKey: "option.yonin.players", Type: "int", Default: "4", Min: 1, Max: 4},
+}
+
+// allSpecs is every key Start reads: the options, then the host settings.
+var allSpecs = slices.Concat(optionSpecs, hostSettings)
 
 // settings are a game's options, typed. Rules go into the position text; the
 // rest is carried for the host and the UI.
@@ -38,13 +52,21 @@ func defaultSettings() settings {
 	return settings{showLegal: true, rotateFirst: true, players: 4}
 }
 
-// parseOptions reads and checks options; missing keys take their defaults.
+// parseOptions reads and checks options and host settings; missing keys
+// take their defaults. The first seat may be given by either key, and both
+// must then agree.
 func parseOptions(opts sdk.Options) (settings, error) {
-	o, err := sdk.ParseOptions(optionSpecs, opts)
+	o, err := sdk.ParseOptions(allSpecs, opts)
 	if err != nil {
 		return defaultSettings(), err
 	}
-	tpm, _ := strconv.Atoi(o.Text("time_per_move")) // "none" is 0
+	first := o.Int("first_seat")
+	if _, ok := opts[sdk.SettingFirstSeat]; ok {
+		if _, own := opts["first_seat"]; own && first != o.Int(sdk.SettingFirstSeat) {
+			return defaultSettings(), sdk.Errorf(sdk.CodeBadOption, "first_seat %d and %s %d disagree", first, sdk.SettingFirstSeat, o.Int(sdk.SettingFirstSeat))
+		}
+		first = o.Int(sdk.SettingFirstSeat)
+	}
 	return settings{
 		rules: Rules{
 			Pairs:      o.Text("format") == "pairs",
@@ -53,10 +75,10 @@ func parseOptions(opts sdk.Options) (settings, error) {
 			Limit:      o.Int("move_limit"),
 		},
 		showLegal:   o.Bool("show_legal"),
-		rotateFirst: o.Bool("rotate_first"),
-		firstSeat:   o.Int("first_seat"),
-		timePerMove: tpm,
-		players:     o.Int("players"),
+		rotateFirst: o.Bool(sdk.SettingRotateFirst),
+		firstSeat:   first,
+		timePerMove: o.Int(sdk.SettingMoveTime),
+		players:     o.Int(sdk.SettingHumanSeats),
 	}, nil
 }
 
@@ -68,19 +90,15 @@ func (s settings) details() []sdk.KeyValue {
 		}
 		return no
 	}
-	tpm := "none"
-	if s.timePerMove > 0 {
-		tpm = strconv.Itoa(s.timePerMove)
-	}
 	return []sdk.KeyValue{
 		{Key: "format", Value: choice(s.rules.Pairs, "pairs", "singles")},
 		{Key: "ending", Value: choice(s.rules.LastPlayer, "last_player", "two_mates")},
 		{Key: "mated_pieces", Value: choice(s.rules.Ownerless, "ownerless", "mater")},
 		{Key: "move_limit", Value: strconv.Itoa(s.rules.Limit)},
 		{Key: "show_legal", Value: strconv.FormatBool(s.showLegal)},
-		{Key: "rotate_first", Value: strconv.FormatBool(s.rotateFirst)},
 		{Key: "first_seat", Value: strconv.Itoa(s.firstSeat)},
-		{Key: "time_per_move", Value: tpm},
-		{Key: "players", Value: strconv.Itoa(s.players)},
+		{Key: sdk.SettingRotateFirst, Value: strconv.FormatBool(s.rotateFirst)},
+		{Key: sdk.SettingMoveTime, Value: strconv.Itoa(s.timePerMove)},
+		{Key: sdk.SettingHumanSeats, Value: strconv.Itoa(s.players)},
 	}
 }

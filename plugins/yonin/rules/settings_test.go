@@ -109,12 +109,49 @@ func TestLastPlayerEnding(t *testing.T) {
 }
 
 func TestFirstSeatOption(t *testing.T) {
-	_, v, err := Variant{}.Start(sdk.Options{"first_seat": "2"})
-	if err != nil {
-		t.Fatal(err)
+	// The rules' own key, and the sdk's that a host sets for a new round
+	// without knowing Yonin's option names: the same rule.
+	for _, opts := range []sdk.Options{
+		{"first_seat": "2"},
+		{sdk.SettingFirstSeat: "2"},
+		{"first_seat": "2", sdk.SettingFirstSeat: "2"},
+	} {
+		_, v, err := Variant{}.Start(opts)
+		if err != nil {
+			t.Fatalf("%v: %v", opts, err)
+		}
+		if !slices.Equal(v.ToMove, []sdk.Seat{2}) || v.Legal[0].Seat != 2 {
+			t.Errorf("%v: to move %v", opts, v.ToMove)
+		}
+		if !slices.Contains(v.Details, sdk.KeyValue{Key: "first_seat", Value: "2"}) {
+			t.Errorf("%v: details %v", opts, v.Details)
+		}
 	}
-	if !slices.Equal(v.ToMove, []sdk.Seat{2}) || v.Legal[0].Seat != 2 {
-		t.Errorf("to move %v", v.ToMove)
+	_, _, err := Variant{}.Start(sdk.Options{"first_seat": "1", sdk.SettingFirstSeat: "2"})
+	if re, ok := sdk.AsRuleError(err); !ok || re.Code != sdk.CodeBadOption {
+		t.Errorf("two first seats: %v, want bad_option", err)
+	}
+}
+
+// TestHostSettingsDeclared: Yonin declares the host settings of a room
+// (SPEC §4 and issue 14), and its former option names for them are gone.
+func TestHostSettingsDeclared(t *testing.T) {
+	d := Variant{}.Describe()
+	for _, k := range []string{sdk.SettingFirstSeat, sdk.SettingRotateFirst, sdk.SettingMoveTime, sdk.SettingHumanSeats} {
+		if _, ok := d.HostSetting(k); !ok {
+			t.Errorf("no host setting %s in %v", k, d.HostSettings)
+		}
+	}
+	if _, ok := d.HostSetting(sdk.SettingLevel); ok {
+		t.Error("the rules, which have no computer player, declare its level")
+	}
+	for _, o := range d.Options {
+		if o.Key == "rotate_first" || o.Key == "time_per_move" || o.Key == "players" {
+			t.Errorf("option %q is a host setting now", o.Key)
+		}
+	}
+	if mt, _ := d.HostSetting(sdk.SettingMoveTime); !slices.Equal(mt.Choices, []string{"0", "30", "60"}) || mt.Default != "0" {
+		t.Errorf("time per move %+v, want none (0), 30 or 60 seconds", mt)
 	}
 }
 
@@ -125,13 +162,20 @@ func TestOptions(t *testing.T) {
 	}{
 		{nil, true},
 		{sdk.Options{"format": "pairs", "ending": "last_player", "mated_pieces": "ownerless", "move_limit": "200",
-			"show_legal": "false", "rotate_first": "false", "first_seat": "3", "time_per_move": "60", "players": "2"}, true},
+			"show_legal": "false", sdk.SettingRotateFirst: "false", "first_seat": "3", sdk.SettingMoveTime: "60", sdk.SettingHumanSeats: "2"}, true},
+		{sdk.Options{sdk.SettingHumanSeats: "1", sdk.SettingMoveTime: "30"}, true},
 		{sdk.Options{"format": "triples"}, false},
 		{sdk.Options{"move_limit": "-1"}, false},
 		{sdk.Options{"move_limit": "10001"}, false},
 		{sdk.Options{"first_seat": "4"}, false},
-		{sdk.Options{"players": "1"}, false},
-		{sdk.Options{"time_per_move": "45"}, false},
+		{sdk.Options{sdk.SettingHumanSeats: "0"}, false},
+		{sdk.Options{sdk.SettingHumanSeats: "5"}, false},
+		{sdk.Options{sdk.SettingMoveTime: "45"}, false},
+		{sdk.Options{sdk.SettingMoveTime: "none"}, false},
+		{sdk.Options{sdk.SettingLevel: "easy"}, false}, // the rules have no computer player
+		{sdk.Options{"players": "2"}, false},           // a host setting now: host.human_seats
+		{sdk.Options{"time_per_move": "30"}, false},
+		{sdk.Options{"rotate_first": "false"}, false},
 		{sdk.Options{"show_legal": "yes"}, false},
 		{sdk.Options{"colour": "red"}, false},
 	} {

@@ -53,7 +53,7 @@ func decodeState(st sdk.State) (*game, error) {
 		return nil, bad("truncated settings")
 	}
 	s := defaultSettings()
-	if b[0] > 1 || b[1] > 1 || b[2] > 3 || (b[3] != 0 && b[3] != 30 && b[3] != 60) || b[4] < 2 || b[4] > 4 {
+	if b[0] > 1 || b[1] > 1 || b[2] > 3 || (b[3] != 0 && b[3] != 30 && b[3] != 60) || b[4] < 1 || b[4] > 4 {
 		return nil, bad("bad settings")
 	}
 	s.showLegal, s.rotateFirst, s.firstSeat, s.timePerMove, s.players = b[0] == 1, b[1] == 1, int(b[2]), int(b[3]), int(b[4])

@@ -19,6 +19,11 @@ var (
 // formatID is the one notation: initial position text and moves.
 const formatID = "yonin"
 
+// rulesVersion is Description.RulesVersion. Change it whenever a game
+// recorded before might replay differently or be refused (a move's legality,
+// an ending, a result); hosts keep records across upgrades.
+const rulesVersion = "1"
+
 // Describe tells the host and the browser what Yonin Shogi is.
 func (Variant) Describe() sdk.Description { return description }
 
@@ -31,9 +36,10 @@ func describe() sdk.Description {
 	diag := []sdk.Step{{DX: -1, DY: -1}, {DX: 1, DY: -1}, {DX: -1, DY: 1}, {DX: 1, DY: 1}}
 	king := append(append([]sdk.Step{}, diag...), sdk.Step{DX: 0, DY: -1}, sdk.Step{DX: 0, DY: 1}, sdk.Step{DX: -1, DY: 0}, sdk.Step{DX: 1, DY: 0})
 	return sdk.Description{
-		ID:      "yonin",
-		Name:    "Yonin Shogi",
-		NameKey: "variant.yonin",
+		ID:           "yonin",
+		Name:         "Yonin Shogi",
+		NameKey:      "variant.yonin",
+		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "South", NameKey: "seat.yonin.south", Color: "#c0392b"},
 			{Name: "West", NameKey: "seat.yonin.west", Color: "#2471a3"},
@@ -57,7 +63,8 @@ func describe() sdk.Description {
 				Steps:    []sdk.Step{{DX: 0, DY: -1}},
 				Promoted: &sdk.PromotedForm{Name: "tokin", NameKey: "piece.yonin.tokin", Glyphs: []string{"と"}, Letter: "+P", Steps: gold}},
 		},
-		Options: optionSpecs,
+		Options:      optionSpecs,
+		HostSettings: hostSettings,
 		Notations: []sdk.Notation{{
 			ID: formatID, Name: "Yonin position text + moves", Import: true,
 			MediaType: "text/plain; charset=utf-8", Extension: ".txt",

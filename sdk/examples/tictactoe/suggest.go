@@ -8,12 +8,12 @@ import (
 	"github.com/banmen/banmen/sdk"
 )
 
-// Suggest is the computer player. Easy plays at random, Medium wins or blocks
-// when it can, Hard searches the whole tree. The randomness is seeded by the
-// state, so the same game always gets the same suggestion (a retried call
-// gives the same answer). Hard stops at ctx's deadline and then falls back to
+// Suggest is the computer player, for seat (who must be to move). Easy plays
+// at random, Medium wins or blocks when it can, Hard searches the whole tree.
+// The randomness is seeded by the state, so the same game always gets the
+// same suggestion (a retried call gives the same answer). Hard stops at ctx's deadline and then falls back to
 // Medium's move, so it always answers in time.
-func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.Move, error) {
+func (Variant) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
 	g, err := decode(s)
 	if err != nil {
 		return "", err
@@ -22,6 +22,11 @@ func (Variant) Suggest(ctx context.Context, s sdk.State, level sdk.Level) (sdk.M
 		return "", sdk.Errorf(sdk.CodeGameOver, "the game is over")
 	}
 	b, side := g.board(), len(g.moves)%2
+	if seat != sdk.Seat(side) {
+		// The host names the seat it plays for: answering for the other
+		// one would play the wrong side's move.
+		return "", sdk.Errorf(sdk.CodeNotYourTurn, "seat %d is not to move", seat)
+	}
 	h := fnv.New64a()
 	h.Write(s)
 	rnd := rand.New(rand.NewPCG(h.Sum64(), 0))

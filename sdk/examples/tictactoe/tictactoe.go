@@ -32,10 +32,15 @@ const ID = "tictactoe"
 // unlimited hand (Description.Hands is false, so no hand is shown).
 var kinds = [2]string{"X", "O"}
 
+// rulesVersion is Description.RulesVersion. Change it whenever a game
+// recorded before might replay differently or be refused (a move's legality,
+// an ending, a result); hosts keep records across upgrades.
+const rulesVersion = "1"
+
 // Describe tells the host everything it shows without knowing the rules.
 func (Variant) Describe() sdk.Description {
 	return sdk.Description{
-		ID: ID, Name: "Tic-tac-toe", NameKey: "variant.tictactoe",
+		ID: ID, Name: "Tic-tac-toe", NameKey: "variant.tictactoe", RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "X", NameKey: "seat.tictactoe.x", Color: "#c0392b"},
 			{Name: "O", NameKey: "seat.tictactoe.o", Color: "#2471a3"},

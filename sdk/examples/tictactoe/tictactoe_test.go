@@ -140,9 +140,12 @@ func TestSuggest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, view := play(t, tt.moves...)
-			m, err := v.Suggest(ctx, s, tt.level)
+			m, err := v.Suggest(ctx, s, view.ToMove[0], tt.level)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if m, err := v.Suggest(ctx, s, 1-view.ToMove[0], tt.level); !isCode(err, sdk.CodeNotYourTurn) {
+				t.Errorf("Suggest for the seat not to move = %q, %v; want not_your_turn", m, err)
 			}
 			if tt.want != "" && m != tt.want {
 				t.Errorf("Suggest = %q; want %q", m, tt.want)
@@ -174,7 +177,7 @@ func hardLoses(t *testing.T, s sdk.State, view sdk.View, hard sdk.Seat) []sdk.Pl
 	}
 	moves := view.Legal
 	if view.ToMove[0] == hard {
-		m, err := v.Suggest(context.Background(), s, sdk.Hard)
+		m, err := v.Suggest(context.Background(), s, hard, sdk.Hard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,4 +292,10 @@ func FuzzState(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// isCode reports whether err is a *sdk.RuleError with code.
+func isCode(err error, code string) bool {
+	re, ok := sdk.AsRuleError(err)
+	return ok && re.Code == code
 }

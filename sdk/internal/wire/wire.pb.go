@@ -306,8 +306,10 @@ type SuggestRequest struct {
 	// The caller's deadline in Unix nanoseconds, 0 for none; the plugin also
 	// sees gRPC's own deadline, this one survives clock-free transports.
 	DeadlineUnixNano int64 `protobuf:"varint,4,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// seat is the seat the computer plays for: one of the View's to_move.
+	Seat          int32 `protobuf:"varint,5,opt,name=seat,proto3" json:"seat,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SuggestRequest) Reset() {
@@ -364,6 +366,13 @@ func (x *SuggestRequest) GetLevel() string {
 func (x *SuggestRequest) GetDeadlineUnixNano() int64 {
 	if x != nil {
 		return x.DeadlineUnixNano
+	}
+	return 0
+}
+
+func (x *SuggestRequest) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
 	}
 	return 0
 }
@@ -1488,12 +1497,13 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04move\x18\x04 \x01(\tR\x04move\"=\n" +
 	"\vViewRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
-	"\x05state\x18\x02 \x01(\fR\x05state\"\x84\x01\n" +
+	"\x05state\x18\x02 \x01(\fR\x05state\"\x98\x01\n" +
 	"\x0eSuggestRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x14\n" +
 	"\x05level\x18\x03 \x01(\tR\x05level\x12,\n" +
-	"\x12deadline_unix_nano\x18\x04 \x01(\x03R\x10deadlineUnixNano\"V\n" +
+	"\x12deadline_unix_nano\x18\x04 \x01(\x03R\x10deadlineUnixNano\x12\x12\n" +
+	"\x04seat\x18\x05 \x01(\x05R\x04seat\"V\n" +
 	"\x0fSuggestResponse\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\tR\x04move\x12/\n" +
 	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"W\n" +

@@ -233,7 +233,7 @@ async function think() {
     const state = game.state;
     setThinking(seat);
     try {
-      const { move } = await request(api.suggest(state, level));
+      const { move } = await request(api.suggest(state, seat, level));
       if (my !== run || game.state !== state) return;
       const res = await request(api.play(state, seat, move));
       if (my !== run || game.state !== state) return;
@@ -448,7 +448,9 @@ async function start(options) {
 function optionFields() {
   const box = $('options-fields');
   box.replaceChildren();
-  const specs = (desc.options || []).filter((o) => !o.host);
+  // Host settings (desc.hostSettings) are the host's to apply: a room's, not
+  // this dialog's.
+  const specs = desc.options || [];
   for (const o of specs) {
     const id = `opt-${o.key}`;
     const row = document.createElement('div');

@@ -51,13 +51,23 @@ func levelTimes(out io.Writer) error {
 	return nil
 }
 
-// timeSuggest asks for a move with a deadline d away and returns the wall
-// and CPU time it took.
-func timeSuggest(v sdk.Suggester, st sdk.State, lv sdk.Level, d time.Duration) (wall, cpu time.Duration, err error) {
+// timeSuggest asks for the move of the seat to move with a deadline d away
+// and returns the wall and CPU time it took.
+func timeSuggest(v interface {
+	sdk.Variant
+	sdk.Suggester
+}, st sdk.State, lv sdk.Level, d time.Duration) (wall, cpu time.Duration, err error) {
+	view, err := v.View(st)
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(view.ToMove) == 0 {
+		return 0, 0, fmt.Errorf("no seat to move")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	c0, t0 := cpuTime(), time.Now()
-	_, err = v.Suggest(ctx, st, lv)
+	_, err = v.Suggest(ctx, st, view.ToMove[0], lv)
 	return time.Since(t0), cpuTime() - c0, err
 }
 
