@@ -10,11 +10,15 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/banmen/banmen/platform/internal/config"
 	"github.com/banmen/banmen/platform/internal/pluginhost"
+	"github.com/banmen/banmen/platform/internal/room"
 	"github.com/banmen/banmen/platform/internal/server"
+	"github.com/banmen/banmen/platform/internal/store/sqlite"
 )
 
 // run is the whole program, so tests can start a real host in-process: it
@@ -58,7 +62,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(host.Descriptions()) == 0 {
 		logger.Warn("no rules plugins found; build them with `make build`", "plugin_dir", cfg.PluginDir)
 	}
-	app := server.New(server.Deps{Games: host, Config: cfg, Logger: logger, Metrics: metrics})
+	st, err := sqlite.Open(filepath.Join(cfg.DataDir, "rooms.db"))
+	if err != nil {
+		return fmt.Errorf("room store: %w", err)
+	}
+	defer st.Close()
+	rooms := room.New(room.Config{Store: st, Rules: server.RoomRules(host), Logger: logger,
+		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL})
+	sweepDone := make(chan struct{})
+	defer func() { <-sweepDone }()
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	defer stopSweep()
+	go sweep(sweepCtx, rooms, cfg.Limits.RoomSweep, logger, sweepDone)
+	app := server.New(server.Deps{Games: host, Config: cfg, Logger: logger, Metrics: metrics, Rooms: rooms})
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		return err
@@ -77,6 +93,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		logger.Error("shutdown", "err", err)
 	}
 	return nil
+}
+
+// sweep purges expired rooms now and then until ctx ends.
+func sweep(ctx context.Context, rooms *room.Manager, every time.Duration, logger *slog.Logger, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if n, err := rooms.Sweep(ctx); err != nil {
+			logger.Error("room sweep", "err", err)
+		} else if n > 0 {
+			logger.Info("expired rooms purged", "rooms", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 func displayAddr(a net.Addr) string {

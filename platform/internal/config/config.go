@@ -36,7 +36,10 @@ type Config struct {
 	PluginEnv map[string]string `yaml:"plugin_env"`
 	LogLevel  string            `yaml:"log_level"`
 	LogFormat string            `yaml:"log_format"`
-	Limits    Limits            `yaml:"limits"`
+	// Origins may open room sockets ("https://banmen.example"); empty: only
+	// pages of the host the request was sent to.
+	Origins []string `yaml:"origins"`
+	Limits  Limits   `yaml:"limits"`
 
 	// origins says where each setting that is not a built-in default came
 	// from (setting name → "config file X", "BANMEN_X", "-x"), for errors.
@@ -54,6 +57,16 @@ type Limits struct {
 	UnavailableFor  time.Duration `yaml:"unavailable_for"`
 	ShutdownTimeout time.Duration `yaml:"shutdown_timeout"`
 	RoomTTL         time.Duration `yaml:"room_ttl"`
+	RoomSweep       time.Duration `yaml:"room_sweep"`
+	// Room sockets.
+	FrameBytes         int           `yaml:"frame_bytes"`
+	SocketQueue        int           `yaml:"socket_queue"`
+	SocketBurst        int           `yaml:"socket_burst"`
+	SocketRate         int           `yaml:"socket_rate"`
+	PingInterval       time.Duration `yaml:"ping_interval"`
+	RoomsPerMinute     int           `yaml:"rooms_per_minute"`
+	WrongKeysPerMinute int           `yaml:"wrong_keys_per_minute"`
+	SeatCodeTTL        time.Duration `yaml:"seat_code_ttl"`
 }
 
 // Default is the configuration when nothing overrides it. Its relative
@@ -75,6 +88,16 @@ func Default() Config {
 			UnavailableFor:  30 * time.Second,
 			ShutdownTimeout: 10 * time.Second,
 			RoomTTL:         7 * 24 * time.Hour,
+			RoomSweep:       time.Hour,
+
+			FrameBytes:         16 << 10,
+			SocketQueue:        64,
+			SocketBurst:        30,
+			SocketRate:         10,
+			PingInterval:       20 * time.Second,
+			RoomsPerMinute:     10,
+			WrongKeysPerMinute: 10,
+			SeatCodeTTL:        5 * time.Minute,
 		},
 	}
 }
@@ -221,6 +244,12 @@ func (c Config) validate() error {
 		return errors.New("limits.body_bytes must be positive")
 	case c.Limits.CallTimeout <= 0 || c.Limits.SuggestTimeout <= 0:
 		return errors.New("limits.call_timeout and limits.suggest_timeout must be positive")
+	case c.Limits.RoomTTL <= 0 || c.Limits.RoomSweep <= 0:
+		return errors.New("limits.room_ttl and limits.room_sweep must be positive")
+	case c.Limits.FrameBytes < 1024 || c.Limits.SocketQueue <= 0 || c.Limits.SocketBurst <= 0 || c.Limits.SocketRate <= 0:
+		return errors.New("limits.frame_bytes (≥ 1024), socket_queue, socket_burst and socket_rate must be positive")
+	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0:
+		return errors.New("limits.ping_interval and limits.seat_code_ttl must be positive")
 	}
 	return nil
 }

@@ -78,6 +78,8 @@ func codeForStatus(status int) string {
 		return "method_not_allowed"
 	case fiber.StatusBadRequest:
 		return "bad_request"
+	case fiber.StatusTooManyRequests:
+		return "too_many_requests"
 	}
 	return "error"
 }

@@ -26,6 +26,10 @@ func (s *Server) routes(app *fiber.App) {
 	games.Post("/suggest", s.suggest)
 	games.Post("/export", s.export)
 	games.Post("/import", s.importGame)
+	if s.rooms != nil {
+		api.Post("/rooms", s.createRoom)
+		api.Get("/rooms/:room/socket", s.sockets.Check, s.sockets.Socket())
+	}
 	api.Use(s.apiNotFound)
 
 	s.pageRoutes(app)

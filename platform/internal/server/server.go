@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/platform/internal/config"
+	"github.com/banmen/banmen/platform/internal/ratelimit"
+	"github.com/banmen/banmen/platform/internal/room"
+	"github.com/banmen/banmen/platform/internal/socket"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/host"
 	"github.com/gofiber/fiber/v2"
@@ -31,6 +34,9 @@ type Deps struct {
 	Config  config.Config
 	Logger  *slog.Logger
 	Metrics *Metrics
+	// Rooms, when set, serves online rooms (POST /api/v1/rooms and the
+	// room sockets).
+	Rooms *room.Manager
 }
 
 // Server holds the deps the handlers share.
@@ -41,6 +47,10 @@ type Server struct {
 	metrics *Metrics
 	// visible are the variants the site shows, in the configured order.
 	visible []sdk.Description
+
+	rooms       *room.Manager
+	sockets     *socket.Handler
+	createLimit *ratelimit.Limiter
 }
 
 // New builds the Fiber app with every route and middleware.
@@ -53,6 +63,14 @@ func New(d Deps) *fiber.App {
 	}
 	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics}
 	s.visible = visibleVariants(d.Games, d.Config.Variants)
+	if d.Rooms != nil {
+		l := d.Config.Limits
+		s.rooms = d.Rooms
+		s.createLimit = ratelimit.New(l.RoomsPerMinute, l.RoomsPerMinute, nil)
+		s.sockets = socket.New(socket.Config{Rooms: d.Rooms, Logger: d.Logger, Origins: d.Config.Origins,
+			FrameBytes: l.FrameBytes, Queue: l.SocketQueue, Burst: l.SocketBurst, Rate: l.SocketRate,
+			PingInterval: l.PingInterval, WrongKeysPerMinute: l.WrongKeysPerMinute})
+	}
 	app := fiber.New(fiber.Config{
 		AppName:               "banmen",
 		BodyLimit:             d.Config.Limits.BodyBytes,
@@ -63,6 +81,11 @@ func New(d Deps) *fiber.App {
 		IdleTimeout:           120 * time.Second,
 	})
 	s.routes(app)
+	if s.sockets != nil {
+		// Hijacked sockets are not the HTTP server's to wait for: close
+		// them (1001) and wait for their handlers.
+		app.Hooks().OnShutdown(func() error { s.sockets.Shutdown(); return nil })
+	}
 	return app
 }
 

@@ -1,0 +1,323 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+	"github.com/fasthttp/websocket"
+)
+
+// The room protocol (docs/protocol.md, "Rooms"), from the client's side.
+
+// CreatedRoom is the answer of CreateRoom. SeatKey holds the creator's seat:
+// keep it secret, it is shown once.
+type CreatedRoom struct {
+	Room    string   `json:"room"`
+	Variant string   `json:"variant"`
+	Seat    sdk.Seat `json:"seat"`
+	SeatKey string   `json:"seatKey"`
+	Invite  string   `json:"invite"`
+}
+
+// CreateRoom creates a room of variant; the caller holds seat 0.
+func (c *Client) CreateRoom(ctx context.Context, variant string, opts sdk.Options) (CreatedRoom, error) {
+	body := struct {
+		Variant string      `json:"variant"`
+		Options sdk.Options `json:"options,omitempty"`
+	}{variant, opts}
+	var out CreatedRoom
+	if err := c.do(ctx, http.MethodPost, "/api/v1/rooms", body, &out); err != nil {
+		return out, fmt.Errorf("create room: %w", err)
+	}
+	return out, nil
+}
+
+// RoomEvent is one message from the server; which fields are set depends
+// on Type.
+type RoomEvent struct {
+	Type      string          `json:"type"`
+	Version   int64           `json:"version"`
+	Round     int             `json:"round,omitempty"`
+	Seat      *sdk.Seat       `json:"seat,omitempty"`
+	Move      sdk.Move        `json:"move,omitempty"`
+	Played    *sdk.PlayedMove `json:"played,omitempty"`
+	View      *sdk.View       `json:"view,omitempty"`
+	NewRound  *NewRound       `json:"newRound,omitempty"`
+	Presence  *Presence       `json:"presence,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Duplicate bool            `json:"duplicate,omitempty"`
+	Code      string          `json:"code,omitempty"`
+	Key       string          `json:"key,omitempty"`
+	Message   string          `json:"message,omitempty"`
+	Reason    string          `json:"reason,omitempty"`
+	SeatCode  string          `json:"seatCode,omitempty"`
+	Expires   *time.Time      `json:"expires,omitempty"`
+	Room      string          `json:"room,omitempty"`
+	Variant   string          `json:"variant,omitempty"`
+	SeatKey   string          `json:"seatKey,omitempty"`
+	Resync    string          `json:"resync,omitempty"`
+	Broken    *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		At      int64  `json:"at"`
+	} `json:"broken,omitempty"`
+}
+
+// NewRound is a pending new-round request.
+type NewRound struct {
+	By       sdk.Seat   `json:"by"`
+	Accepted []sdk.Seat `json:"accepted"`
+}
+
+// Presence tells which seats are held and connected.
+type Presence struct {
+	Seats []struct {
+		Taken     bool `json:"taken"`
+		Connected bool `json:"connected"`
+	} `json:"seats"`
+	Spectators int `json:"spectators"`
+}
+
+// CloseError is how a room connection ended: the WebSocket close code
+// (4001 replaced, 4003 bad key, 4004 no such room, 1009 too big, ...).
+type CloseError struct {
+	Code int
+	Text string
+}
+
+func (e *CloseError) Error() string {
+	return fmt.Sprintf("room connection closed: %d %s", e.Code, e.Text)
+}
+
+// ClosedWith reports the close code of err, or 0.
+func ClosedWith(err error) int {
+	var ce *CloseError
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	return 0
+}
+
+// RoomRequest is one message to the server.
+type RoomRequest struct {
+	Type    string   `json:"type"`
+	ID      string   `json:"id,omitempty"`
+	Version *int64   `json:"version,omitempty"`
+	Move    sdk.Move `json:"move,omitempty"`
+	SeatKey string   `json:"seatKey,omitempty"`
+	Code    string   `json:"code,omitempty"`
+}
+
+// Player is a connection to a room that keeps what a client must know:
+// its seat and key, the room's version, and the game's view with its
+// complete history (events carry only the played move; Player appends it).
+// A Player is used by one goroutine.
+type Player struct {
+	c    *Client
+	room string
+	// Header is sent with the handshake (e.g. an Origin).
+	Header http.Header
+	// NetDial, when set, opens the TCP connection (tests shrink buffers).
+	NetDial func(network, addr string) (net.Conn, error)
+
+	SeatKey  string
+	Seat     sdk.Seat
+	Version  int64
+	Round    int
+	View     sdk.View
+	Presence Presence
+	NewRound *NewRound
+	seen     bool // a welcome arrived: Version is meaningful
+
+	ws  *websocket.Conn
+	ids atomic.Int64
+}
+
+// Player returns a Player for room holding seatKey ("" for the next free
+// seat, or to watch). Connect opens it.
+func (c *Client) Player(room, seatKey string) *Player {
+	return &Player{c: c, room: room, SeatKey: seatKey, Seat: -1}
+}
+
+// Connect dials the room, says hello (with the seat key and, after a first
+// connection, the last version seen) and reads the welcome. Catch-up
+// events that follow it are read by Next.
+func (p *Player) Connect(ctx context.Context) error {
+	return p.connect(ctx, RoomRequest{Type: "hello", SeatKey: p.SeatKey})
+}
+
+// ConnectWithCode moves a seat to this Player with a seat code.
+func (p *Player) ConnectWithCode(ctx context.Context, code string) error {
+	return p.connect(ctx, RoomRequest{Type: "hello", Code: code})
+}
+
+func (p *Player) connect(ctx context.Context, hello RoomRequest) error {
+	p.Close()
+	u, err := url.Parse(p.c.base)
+	if err != nil {
+		return err
+	}
+	u.Scheme = strings.Replace(u.Scheme, "http", "ws", 1)
+	u.Path = "/api/v1/rooms/" + url.PathEscape(p.room) + "/socket"
+	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second, NetDial: p.NetDial}
+	ws, res, err := d.DialContext(ctx, u.String(), p.Header)
+	if err != nil {
+		if res != nil {
+			return &Error{Status: res.StatusCode, Code: "handshake", Message: err.Error()}
+		}
+		return fmt.Errorf("dial room: %w", err)
+	}
+	p.ws = ws
+	if p.seen {
+		v := p.Version
+		hello.Version = &v
+	}
+	if err := p.Send(hello); err != nil {
+		return err
+	}
+	for {
+		ev, err := p.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if ev.Type == "error" {
+			_, err := p.Next(ctx) // the close that follows
+			if err == nil {
+				err = errors.New(ev.Code)
+			}
+			return fmt.Errorf("%s: %w", ev.Code, err)
+		}
+		if ev.Type == "welcome" {
+			return nil
+		}
+	}
+}
+
+// Send writes one request as it is.
+func (p *Player) Send(r RoomRequest) error {
+	if p.ws == nil {
+		return errors.New("not connected")
+	}
+	return p.ws.WriteJSON(r)
+}
+
+// Act sends an action (move, resign, newRound, accept, decline, withdraw)
+// answering the current version, and returns its id.
+func (p *Player) Act(typ string, move sdk.Move) (string, error) {
+	id := strconv.FormatInt(p.ids.Add(1), 10)
+	v := p.Version
+	return id, p.Send(RoomRequest{Type: typ, ID: id, Version: &v, Move: move})
+}
+
+// Do sends an action and reads events (applying them) until its ack or
+// refusal, which it returns; a refusal is also an error (*Error with the
+// refusal's code).
+func (p *Player) Do(ctx context.Context, typ string, move sdk.Move) (RoomEvent, error) {
+	id, err := p.Act(typ, move)
+	if err != nil {
+		return RoomEvent{}, err
+	}
+	return p.Await(ctx, id)
+}
+
+// Await reads events until the ack or refusal of request id.
+func (p *Player) Await(ctx context.Context, id string) (RoomEvent, error) {
+	for {
+		ev, err := p.Next(ctx)
+		if err != nil {
+			return ev, err
+		}
+		if ev.ID != id {
+			continue
+		}
+		switch ev.Type {
+		case "ack", "seatCode", "pong":
+			return ev, nil
+		case "refused":
+			return ev, &Error{Code: ev.Code, Key: ev.Key, Message: ev.Message}
+		}
+	}
+}
+
+// Next reads one event and applies it. A closed connection is a
+// *CloseError; ctx's deadline bounds the wait.
+func (p *Player) Next(ctx context.Context) (RoomEvent, error) {
+	var ev RoomEvent
+	if p.ws == nil {
+		return ev, errors.New("not connected")
+	}
+	if d, ok := ctx.Deadline(); ok {
+		p.ws.SetReadDeadline(d)
+	} else {
+		p.ws.SetReadDeadline(time.Time{})
+	}
+	if err := p.ws.ReadJSON(&ev); err != nil {
+		var ce *websocket.CloseError
+		if errors.As(err, &ce) {
+			return ev, &CloseError{Code: ce.Code, Text: ce.Text}
+		}
+		return ev, err
+	}
+	p.apply(ev)
+	return ev, nil
+}
+
+func (p *Player) apply(ev RoomEvent) {
+	switch ev.Type {
+	case "welcome":
+		p.seen = true
+		p.Seat, p.Round, p.NewRound = *ev.Seat, ev.Round, ev.NewRound
+		if ev.SeatKey != "" {
+			p.SeatKey = ev.SeatKey
+		}
+		if ev.View != nil {
+			p.View = *ev.View // full: history included
+		}
+	case "move":
+		hist := p.View.History
+		if ev.Played != nil {
+			hist = append(hist, *ev.Played)
+		}
+		if ev.View != nil {
+			p.View = *ev.View
+		}
+		p.View.History = hist
+	case "round":
+		p.Round, p.NewRound = ev.Round, nil
+		if ev.View != nil {
+			p.View = *ev.View
+		}
+		p.View.History = []sdk.PlayedMove{}
+	case "request", "accept":
+		p.NewRound = ev.NewRound
+	case "decline", "withdraw":
+		p.NewRound = nil
+	}
+	if ev.Presence != nil {
+		p.Presence = *ev.Presence
+	}
+	if ev.Type != "error" {
+		p.Version = ev.Version
+	}
+}
+
+// Close drops the connection (the seat stays held by the key).
+func (p *Player) Close() {
+	if p.ws != nil {
+		p.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+		p.ws.Close()
+		p.ws = nil
+	}
+}
+
+// Conn is the underlying WebSocket (for tests that misbehave on purpose).
+func (p *Player) Conn() *websocket.Conn { return p.ws }

@@ -1,0 +1,194 @@
+package room
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// The room protocol's messages (docs/protocol.md, "Rooms"). The socket
+// package carries them; this file is their one definition.
+
+// Request types a client sends.
+const (
+	TypeHello    = "hello"    // the first message: seatKey?, code?, version?
+	TypeMove     = "move"     // version, move
+	TypeResign   = "resign"   // version
+	TypeNewRound = "newRound" // version: start (alone) or request a new round
+	TypeAccept   = "accept"   // version: accept the pending new-round request
+	TypeDecline  = "decline"  // version: decline it
+	TypeWithdraw = "withdraw" // version: withdraw one's own request
+	TypeSeatCode = "seatCode" // ask for a one-time code that moves the seat
+	TypePing     = "ping"     // an application-level ping; answered with pong
+)
+
+// Event types the server sends. The first group changes the room and
+// raises its version; the rest carry the current version unchanged.
+const (
+	EvMove     = "move"     // a move (or resign) was played
+	EvRound    = "round"    // a new round started
+	EvRequest  = "request"  // a new round was requested
+	EvAccept   = "accept"   // a seat accepted it (not yet all)
+	EvDecline  = "decline"  // a seat declined it: nothing changes
+	EvWithdraw = "withdraw" // the requester withdrew it
+	EvJoin     = "join"     // a free seat was taken
+	EvRekey    = "rekey"    // a seat moved to another device with a seat code
+
+	EvWelcome  = "welcome"  // the answer to hello
+	EvPresence = "presence" // who is connected changed
+	EvAck      = "ack"      // the request with this id is confirmed (stored)
+	EvRefused  = "refused"  // the request with this id was not applied
+	EvSeatCode = "seatCode" // the one-time code asked for
+	EvPong     = "pong"
+	EvReplaced = "replaced" // another connection took this seat; do not reconnect
+	EvError    = "error"    // the connection ends: code says why
+)
+
+// Limits on the fields of a request (longer is a protocol error).
+const (
+	maxIDLen   = 64
+	maxMoveLen = 64
+	maxKeyLen  = 64
+	maxCodeLen = 16
+)
+
+// Request is one message from a client.
+type Request struct {
+	Type string `json:"type"`
+	// ID is the client's name for the request, echoed in its ack/refused.
+	ID string `json:"id,omitempty"`
+	// Version is the room version the request answers (required for every
+	// action; in hello the last version the client saw).
+	Version *int64   `json:"version,omitempty"`
+	Move    sdk.Move `json:"move,omitempty"`
+	SeatKey string   `json:"seatKey,omitempty"`
+	Code    string   `json:"code,omitempty"`
+}
+
+// ErrBadMessage wraps every reason a message is refused by the decoder.
+var ErrBadMessage = errors.New("bad message")
+
+// Decode reads one client message strictly: a single JSON object of known
+// fields, a known type, the fields that type needs, and bounded lengths.
+func Decode(b []byte) (Request, error) {
+	var r Request
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Request{}, fmt.Errorf("%w: %v", ErrBadMessage, err)
+	}
+	if dec.More() {
+		return Request{}, fmt.Errorf("%w: data after the object", ErrBadMessage)
+	}
+	switch {
+	case len(r.ID) > maxIDLen:
+		return Request{}, fmt.Errorf("%w: id longer than %d", ErrBadMessage, maxIDLen)
+	case len(r.Move) > maxMoveLen:
+		return Request{}, fmt.Errorf("%w: move longer than %d", ErrBadMessage, maxMoveLen)
+	case len(r.SeatKey) > maxKeyLen:
+		return Request{}, fmt.Errorf("%w: seatKey longer than %d", ErrBadMessage, maxKeyLen)
+	case len(r.Code) > maxCodeLen:
+		return Request{}, fmt.Errorf("%w: code longer than %d", ErrBadMessage, maxCodeLen)
+	case r.Version != nil && *r.Version < 0:
+		return Request{}, fmt.Errorf("%w: negative version", ErrBadMessage)
+	}
+	switch r.Type {
+	case TypeHello, TypeSeatCode, TypePing:
+	case TypeMove:
+		if r.Move == "" {
+			return Request{}, fmt.Errorf("%w: move needs a move", ErrBadMessage)
+		}
+		fallthrough
+	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw:
+		if r.Version == nil {
+			return Request{}, fmt.Errorf("%w: %s needs the version it answers", ErrBadMessage, r.Type)
+		}
+	case "":
+		return Request{}, fmt.Errorf("%w: no type", ErrBadMessage)
+	default:
+		return Request{}, fmt.Errorf("%w: unknown type %q", ErrBadMessage, r.Type)
+	}
+	if r.Type != TypeHello && (r.SeatKey != "" || r.Code != "") {
+		return Request{}, fmt.Errorf("%w: seatKey and code belong in hello only", ErrBadMessage)
+	}
+	return r, nil
+}
+
+// Event is one message from the server. Which fields are set depends on
+// Type (docs/protocol.md lists them per type).
+type Event struct {
+	Type    string `json:"type"`
+	Version int64  `json:"version"`
+	Round   int    `json:"round,omitempty"`
+	// Seat is who acted, or in welcome the receiver's own seat (-1 for a
+	// spectator).
+	Seat   *sdk.Seat       `json:"seat,omitempty"`
+	Move   sdk.Move        `json:"move,omitempty"`
+	Played *sdk.PlayedMove `json:"played,omitempty"`
+	// View is the game after the event. In events its history is null (the
+	// client appends Played); in a full welcome it is complete. Legal lists
+	// only the receiver's own moves.
+	View     *sdk.View `json:"view,omitempty"`
+	NewRound *Pending  `json:"newRound,omitempty"`
+	Presence *Presence `json:"presence,omitempty"`
+
+	ID        string `json:"id,omitempty"`
+	Duplicate bool   `json:"duplicate,omitempty"`
+	Code      string `json:"code,omitempty"`
+	Key       string `json:"key,omitempty"`
+	Message   string `json:"message,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+
+	SeatCode string     `json:"seatCode,omitempty"`
+	Expires  *time.Time `json:"expires,omitempty"`
+
+	// welcome only
+	Room    string  `json:"room,omitempty"`
+	Variant string  `json:"variant,omitempty"`
+	SeatKey string  `json:"seatKey,omitempty"`
+	Resync  string  `json:"resync,omitempty"` // "full" or "events"
+	Broken  *Broken `json:"broken,omitempty"`
+}
+
+// Pending is a new-round request waiting for consent.
+type Pending struct {
+	By       sdk.Seat   `json:"by"`
+	Accepted []sdk.Seat `json:"accepted"`
+}
+
+// Presence says which seats are held and connected, and how many watch.
+type Presence struct {
+	Seats      []SeatPresence `json:"seats"`
+	Spectators int            `json:"spectators"`
+}
+
+// SeatPresence is one seat's state.
+type SeatPresence struct {
+	Taken     bool `json:"taken"`
+	Connected bool `json:"connected"`
+}
+
+// Broken says a room's log no longer replays under the installed rules.
+type Broken struct {
+	Code    string `json:"code"` // "replay_failed" or "rules_changed"
+	Message string `json:"message"`
+	// At is the version whose action the rules refused.
+	At int64 `json:"at"`
+	// RulesVersion is the version the room was played under; Installed the
+	// one installed now (both empty when the variant declares none).
+	RulesVersion string `json:"rulesVersion,omitempty"`
+	Installed    string `json:"installed,omitempty"`
+}
+
+func seatPtr(s sdk.Seat) *sdk.Seat { return &s }
+
+func marshal(ev Event) ([]byte, error) { return json.Marshal(ev) }
+
+// EncodeError is the error event that precedes a close.
+func EncodeError(code, msg string) ([]byte, error) {
+	return marshal(Event{Type: EvError, Code: code, Message: msg})
+}

@@ -1,0 +1,1035 @@
+// Package room is the engine of online rooms: seats held by seat keys, one
+// live connection per seat, spectators, presence, the log of confirmed
+// actions, rounds, new-round consent, seat codes and expiry.
+//
+// The log is the truth. Every action is checked (moves by the variant's
+// Play), committed to the store, and only then acknowledged and broadcast; a
+// room that is not in memory is rebuilt by replaying its log, so the State
+// held here is only a cache.
+//
+// It must never know a game rule: what a move means, whose turn it is and
+// when a round is over come from the rules and their View. It never keeps or
+// logs a seat key, only its hash.
+package room
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/banmen/banmen/platform/internal/store"
+	"github.com/banmen/banmen/sdk"
+)
+
+// Rules is what a room needs of the variants' rules (the plugin host).
+type Rules interface {
+	Describe(variant string) (sdk.Description, bool)
+	Start(ctx context.Context, variant string, opts sdk.Options) (sdk.State, sdk.View, error)
+	Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error)
+}
+
+// Errors a client may be told.
+var (
+	ErrNotFound         = errors.New("no such room (unknown or expired)")
+	ErrUnknownVariant   = errors.New("unknown variant")
+	ErrBadKey           = errors.New("this seat key holds no seat of this room")
+	ErrBadCode          = errors.New("this seat code is not valid (wrong, used or expired)")
+	ErrTooManyAttempts  = errors.New("too many wrong seat codes for this room; ask for a new code later")
+	ErrRulesUnavailable = errors.New("the rules of this room are unavailable")
+)
+
+// Action kinds in the log.
+const (
+	kindMove     = "move" // a move or resign, through Play
+	kindClaim    = "claim"
+	kindRekey    = "rekey"
+	kindRound    = "round" // a new round started by the only seated player
+	kindRequest  = "request"
+	kindAccept   = "accept"
+	kindDecline  = "decline"
+	kindWithdraw = "withdraw"
+)
+
+// Config configures a Manager.
+type Config struct {
+	Store  store.Store
+	Rules  Rules
+	Logger *slog.Logger
+	// TTL is how long a room lives without an action (limits.room_ttl).
+	TTL time.Duration
+	// Now is the clock (tests inject one).
+	Now func() time.Time
+	// SeatCodeTTL is how long a seat code is valid; SeatCodeAttempts how
+	// many wrong codes a room accepts within SeatCodeTTL.
+	SeatCodeTTL      time.Duration
+	SeatCodeAttempts int
+	// Recent is how many events a room keeps for a reconnecting client to
+	// catch up on without a full resync.
+	Recent int
+	// RulesVersion reads a Description's rules version; by default its
+	// RulesVersion field when it has one, else "".
+	RulesVersion func(sdk.Description) string
+}
+
+// Manager holds the rooms in memory and loads the others from the store.
+type Manager struct {
+	cfg   Config
+	mu    sync.Mutex
+	rooms map[string]*Room
+}
+
+// New returns a Manager.
+func New(cfg Config) *Manager {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.TTL == 0 {
+		cfg.TTL = 7 * 24 * time.Hour
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.SeatCodeTTL == 0 {
+		cfg.SeatCodeTTL = 5 * time.Minute
+	}
+	if cfg.SeatCodeAttempts == 0 {
+		cfg.SeatCodeAttempts = 5
+	}
+	if cfg.Recent == 0 {
+		cfg.Recent = 256
+	}
+	if cfg.RulesVersion == nil {
+		cfg.RulesVersion = descriptionRulesVersion
+	}
+	return &Manager{cfg: cfg, rooms: map[string]*Room{}}
+}
+
+// descriptionRulesVersion returns d.RulesVersion when the sdk's Description
+// has such a string field, so rooms record it as soon as variants declare it.
+func descriptionRulesVersion(d sdk.Description) string {
+	f := reflect.ValueOf(d).FieldByName("RulesVersion")
+	if f.IsValid() && f.Kind() == reflect.String {
+		return f.String()
+	}
+	return ""
+}
+
+// Created is what the creator of a room is told: the room, the seat it
+// holds and the key that holds it (shown once, stored nowhere but a hash).
+type Created struct {
+	Room    string
+	Variant string
+	Seat    sdk.Seat
+	SeatKey string
+}
+
+// Create makes a room of variant with options; its creator holds seat 0.
+// Bad options are the rules' *sdk.RuleError.
+func (m *Manager) Create(ctx context.Context, variant string, opts sdk.Options) (Created, error) {
+	desc, ok := m.cfg.Rules.Describe(variant)
+	if !ok {
+		return Created{}, ErrUnknownVariant
+	}
+	if len(desc.Seats) == 0 {
+		return Created{}, fmt.Errorf("variant %s has no seats", variant)
+	}
+	state, view, err := m.cfg.Rules.Start(ctx, variant, opts)
+	if err != nil {
+		return Created{}, err
+	}
+	key, hash := newKeyPair()
+	now := m.cfg.Now()
+	if opts == nil {
+		opts = sdk.Options{}
+	}
+	meta := store.Room{Variant: variant, Options: opts, Seats: len(desc.Seats),
+		RulesVersion: m.cfg.RulesVersion(desc), Created: now, Touched: now}
+	for range 3 {
+		meta.ID = newID()
+		err = m.cfg.Store.CreateRoom(ctx, meta, hash)
+		if !errors.Is(err, store.ErrExists) {
+			break
+		}
+	}
+	if err != nil {
+		return Created{}, fmt.Errorf("create room: %w", err)
+	}
+	r := &Room{m: m, id: meta.ID, ready: make(chan struct{})}
+	r.init(meta, desc)
+	r.keys[0] = hash
+	r.taken[0] = true
+	r.state, r.view = state, view
+	close(r.ready)
+	m.mu.Lock()
+	m.rooms[meta.ID] = r
+	m.mu.Unlock()
+	return Created{Room: meta.ID, Variant: variant, Seat: 0, SeatKey: key}, nil
+}
+
+// init sets up a room at version 0 of its log, the host's seat taken.
+func (r *Room) init(meta store.Room, desc sdk.Description) {
+	n := meta.Seats
+	r.meta, r.desc, r.round, r.touched = meta, desc, 1, meta.Touched
+	r.keys, r.taken, r.conns = make([][]byte, n), make([]bool, n), make([]*Session, n)
+	r.spectators = map[*Session]struct{}{}
+	r.taken[0] = true
+}
+
+// Open returns the room, loading it from the store (replaying its log) when
+// it is not in memory. An unknown or expired room is ErrNotFound.
+func (m *Manager) Open(ctx context.Context, id string) (*Room, error) {
+	for {
+		m.mu.Lock()
+		r, ok := m.rooms[id]
+		if !ok {
+			r = &Room{m: m, id: id, ready: make(chan struct{})}
+			m.rooms[id] = r
+			m.mu.Unlock()
+			r.loadErr = r.load(ctx)
+			if r.loadErr != nil {
+				m.mu.Lock()
+				delete(m.rooms, id)
+				m.mu.Unlock()
+			}
+			close(r.ready)
+			return r, r.loadErr
+		}
+		m.mu.Unlock()
+		select {
+		case <-r.ready:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if r.loadErr != nil {
+			if errors.Is(r.loadErr, ErrNotFound) {
+				return nil, ErrNotFound
+			}
+			continue // a failed load by another caller: try ourselves
+		}
+		r.mu.Lock()
+		expired, gone := r.expired(m.cfg.Now()), r.gone
+		r.mu.Unlock()
+		if expired {
+			return nil, ErrNotFound
+		}
+		if gone {
+			continue // Sweep dropped it just now: load again
+		}
+		return r, nil
+	}
+}
+
+// Sweep purges the rooms idle for longer than the TTL from the store (an
+// idempotent sweep), ends their connections, and drops from memory every
+// room nobody is connected to (it reloads from the store when needed).
+func (m *Manager) Sweep(ctx context.Context) (purged int, err error) {
+	now := m.cfg.Now()
+	ids, err := m.cfg.Store.Purge(ctx, now.Add(-m.cfg.TTL))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, r := range m.rooms {
+		select {
+		case <-r.ready:
+		default:
+			continue
+		}
+		r.mu.Lock()
+		if exp := r.expired(now); exp || r.idle() {
+			delete(m.rooms, id)
+			r.drop(exp)
+		}
+		r.mu.Unlock()
+	}
+	return len(ids), err
+}
+
+// drop marks a room gone from memory; an expired room's connections are
+// told so and closed. Called with m.mu and r.mu held.
+func (r *Room) drop(expired bool) {
+	r.gone = true
+	if !expired {
+		return
+	}
+	r.expiredGone = true
+	for _, s := range r.sessions() {
+		s.send(r.errorEvent("room_not_found", ErrNotFound.Error()))
+		s.sub.Close(CloseNotFound, "not_found")
+		s.left = true
+	}
+	clear(r.conns)
+	clear(r.spectators)
+}
+
+// Join opens the room and admits a connection (see Room.Join).
+func (m *Manager) Join(ctx context.Context, id string, h Hello, sub Subscriber) (*Session, error) {
+	for {
+		r, err := m.Open(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		s, err := r.join(ctx, h, sub)
+		if errors.Is(err, errDropped) {
+			continue // dropped from memory between Open and join: load again
+		}
+		return s, err
+	}
+}
+
+var errDropped = errors.New("room dropped from memory")
+
+// Loaded is how many rooms are in memory (for metrics and tests).
+func (m *Manager) Loaded() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.rooms)
+}
+
+// Room is one room in memory. Its fields are guarded by mu; every action
+// of a room is serialised by it (rules call and commit included), while
+// different rooms proceed in parallel.
+type Room struct {
+	m       *Manager
+	id      string
+	ready   chan struct{}
+	loadErr error
+
+	mu      sync.Mutex
+	meta    store.Room
+	desc    sdk.Description
+	state   sdk.State
+	view    sdk.View
+	version int64
+	round   int
+	touched time.Time
+	keys    [][]byte // current key hash per seat
+	taken   []bool   // seat held, as of the replayed log
+	pending *Pending
+	broken  *Broken
+	recent  []Event // the last events that raised the version, without views
+
+	conns      []*Session
+	spectators map[*Session]struct{}
+	codes      []seatCode
+	codeFails  []time.Time
+	// gone: dropped from memory (a new Room will load); expiredGone: and
+	// expired.
+	gone, expiredGone bool
+}
+
+type seatCode struct {
+	seat    sdk.Seat
+	code    string
+	expires time.Time
+}
+
+// ID is the room's ID.
+func (r *Room) ID() string { return r.id }
+
+func (r *Room) expired(now time.Time) bool { return r.touched.Before(now.Add(-r.m.cfg.TTL)) }
+
+func (r *Room) idle() bool {
+	return len(r.spectators) == 0 && !slices.ContainsFunc(r.conns, func(s *Session) bool { return s != nil })
+}
+
+func (r *Room) sessions() []*Session {
+	var out []*Session
+	for _, s := range r.conns {
+		if s != nil {
+			out = append(out, s)
+		}
+	}
+	for s := range r.spectators {
+		out = append(out, s)
+	}
+	return out
+}
+
+// load rebuilds the room from the store: its settings, seat keys, and the
+// replay of its log through the rules. A log the rules refuse marks the
+// room broken; rules that cannot be reached are an error (try again later).
+func (r *Room) load(ctx context.Context) error {
+	m := r.m
+	meta, err := m.cfg.Store.Room(ctx, r.id)
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("load room: %w", err)
+	}
+	if meta.Touched.Before(m.cfg.Now().Add(-m.cfg.TTL)) {
+		return ErrNotFound
+	}
+	desc, ok := m.cfg.Rules.Describe(meta.Variant)
+	if !ok {
+		desc = sdk.Description{ID: meta.Variant, Seats: make([]sdk.SeatInfo, meta.Seats)}
+	}
+	if meta.Seats < 1 {
+		return fmt.Errorf("room %s has %d seats", r.id, meta.Seats)
+	}
+	r.init(meta, desc)
+	keys, err := m.cfg.Store.SeatKeys(ctx, r.id)
+	if err != nil {
+		return fmt.Errorf("load seats: %w", err)
+	}
+	for _, k := range keys {
+		if k.Seat >= 0 && k.Seat < len(r.keys) {
+			r.keys[k.Seat] = k.Hash
+		}
+	}
+	acts, err := m.cfg.Store.Actions(ctx, r.id, 0)
+	if err != nil {
+		return fmt.Errorf("load log: %w", err)
+	}
+	installed := m.cfg.RulesVersion(desc)
+	fail := func(at int64, err error) {
+		r.broken = &Broken{Code: "replay_failed", At: at, RulesVersion: meta.RulesVersion, Installed: installed,
+			Message: fmt.Sprintf("the installed rules cannot replay this room's log at version %d: %v", at, err)}
+		if meta.RulesVersion != installed {
+			r.broken.Code = "rules_changed"
+			r.broken.Message = fmt.Sprintf("this room was played under rules version %q; the installed rules (%q) cannot replay it at version %d: %v",
+				meta.RulesVersion, installed, at, err)
+		}
+		m.cfg.Logger.Warn("room log does not replay", "room", r.id, "variant", meta.Variant, "at", at, "err", err)
+	}
+	if !ok {
+		fail(0, ErrUnknownVariant)
+		return nil
+	}
+	r.state, r.view, err = m.cfg.Rules.Start(ctx, meta.Variant, meta.Options)
+	if err != nil {
+		if _, rule := sdk.AsRuleError(err); rule {
+			fail(0, err)
+			return nil
+		}
+		return fmt.Errorf("%w: %v", ErrRulesUnavailable, err)
+	}
+	for _, a := range acts {
+		e, err := r.prepare(ctx, a)
+		if err != nil {
+			if _, rule := sdk.AsRuleError(err); rule {
+				fail(a.Version, err)
+				return nil
+			}
+			return fmt.Errorf("%w: %v", ErrRulesUnavailable, err)
+		}
+		r.commit(a, e)
+	}
+	if r.version != meta.Version {
+		fail(r.version, fmt.Errorf("the log ends at version %d, the room says %d", r.version, meta.Version))
+	}
+	return nil
+}
+
+// effect is what a checked action will change once it is committed.
+type effect struct {
+	state    sdk.State
+	view     sdk.View
+	played   *sdk.PlayedMove
+	newRound bool
+	ev       string
+}
+
+// prepare checks an action against the room as it stands and computes its
+// effect, changing nothing. Refusals are *sdk.RuleError.
+func (r *Room) prepare(ctx context.Context, a store.Action) (effect, error) {
+	seat := sdk.Seat(a.Seat)
+	if a.Seat < 0 || a.Seat >= len(r.taken) {
+		return effect{}, sdk.Errorf("bad_seat", "no seat %d", a.Seat)
+	}
+	switch a.Kind {
+	case kindMove:
+		st, v, err := r.m.cfg.Rules.Play(ctx, r.meta.Variant, r.state, seat, sdk.Move(a.Move))
+		if err != nil {
+			return effect{}, err
+		}
+		e := effect{state: st, view: v, ev: EvMove}
+		if n := len(v.History); n > len(r.view.History) {
+			e.played = &v.History[n-1]
+		}
+		return e, nil
+	case kindClaim:
+		if r.taken[a.Seat] {
+			return effect{}, sdk.Errorf("seat_taken", "seat %d is taken", a.Seat)
+		}
+		return effect{ev: EvJoin}, nil
+	case kindRekey:
+		return effect{ev: EvRekey}, nil
+	case kindRound:
+		return r.startRound(ctx, EvRound)
+	case kindRequest:
+		if r.pending != nil {
+			return effect{}, sdk.Errorf("already_requested", "a new round is already requested")
+		}
+		return effect{ev: EvRequest}, nil
+	case kindAccept:
+		switch {
+		case r.pending == nil:
+			return effect{}, sdk.Errorf("no_request", "no new round is requested")
+		case slices.Contains(r.pending.Accepted, seat):
+			return effect{}, sdk.Errorf("already_accepted", "you already accepted")
+		}
+		all := true
+		for s, t := range r.taken {
+			if t && sdk.Seat(s) != seat && !slices.Contains(r.pending.Accepted, sdk.Seat(s)) {
+				all = false
+			}
+		}
+		if all {
+			return r.startRound(ctx, EvRound)
+		}
+		return effect{ev: EvAccept}, nil
+	case kindDecline, kindWithdraw:
+		switch {
+		case r.pending == nil:
+			return effect{}, sdk.Errorf("no_request", "no new round is requested")
+		case a.Kind == kindDecline && r.pending.By == seat:
+			return effect{}, sdk.Errorf("own_request", "withdraw your own request instead")
+		case a.Kind == kindWithdraw && r.pending.By != seat:
+			return effect{}, sdk.Errorf("not_your_request", "only the seat that asked may withdraw")
+		}
+		return effect{ev: a.Kind}, nil
+	}
+	return effect{}, sdk.Errorf("bad_action", "unknown action %q", a.Kind)
+}
+
+func (r *Room) startRound(ctx context.Context, ev string) (effect, error) {
+	st, v, err := r.m.cfg.Rules.Start(ctx, r.meta.Variant, r.meta.Options)
+	if err != nil {
+		return effect{}, err
+	}
+	return effect{state: st, view: v, newRound: true, ev: ev}, nil
+}
+
+// commit applies a confirmed action's effect in memory and returns its
+// event (without a view).
+func (r *Room) commit(a store.Action, e effect) Event {
+	seat := sdk.Seat(a.Seat)
+	r.version = a.Version
+	if !a.At.IsZero() {
+		r.touched = a.At
+	}
+	switch a.Kind {
+	case kindMove:
+		r.state, r.view = e.state, e.view
+	case kindClaim:
+		r.taken[a.Seat] = true
+		if a.KeyHash != nil {
+			r.keys[a.Seat] = a.KeyHash
+		}
+	case kindRekey:
+		if a.KeyHash != nil {
+			r.keys[a.Seat] = a.KeyHash
+		}
+	case kindRequest:
+		r.pending = &Pending{By: seat, Accepted: []sdk.Seat{seat}}
+	case kindAccept:
+		if !e.newRound {
+			r.pending.Accepted = append(r.pending.Accepted, seat)
+		}
+	case kindDecline, kindWithdraw:
+		r.pending = nil
+	}
+	if e.newRound {
+		r.state, r.view = e.state, e.view
+		r.round++
+		r.pending = nil
+	}
+	ev := Event{Type: e.ev, Version: a.Version, Round: r.round, Seat: seatPtr(seat), Played: e.played}
+	if a.Kind == kindMove {
+		ev.Move = sdk.Move(a.Move)
+	}
+	if r.pending != nil && (e.ev == EvRequest || e.ev == EvAccept) {
+		p := *r.pending
+		p.Accepted = slices.Clone(p.Accepted)
+		ev.NewRound = &p
+	}
+	r.recent = append(r.recent, ev)
+	if len(r.recent) > r.m.cfg.Recent {
+		r.recent = slices.Delete(r.recent, 0, len(r.recent)-r.m.cfg.Recent)
+	}
+	return ev
+}
+
+// changesView tells whether an event's receivers need the new view.
+func changesView(ev string) bool { return ev == EvMove || ev == EvRound }
+
+// Subscriber is a connection as the room sees it.
+type Subscriber interface {
+	// Send queues one encoded message without blocking; false means the
+	// queue was full and the connection is being dropped.
+	Send(msg []byte) bool
+	// Close ends the connection with a WebSocket close code after what is
+	// queued.
+	Close(code int, reason string)
+}
+
+// Close codes the room asks for (4000–4999 are the application's).
+const (
+	CloseReplaced = 4001 // another connection took this seat
+	CloseBadKey   = 4003 // the seat key or code is not valid here
+	CloseNotFound = 4004 // the room does not exist or expired
+)
+
+// Session is one connection's membership of a room.
+type Session struct {
+	room *Room
+	seat sdk.Seat // -1 for a spectator
+	sub  Subscriber
+	left bool
+}
+
+// Seat is the session's seat, -1 for a spectator.
+func (s *Session) Seat() sdk.Seat { return s.seat }
+
+func (s *Session) send(b []byte) { s.sub.Send(b) }
+
+// Hello is how a connection introduces itself.
+type Hello struct {
+	SeatKey string
+	Code    string
+	// Version is the last version the client saw; nil for none.
+	Version *int64
+}
+
+// join admits a connection: a seat key restores its seat (replacing the
+// seat's previous connection), a seat code moves a seat here, no key takes
+// the next free seat, and when none is free the connection watches. The
+// welcome and whatever the client missed are queued on sub before Join
+// returns.
+func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.expiredGone || r.expired(r.m.cfg.Now()) {
+		return nil, ErrNotFound
+	}
+	if r.gone {
+		return nil, errDropped
+	}
+	s := &Session{room: r, seat: -1, sub: sub}
+	var newKey string
+	switch {
+	case h.SeatKey != "":
+		seat, ok := r.matchKey(h.SeatKey)
+		if !ok {
+			return nil, ErrBadKey
+		}
+		s.seat = seat
+	case h.Code != "":
+		seat, err := r.redeemCode(h.Code)
+		if err != nil {
+			return nil, err
+		}
+		key, hash := newKeyPair()
+		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindRekey, Seat: int(seat), At: r.m.cfg.Now(), KeyHash: hash}
+		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			return nil, r.storeError(err)
+		}
+		ev := r.commit(a, effect{ev: EvRekey})
+		s.seat, newKey = seat, key
+		if old := r.conns[seat]; old != nil {
+			r.replace(old, "moved")
+		}
+		r.broadcast(ev)
+	case r.broken == nil:
+		free := slices.Index(r.taken, false)
+		if free < 0 {
+			break
+		}
+		key, hash := newKeyPair()
+		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindClaim, Seat: free, At: r.m.cfg.Now(), KeyHash: hash}
+		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			return nil, r.storeError(err)
+		}
+		ev := r.commit(a, effect{ev: EvJoin})
+		s.seat, newKey = sdk.Seat(free), key
+		r.broadcast(ev)
+	}
+	if s.seat >= 0 {
+		if old := r.conns[s.seat]; old != nil {
+			r.replace(old, "another_connection")
+		}
+		r.conns[s.seat] = s
+	} else {
+		r.spectators[s] = struct{}{}
+	}
+	r.welcome(s, h.Version, newKey)
+	r.broadcastPresence()
+	return s, nil
+}
+
+// replace tells a seat's old connection that another one took over.
+func (r *Room) replace(old *Session, reason string) {
+	old.send(r.encode(Event{Type: EvReplaced, Version: r.version, Reason: reason}))
+	old.sub.Close(CloseReplaced, "replaced")
+	old.left = true
+	r.conns[old.seat] = nil
+}
+
+// matchKey finds the seat a key holds, comparing hashes in constant time
+// against every seat.
+func (r *Room) matchKey(key string) (sdk.Seat, bool) {
+	h := hashKey(key)
+	found := -1
+	for i, k := range r.keys {
+		if k != nil && subtle.ConstantTimeCompare(k, h) == 1 {
+			found = i
+		}
+	}
+	return sdk.Seat(found), found >= 0
+}
+
+// welcome queues the answer to hello: the full view, or the events since
+// the client's version when they are all still kept.
+func (r *Room) welcome(s *Session, since *int64, newKey string) {
+	w := Event{Type: EvWelcome, Version: r.version, Round: r.round, Seat: seatPtr(s.seat), Room: r.id,
+		Variant: r.meta.Variant, SeatKey: newKey, Broken: r.broken, Presence: r.presence()}
+	if r.pending != nil {
+		p := *r.pending
+		w.NewRound = &p
+	}
+	var missed []Event
+	catchUp := since != nil && *since <= r.version && r.broken == nil
+	if catchUp && *since < r.version {
+		n := int(r.version - *since)
+		if n > len(r.recent) {
+			catchUp = false
+		} else {
+			missed = r.recent[len(r.recent)-n:]
+		}
+	}
+	if !catchUp {
+		w.Resync = "full"
+		v := r.viewFor(s.seat, true)
+		w.View = &v
+		s.send(r.encode(w))
+		return
+	}
+	w.Resync = "events"
+	s.send(r.encode(w))
+	last := -1
+	for i, ev := range missed {
+		if changesView(ev.Type) {
+			last = i
+		}
+	}
+	for i, ev := range missed {
+		if i == last {
+			v := r.viewFor(s.seat, false)
+			ev.View = &v
+		}
+		s.send(r.encode(ev))
+	}
+}
+
+// viewFor is the current view as seat receives it: legal moves only for a
+// seat to move, the history only in a full snapshot.
+func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
+	v := r.view
+	if !history {
+		v.History = nil
+	}
+	v.Legal = nil
+	if seat >= 0 && slices.Contains(r.view.ToMove, seat) {
+		for _, l := range r.view.Legal {
+			if l.Seat == seat {
+				v.Legal = append(v.Legal, l)
+			}
+		}
+	}
+	if v.Legal == nil {
+		v.Legal = []sdk.LegalMove{}
+	}
+	return v
+}
+
+func (r *Room) presence() *Presence {
+	p := &Presence{Seats: make([]SeatPresence, len(r.taken)), Spectators: len(r.spectators)}
+	for i := range r.taken {
+		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.conns[i] != nil}
+	}
+	return p
+}
+
+func (r *Room) broadcastPresence() {
+	b := r.encode(Event{Type: EvPresence, Version: r.version, Presence: r.presence()})
+	for _, s := range r.sessions() {
+		s.send(b)
+	}
+}
+
+// broadcast sends a version-raising event to every connection, with the new
+// view where it changed; each distinct audience is encoded once.
+func (r *Room) broadcast(ev Event) {
+	if !changesView(ev.Type) {
+		b := r.encode(ev)
+		for _, s := range r.sessions() {
+			s.send(b)
+		}
+		return
+	}
+	enc := map[sdk.Seat][]byte{}
+	for _, s := range r.sessions() {
+		aud := sdk.Seat(-1)
+		if s.seat >= 0 && slices.Contains(r.view.ToMove, s.seat) {
+			aud = s.seat
+		}
+		b, ok := enc[aud]
+		if !ok {
+			e := ev
+			v := r.viewFor(aud, false)
+			e.View = &v
+			b = r.encode(e)
+			enc[aud] = b
+		}
+		s.send(b)
+	}
+}
+
+// encode marshals an event; it cannot fail for these types (a failure is a
+// bug, logged, and an error event instead).
+func (r *Room) encode(ev Event) []byte {
+	b, err := marshal(ev)
+	if err != nil {
+		r.m.cfg.Logger.Error("encode room event", "room", r.id, "type", ev.Type, "err", err)
+		b, _ = marshal(Event{Type: EvError, Version: ev.Version, Code: "internal", Message: "internal error"})
+	}
+	return b
+}
+
+func (r *Room) errorEvent(code, msg string) []byte {
+	return r.encode(Event{Type: EvError, Version: r.version, Code: code, Message: msg})
+}
+
+// Leave ends a session's membership (idempotent). The seat stays held.
+func (s *Session) Leave() {
+	r := s.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s.left {
+		return
+	}
+	s.left = true
+	if s.seat >= 0 {
+		if r.conns[s.seat] == s {
+			r.conns[s.seat] = nil
+		}
+	} else {
+		delete(r.spectators, s)
+	}
+	r.broadcastPresence()
+}
+
+// Act handles one request of a joined session. Its answer (ack, refused,
+// seatCode, pong) and any event are queued on the session's subscriber.
+func (s *Session) Act(ctx context.Context, req Request) {
+	r := s.room
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s.left {
+		return
+	}
+	refuse := func(code, msg string) {
+		s.send(r.encode(Event{Type: EvRefused, Version: r.version, ID: req.ID, Code: code, Key: "error." + code, Message: msg}))
+	}
+	switch req.Type {
+	case TypePing:
+		s.send(r.encode(Event{Type: EvPong, Version: r.version, ID: req.ID}))
+		return
+	case TypeHello:
+		refuse("bad_request", "hello is the first message only")
+		return
+	}
+	if s.seat < 0 {
+		refuse("spectator", "spectators cannot act")
+		return
+	}
+	if r.broken != nil {
+		refuse("room_broken", r.broken.Message)
+		return
+	}
+	if req.Type == TypeSeatCode {
+		code, exp := r.newCode(s.seat)
+		s.send(r.encode(Event{Type: EvSeatCode, Version: r.version, ID: req.ID, SeatCode: code, Expires: &exp}))
+		return
+	}
+	a := store.Action{Room: r.id, Version: r.version + 1, Seat: int(s.seat), At: r.m.cfg.Now()}
+	switch req.Type {
+	case TypeMove:
+		a.Kind, a.Move = kindMove, string(req.Move)
+	case TypeResign:
+		if !r.desc.Resign {
+			refuse(sdk.CodeUnsupported, "this game has no resignation")
+			return
+		}
+		a.Kind, a.Move = kindMove, string(sdk.Resign)
+	case TypeNewRound:
+		a.Kind = kindRequest
+		if r.seatedHumans() == 1 {
+			a.Kind = kindRound
+		}
+	case TypeAccept:
+		a.Kind = kindAccept
+	case TypeDecline:
+		a.Kind = kindDecline
+	case TypeWithdraw:
+		a.Kind = kindWithdraw
+	default:
+		refuse("bad_request", "unknown request")
+		return
+	}
+	if v := *req.Version; v != r.version {
+		if r.isDuplicate(v, a) {
+			s.send(r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID, Duplicate: true}))
+			return
+		}
+		refuse("stale", fmt.Sprintf("the room is at version %d, not %d", r.version, v))
+		return
+	}
+	if a.Kind == kindMove && a.Move != string(sdk.Resign) {
+		if slices.Contains(r.taken, false) {
+			refuse("waiting", "a seat is still free: moves start when every seat is taken")
+			return
+		}
+		if slices.Contains(r.conns, nil) {
+			refuse("paused", "a player is away: moves wait until everyone is connected")
+			return
+		}
+	}
+	e, err := r.prepare(ctx, a)
+	if err != nil {
+		if re, ok := sdk.AsRuleError(err); ok {
+			s.send(r.encode(Event{Type: EvRefused, Version: r.version, ID: req.ID, Code: re.Code, Key: re.Key, Message: re.Message}))
+			return
+		}
+		r.m.cfg.Logger.Warn("room action failed in the rules", "room", r.id, "kind", a.Kind, "err", err)
+		refuse("unavailable", "the rules did not answer; the action was not played, try again")
+		return
+	}
+	if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+		err = r.storeError(err)
+		r.m.cfg.Logger.Error("room action not stored", "room", r.id, "kind", a.Kind, "err", err)
+		refuse("not_stored", "the action could not be stored; it was not played")
+		return
+	}
+	ev := r.commit(a, e)
+	r.broadcast(ev)
+	s.send(r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
+}
+
+// isDuplicate tells whether a request answering version v is the very
+// action this seat already made at v+1 (a resend after a lost ack).
+func (r *Room) isDuplicate(v int64, a store.Action) bool {
+	if v >= r.version || v < r.version-int64(len(r.recent)) {
+		return false
+	}
+	ev := r.recent[len(r.recent)-int(r.version-v)]
+	if ev.Seat == nil || int(*ev.Seat) != a.Seat {
+		return false
+	}
+	switch a.Kind {
+	case kindMove:
+		return ev.Type == EvMove && string(ev.Move) == a.Move
+	case kindRequest, kindRound:
+		return ev.Type == EvRequest || ev.Type == EvRound
+	case kindAccept:
+		return ev.Type == EvAccept || ev.Type == EvRound
+	}
+	return ev.Type == a.Kind
+}
+
+func (r *Room) seatedHumans() int {
+	n := 0
+	for _, t := range r.taken {
+		if t {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *Room) storeError(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// codeAlphabet has no 0/O, 1/I/L: a code is read aloud or typed.
+const codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// newCode gives seat a fresh one-time code, replacing its previous one.
+func (r *Room) newCode(seat sdk.Seat) (string, time.Time) {
+	now := r.m.cfg.Now()
+	r.codes = slices.DeleteFunc(r.codes, func(c seatCode) bool { return c.seat == seat || !now.Before(c.expires) })
+	b := make([]byte, 8)
+	rand.Read(b)
+	for i := range b {
+		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	}
+	c := seatCode{seat: seat, code: string(b), expires: now.Add(r.m.cfg.SeatCodeTTL)}
+	r.codes = append(r.codes, c)
+	return c.code, c.expires
+}
+
+// redeemCode uses up a valid code; wrong codes count against the room.
+func (r *Room) redeemCode(code string) (sdk.Seat, error) {
+	now := r.m.cfg.Now()
+	r.codeFails = slices.DeleteFunc(r.codeFails, func(t time.Time) bool { return now.Sub(t) >= r.m.cfg.SeatCodeTTL })
+	if len(r.codeFails) >= r.m.cfg.SeatCodeAttempts {
+		return -1, ErrTooManyAttempts
+	}
+	code = strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
+	found := -1
+	for i, c := range r.codes {
+		if subtle.ConstantTimeCompare([]byte(c.code), []byte(code)) == 1 && now.Before(c.expires) {
+			found = i
+		}
+	}
+	if found < 0 {
+		r.codeFails = append(r.codeFails, now)
+		return -1, ErrBadCode
+	}
+	seat := r.codes[found].seat
+	r.codes = slices.Delete(r.codes, found, found+1)
+	return seat, nil
+}
+
+// newID is a room ID: 128 random bits, URL-safe.
+func newID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// newKeyPair is a seat key (256 random bits) and the hash that is stored.
+func newKeyPair() (string, []byte) {
+	b := make([]byte, 32)
+	rand.Read(b)
+	k := base64.RawURLEncoding.EncodeToString(b)
+	return k, hashKey(k)
+}
+
+func hashKey(k string) []byte {
+	h := sha256.Sum256([]byte(k))
+	return h[:]
+}
+
+// ValidID tells whether s has the shape of a room ID (22 URL-safe base64
+// characters), so junk never reaches the store.
+func ValidID(s string) bool {
+	if len(s) != 22 {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(s)
+	return err == nil
+}

@@ -1,0 +1,84 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/url"
+
+	"github.com/banmen/banmen/platform/internal/room"
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
+	"github.com/gofiber/fiber/v2"
+)
+
+// RoomRules lets the room engine call the rules through the plugin host
+// (supervision, restart and retry included).
+func RoomRules(g Games) room.Rules { return roomRules{g} }
+
+type roomRules struct{ g Games }
+
+func (r roomRules) Describe(variant string) (sdk.Description, bool) { return r.g.Description(variant) }
+
+func (r roomRules) Start(ctx context.Context, variant string, opts sdk.Options) (st sdk.State, v sdk.View, err error) {
+	err = r.g.Call(ctx, variant, "start", func(ctx context.Context, c *host.Conn) (err error) {
+		st, v, err = c.Start(ctx, variant, opts)
+		return err
+	})
+	return st, v, err
+}
+
+func (r roomRules) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move) (st sdk.State, v sdk.View, err error) {
+	err = r.g.Call(ctx, variant, "play", func(ctx context.Context, c *host.Conn) (err error) {
+		st, v, err = c.Play(ctx, variant, s, seat, m)
+		return err
+	})
+	return st, v, err
+}
+
+type createRoomRequest struct {
+	Variant string      `json:"variant"`
+	Options sdk.Options `json:"options"`
+	// Lang is the language of the invitation link (default "en").
+	Lang string `json:"lang"`
+}
+
+type createRoomResponse struct {
+	Room    string   `json:"room"`
+	Variant string   `json:"variant"`
+	Seat    sdk.Seat `json:"seat"`
+	SeatKey string   `json:"seatKey"`
+	Invite  string   `json:"invite"`
+}
+
+// createRoom is POST /api/v1/rooms: a new room whose creator holds seat 0.
+// The seat key is in this answer only (never in a URL or a log line).
+func (s *Server) createRoom(c *fiber.Ctx) error {
+	if !s.createLimit.Allow(c.IP()) {
+		c.Set(fiber.HeaderRetryAfter, "60")
+		return &apiError{fiber.StatusTooManyRequests, "too_many_rooms", "too many rooms created from this address; try again in a minute"}
+	}
+	var req createRoomRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if req.Variant == "" {
+		return badRequest("a room needs a variant")
+	}
+	lang := req.Lang
+	if lang == "" {
+		lang = "en"
+	}
+	if len(lang) > 16 || url.PathEscape(lang) != lang {
+		return badRequest("bad lang")
+	}
+	cr, err := s.rooms.Create(c.UserContext(), req.Variant, req.Options)
+	if errors.Is(err, room.ErrUnknownVariant) {
+		return notFound("unknown_variant", "no such game: "+req.Variant)
+	}
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(fiber.StatusCreated).JSON(createRoomResponse{Room: cr.Room, Variant: cr.Variant, Seat: cr.Seat, SeatKey: cr.SeatKey,
+		Invite: c.BaseURL() + "/" + lang + "/" + url.PathEscape(cr.Variant) + "/room/" + cr.Room})
+}

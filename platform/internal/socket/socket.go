@@ -1,0 +1,382 @@
+// Package socket carries the room protocol over WebSocket
+// (GET /api/v1/rooms/{room}/socket): the handshake's Origin check, the
+// hello, one writer goroutine per connection with a bounded queue, ping/pong
+// dead-peer detection, a frame size limit, per-connection message credits
+// and per-IP limits on wrong seat keys.
+//
+// It is transport only: the messages are defined and answered by package
+// room. It must never log or keep a seat key, and never touch a connection
+// after its handler has returned (the pooled Conn is reused).
+package socket
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/banmen/banmen/platform/internal/ratelimit"
+	"github.com/banmen/banmen/platform/internal/room"
+	"github.com/gofiber/contrib/websocket"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Close codes of the protocol (docs/protocol.md). 4000–4999 are ours.
+const (
+	CloseNormal     = websocket.CloseNormalClosure     // 1000: the client closed, or shutdown
+	CloseGoingAway  = websocket.CloseGoingAway         // 1001: the server is shutting down
+	CloseProtocol   = websocket.ClosePolicyViolation   // 1008: a malformed or unexpected message
+	CloseTooBig     = websocket.CloseMessageTooBig     // 1009: a frame over the size limit
+	CloseInternal   = websocket.CloseInternalServerErr // 1011
+	CloseTryLater   = websocket.CloseTryAgainLater     // 1013: the rules are unavailable
+	CloseReplaced   = room.CloseReplaced               // 4001
+	CloseBadKey     = room.CloseBadKey                 // 4003
+	CloseNotFound   = room.CloseNotFound               // 4004
+	CloseFlood      = 4008                             // out of message credits
+	CloseTooSlow    = 4009                             // the send queue overflowed
+	CloseTooManyBad = 4029                             // too many wrong keys or codes from this address
+)
+
+// Config configures a Handler.
+type Config struct {
+	Rooms  *room.Manager
+	Logger *slog.Logger
+	// Origins are the allowed Origin header values ("https://example.org");
+	// empty allows only the request's own host. A request without Origin
+	// (not a browser) is allowed: the seat key is what protects a seat.
+	Origins []string
+	// FrameBytes is the largest message accepted (larger: close 1009).
+	FrameBytes int
+	// Queue is how many messages may wait for a slow client.
+	Queue int
+	// Burst and Rate are each connection's message credits: Burst at once,
+	// Rate regained per second.
+	Burst, Rate int
+	// PingInterval is how often the server pings; a peer silent for two
+	// and a half intervals is dead.
+	PingInterval time.Duration
+	HelloTimeout time.Duration
+	WriteTimeout time.Duration
+	// WrongKeysPerMinute limits hellos with a wrong seat key or code per IP.
+	WrongKeysPerMinute int
+	Now                func() time.Time
+}
+
+// Handler serves room sockets.
+type Handler struct {
+	cfg    Config
+	badKey *ratelimit.Limiter
+
+	mu    sync.Mutex
+	conns map[*conn]struct{}
+	wg    sync.WaitGroup
+}
+
+// New returns a Handler.
+func New(cfg Config) *Handler {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.FrameBytes == 0 {
+		cfg.FrameBytes = 16 << 10
+	}
+	if cfg.Queue == 0 {
+		cfg.Queue = 64
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = 30
+	}
+	if cfg.Rate == 0 {
+		cfg.Rate = 10
+	}
+	if cfg.PingInterval == 0 {
+		cfg.PingInterval = 20 * time.Second
+	}
+	if cfg.HelloTimeout == 0 {
+		cfg.HelloTimeout = 10 * time.Second
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = 10 * time.Second
+	}
+	if cfg.WrongKeysPerMinute == 0 {
+		cfg.WrongKeysPerMinute = 10
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Handler{cfg: cfg, conns: map[*conn]struct{}{},
+		badKey: ratelimit.New(cfg.WrongKeysPerMinute, cfg.WrongKeysPerMinute, cfg.Now)}
+}
+
+func refuse(c *fiber.Ctx, status int, code, msg string) error {
+	return c.Status(status).JSON(fiber.Map{"error": fiber.Map{"code": code, "message": msg}})
+}
+
+// Check is the handshake's gate, before the upgrade: a WebSocket upgrade,
+// an allowed Origin (else 403), a room that exists (else 404).
+func (h *Handler) Check(c *fiber.Ctx) error {
+	if !websocket.IsWebSocketUpgrade(c) {
+		return refuse(c, fiber.StatusUpgradeRequired, "upgrade_required", "this is a WebSocket endpoint")
+	}
+	if !h.originAllowed(c) {
+		return refuse(c, fiber.StatusForbidden, "bad_origin", "this page's origin may not open room sockets")
+	}
+	id := c.Params("room")
+	if !room.ValidID(id) {
+		return refuse(c, fiber.StatusNotFound, "room_not_found", "no such room (unknown or expired)")
+	}
+	if _, err := h.cfg.Rooms.Open(c.UserContext(), id); errors.Is(err, room.ErrNotFound) {
+		return refuse(c, fiber.StatusNotFound, "room_not_found", "no such room (unknown or expired)")
+	}
+	// Other load errors (rules unavailable) are told after hello, with a
+	// close code a client retries on.
+	return c.Next()
+}
+
+func (h *Handler) originAllowed(c *fiber.Ctx) bool {
+	origin := c.Get(fiber.HeaderOrigin)
+	if origin == "" {
+		return true
+	}
+	if len(h.cfg.Origins) > 0 {
+		return slices.Contains(h.cfg.Origins, origin) || slices.Contains(h.cfg.Origins, "*")
+	}
+	u, err := url.Parse(origin)
+	return err == nil && u.Host != "" && u.Host == string(c.Request().Host())
+}
+
+// Socket is the upgraded handler (after Check).
+func (h *Handler) Socket() fiber.Handler {
+	return websocket.New(h.serve, websocket.Config{
+		// Check has applied the allow-list (including "same host", which
+		// this list cannot express), so the upgrader accepts every origin.
+		Origins:         []string{"*"},
+		ReadBufferSize:  4096,
+		WriteBufferSize: 4096,
+	})
+}
+
+// Shutdown closes every connection with 1001 and waits for their handlers.
+func (h *Handler) Shutdown() {
+	h.mu.Lock()
+	for c := range h.conns {
+		c.Close(CloseGoingAway, "server shutting down")
+	}
+	h.mu.Unlock()
+	h.wg.Wait()
+}
+
+// conn is one connection: the room's Subscriber.
+type conn struct {
+	ws    *websocket.Conn
+	h     *Handler
+	out   chan []byte
+	close chan struct{} // closed by Close
+	once  sync.Once
+	code  int
+	text  string
+	drain bool // write what is queued before the close frame
+	done  chan struct{}
+}
+
+// Send implements room.Subscriber: never blocks; a full queue drops the
+// connection (a slow client is not waited for).
+func (c *conn) Send(b []byte) bool {
+	select {
+	case <-c.close:
+		return false
+	default:
+	}
+	select {
+	case c.out <- b:
+		return true
+	default:
+		c.closeWith(CloseTooSlow, "too slow", false)
+		return false
+	}
+}
+
+// Close implements room.Subscriber.
+func (c *conn) Close(code int, reason string) { c.closeWith(code, reason, true) }
+
+func (c *conn) closeWith(code int, reason string, drain bool) {
+	c.once.Do(func() {
+		c.code, c.text, c.drain = code, reason, drain
+		close(c.close)
+	})
+}
+
+// writer is the only goroutine that writes data frames: queued messages,
+// pings, and at the end the close frame.
+func (c *conn) writer() {
+	defer close(c.done)
+	ws, cfg := c.ws, c.h.cfg
+	ping := time.NewTicker(cfg.PingInterval)
+	defer ping.Stop()
+	write := func(b []byte) bool {
+		ws.SetWriteDeadline(time.Now().Add(cfg.WriteTimeout))
+		return ws.WriteMessage(websocket.TextMessage, b) == nil
+	}
+	for {
+		select {
+		case b := <-c.out:
+			if !write(b) {
+				c.closeWith(CloseInternal, "write failed", false)
+				ws.SetReadDeadline(time.Now()) // wake the reader
+				return
+			}
+		case <-ping.C:
+			if ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(cfg.WriteTimeout)) != nil {
+				c.closeWith(CloseInternal, "ping failed", false)
+				ws.SetReadDeadline(time.Now())
+				return
+			}
+		case <-c.close:
+			if c.drain {
+				for len(c.out) > 0 && write(<-c.out) {
+				}
+			}
+			ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.text), time.Now().Add(cfg.WriteTimeout))
+			// The reader ends on the peer's answering close frame, or at
+			// this deadline if it never comes.
+			ws.SetReadDeadline(time.Now().Add(2 * time.Second))
+			return
+		}
+	}
+}
+
+// serve runs one connection: the reader in this goroutine, the writer in
+// another; it returns only after both have ended.
+func (h *Handler) serve(ws *websocket.Conn) {
+	c := &conn{ws: ws, h: h, out: make(chan []byte, h.cfg.Queue), close: make(chan struct{}), done: make(chan struct{})}
+	h.mu.Lock()
+	h.conns[c] = struct{}{}
+	h.wg.Add(1)
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		delete(h.conns, c)
+		h.mu.Unlock()
+		h.wg.Done()
+	}()
+	ws.SetReadLimit(int64(h.cfg.FrameBytes))
+	go c.writer()
+	defer func() {
+		c.closeWith(CloseNormal, "", true)
+		<-c.done
+	}()
+	sess := h.hello(c, ws.Params("room"), ws.IP())
+	if sess == nil {
+		return
+	}
+	defer sess.Leave()
+	wait := 5 * h.cfg.PingInterval / 2
+	ws.SetReadDeadline(time.Now().Add(wait))
+	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(wait)) })
+	credits := newCredits(h.cfg.Burst, h.cfg.Rate, h.cfg.Now)
+	for {
+		mt, b, err := ws.ReadMessage()
+		if err != nil {
+			return // closed, dead (deadline), or over the frame limit (1009 sent by the library)
+		}
+		ws.SetReadDeadline(time.Now().Add(wait))
+		if !credits.take() {
+			c.closeWith(CloseFlood, "too many messages", false)
+			return
+		}
+		if mt != websocket.TextMessage {
+			c.protocolError("messages are JSON text frames")
+			return
+		}
+		req, err := room.Decode(b)
+		if err != nil || req.Type == room.TypeHello {
+			c.protocolError("not a valid message after hello")
+			return
+		}
+		sess.Act(context.Background(), req)
+	}
+}
+
+// protocolError tells the client and closes with 1008.
+func (c *conn) protocolError(msg string) {
+	c.Send(errorMessage("bad_request", msg))
+	c.Close(CloseProtocol, "protocol error")
+}
+
+func errorMessage(code, msg string) []byte {
+	b, _ := room.EncodeError(code, msg)
+	return b
+}
+
+// hello reads the first message and joins the room; nil means the
+// connection is being closed with the reason already queued.
+func (h *Handler) hello(c *conn, id, ip string) *room.Session {
+	ws := c.ws
+	ws.SetReadDeadline(time.Now().Add(h.cfg.HelloTimeout))
+	mt, b, err := ws.ReadMessage()
+	if err != nil {
+		c.Close(CloseProtocol, "no hello") // (a frame too big got 1009 already)
+		return nil
+	}
+	req, err := room.Decode(b)
+	if mt != websocket.TextMessage || err != nil || req.Type != room.TypeHello {
+		c.protocolError("the first message must be a hello")
+		return nil
+	}
+	keyed := req.SeatKey != "" || req.Code != ""
+	if keyed && h.badKey.Exhausted(ip) {
+		c.Send(errorMessage("too_many_attempts", "too many wrong seat keys or codes from this address; try again later"))
+		c.Close(CloseTooManyBad, "too many attempts")
+		return nil
+	}
+	sess, err := h.cfg.Rooms.Join(context.Background(), id,
+		room.Hello{SeatKey: req.SeatKey, Code: req.Code, Version: req.Version}, c)
+	switch {
+	case err == nil:
+		return sess
+	case errors.Is(err, room.ErrNotFound):
+		c.Send(errorMessage("room_not_found", err.Error()))
+		c.Close(CloseNotFound, "room not found")
+	case errors.Is(err, room.ErrBadKey), errors.Is(err, room.ErrBadCode):
+		h.badKey.Allow(ip)
+		c.Send(errorMessage("bad_seat_key", err.Error()))
+		c.Close(CloseBadKey, "bad seat key")
+	case errors.Is(err, room.ErrTooManyAttempts):
+		c.Send(errorMessage("too_many_attempts", err.Error()))
+		c.Close(CloseTooManyBad, "too many attempts")
+	case errors.Is(err, room.ErrRulesUnavailable):
+		c.Send(errorMessage("unavailable", "this game is unavailable for a moment; try again"))
+		c.Close(CloseTryLater, "try again later")
+	default:
+		h.cfg.Logger.Error("room join failed", "room", id, "err", err)
+		c.Send(errorMessage("internal", "something went wrong on our side"))
+		c.Close(CloseInternal, "internal error")
+	}
+	return nil
+}
+
+// credits are a connection's message allowance: burst at once, rate per
+// second regained.
+type credits struct {
+	n, burst, rate float64
+	at             time.Time
+	now            func() time.Time
+}
+
+func newCredits(burst, rate int, now func() time.Time) *credits {
+	return &credits{n: float64(burst), burst: float64(burst), rate: float64(rate), at: now(), now: now}
+}
+
+func (c *credits) take() bool {
+	now := c.now()
+	c.n = min(c.burst, c.n+now.Sub(c.at).Seconds()*c.rate)
+	c.at = now
+	if c.n < 1 {
+		return false
+	}
+	c.n--
+	return true
+}

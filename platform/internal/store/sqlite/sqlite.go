@@ -1,0 +1,413 @@
+// Package sqlite is the embedded store of rooms: one SQLite file in WAL mode
+// with synchronous=FULL, written by one connection through one goroutine that
+// commits the appends of many rooms in one transaction (group commit), and
+// read through a small pool of reader connections.
+//
+// It must never hold a seat key (only hashes) and never interpret a move.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/banmen/banmen/platform/internal/store"
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// migrations are applied in order, each once; the schema version is the
+// number applied. Never edit one that has shipped: add the next.
+var migrations = []string{
+	1: `
+CREATE TABLE rooms (
+	id            TEXT PRIMARY KEY,
+	variant       TEXT NOT NULL,
+	options       TEXT NOT NULL,
+	seats         INTEGER NOT NULL,
+	rules_version TEXT NOT NULL DEFAULT '',
+	created       INTEGER NOT NULL,
+	touched       INTEGER NOT NULL,
+	version       INTEGER NOT NULL DEFAULT 0
+) STRICT;
+CREATE INDEX rooms_touched ON rooms(touched);
+CREATE TABLE seats (
+	room     TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+	seat     INTEGER NOT NULL,
+	key_hash BLOB NOT NULL,
+	PRIMARY KEY (room, seat)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE actions (
+	room    TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+	version INTEGER NOT NULL,
+	kind    TEXT NOT NULL,
+	seat    INTEGER NOT NULL,
+	move    TEXT NOT NULL DEFAULT '',
+	at      INTEGER NOT NULL,
+	PRIMARY KEY (room, version)
+) STRICT, WITHOUT ROWID;
+`,
+}
+
+// maxBatch bounds how many appends share one transaction.
+const maxBatch = 256
+
+// Store is a SQLite store. Use Open.
+type Store struct {
+	w    *sql.DB // the one writer connection, used only by the writer goroutine
+	r    *sql.DB // readers
+	reqs chan *request
+	done chan struct{}
+	// mu guards closed so that no request is sent after reqs is closed.
+	mu     sync.RWMutex
+	closed bool
+	// commits counts committed batches (for tests and metrics).
+	commits atomic.Int64
+}
+
+var _ store.Store = (*Store)(nil)
+
+// request is one write for the writer goroutine; fn runs inside the batch's
+// transaction (in its own savepoint) and its error goes back on res.
+type request struct {
+	ctx context.Context
+	fn  func(tx *sql.Tx) error
+	res chan error
+}
+
+// dsn is the writer's connection string: WAL, a commit is on disk before
+// it returns (synchronous=FULL), cascading deletes, and every transaction
+// takes the write lock at BEGIN (BEGIN IMMEDIATE) rather than on its first
+// write, so it can never fail half way on a busy database.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Set("_txlock", "immediate")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// readerDSN is the readers' connection string: they only read.
+func readerDSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "query_only(1)")
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Open opens (creating when missing) the database file at path and applies
+// the migrations it lacks.
+func Open(path string) (*Store, error) {
+	w, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := migrate(w); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", readerDSN(path))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(4)
+	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{})}
+	go s.writer()
+	return s, nil
+}
+
+func migrate(db *sql.DB) error {
+	if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY) STRICT`); err != nil {
+		return err
+	}
+	var have int
+	if err := db.QueryRow(`SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&have); err != nil {
+		return err
+	}
+	if have >= len(migrations) {
+		return nil
+	}
+	for v := have + 1; v < len(migrations); v++ {
+		tx, err := db.Begin()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(migrations[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", v, err)
+		}
+		if _, err := tx.Exec(`INSERT INTO schema_migrations(version) VALUES (?)`, v); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writer is the only user of the writer connection. It takes the requests
+// waiting (up to maxBatch), runs them in one BEGIN IMMEDIATE transaction,
+// each in a savepoint so one failure leaves the others, commits, and only
+// then answers each: an append is durable when its caller hears back.
+func (s *Store) writer() {
+	defer close(s.done)
+	batch := make([]*request, 0, maxBatch)
+	for first := range s.reqs {
+		batch = append(batch[:0], first)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case r, ok := <-s.reqs:
+				if !ok {
+					break more
+				}
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+func (s *Store) commit(batch []*request) {
+	results := make([]error, len(batch))
+	tx, err := s.w.Begin()
+	if err != nil {
+		for _, r := range batch {
+			r.res <- fmt.Errorf("begin: %w", err)
+		}
+		return
+	}
+	for i, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			results[i] = err
+			continue
+		}
+		if _, err := tx.Exec(`SAVEPOINT req`); err != nil {
+			results[i] = err
+			continue
+		}
+		if err := r.fn(tx); err != nil {
+			results[i] = err
+			if _, rbErr := tx.Exec(`ROLLBACK TO req`); rbErr != nil {
+				// The transaction is unusable: fail the whole batch.
+				tx.Rollback()
+				for _, r := range batch {
+					r.res <- fmt.Errorf("rollback to savepoint: %w", rbErr)
+				}
+				return
+			}
+		}
+		if _, err := tx.Exec(`RELEASE req`); err != nil && results[i] == nil {
+			results[i] = err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		for _, r := range batch {
+			r.res <- fmt.Errorf("commit: %w", err)
+		}
+		return
+	}
+	s.commits.Add(1)
+	for i, r := range batch {
+		r.res <- results[i]
+	}
+}
+
+// write hands fn to the writer and waits for its durable result. Once the
+// request is queued it is not abandoned on ctx's end: the caller waits for
+// the commit, so that "returned an error" never hides "was committed".
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	r := &request{ctx: context.WithoutCancel(ctx), fn: fn, res: make(chan error, 1)}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return errors.New("store is closed")
+	}
+	select {
+	case s.reqs <- r:
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return ctx.Err()
+	}
+	s.mu.RUnlock()
+	return <-r.res
+}
+
+// CreateRoom implements store.Store.
+func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte) error {
+	opts, err := json.Marshal(r.Options)
+	if err != nil {
+		return err
+	}
+	if r.Options == nil {
+		opts = []byte("{}")
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`INSERT INTO rooms(id, variant, options, seats, rules_version, created, touched, version)
+			VALUES (?, ?, ?, ?, ?, ?, ?, 0) ON CONFLICT(id) DO NOTHING`,
+			r.ID, r.Variant, string(opts), r.Seats, r.RulesVersion, r.Created.UnixNano(), r.Touched.UnixNano())
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrExists
+		}
+		_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, 0, ?)`, r.ID, hostKeyHash)
+		return err
+	})
+}
+
+// Append implements store.Store.
+func (s *Store) Append(ctx context.Context, a store.Action) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		// The compare-and-set on the room's version arbitrates; the
+		// primary key (room, version) would refuse a second copy anyway.
+		res, err := tx.Exec(`UPDATE rooms SET version = ?, touched = ? WHERE id = ? AND version = ?`,
+			a.Version, a.At.UnixNano(), a.Room, a.Version-1)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var one int
+			if err := tx.QueryRow(`SELECT 1 FROM rooms WHERE id = ?`, a.Room).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+				return store.ErrNotFound
+			} else if err != nil {
+				return err
+			}
+			return store.ErrConflict
+		}
+		if _, err := tx.Exec(`INSERT INTO actions(room, version, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`,
+			a.Room, a.Version, a.Kind, a.Seat, a.Move, a.At.UnixNano()); err != nil {
+			return err
+		}
+		if a.KeyHash != nil {
+			_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
+				ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
+		}
+		return err
+	})
+}
+
+// Touch implements store.Store.
+func (s *Store) Touch(ctx context.Context, id string, at time.Time) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE rooms SET touched = ? WHERE id = ?`, at.UnixNano(), id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrNotFound
+		}
+		return nil
+	})
+}
+
+// Purge implements store.Store.
+func (s *Store) Purge(ctx context.Context, cutoff time.Time) ([]string, error) {
+	var ids []string
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		ids = ids[:0]
+		rows, err := tx.Query(`DELETE FROM rooms WHERE touched < ? RETURNING id`, cutoff.UnixNano())
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			ids = append(ids, id)
+		}
+		return rows.Err()
+	})
+	return ids, err
+}
+
+// Room implements store.Store.
+func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
+	r := store.Room{ID: id}
+	var opts string
+	var created, touched int64
+	err := s.r.QueryRowContext(ctx, `SELECT variant, options, seats, rules_version, created, touched, version FROM rooms WHERE id = ?`, id).
+		Scan(&r.Variant, &opts, &r.Seats, &r.RulesVersion, &created, &touched, &r.Version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, store.ErrNotFound
+	}
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal([]byte(opts), &r.Options); err != nil {
+		return r, fmt.Errorf("room %s options: %w", id, err)
+	}
+	r.Created, r.Touched = time.Unix(0, created), time.Unix(0, touched)
+	return r, nil
+}
+
+// SeatKeys implements store.Store.
+func (s *Store) SeatKeys(ctx context.Context, id string) ([]store.SeatKey, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT seat, key_hash FROM seats WHERE room = ? ORDER BY seat`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.SeatKey
+	for rows.Next() {
+		var k store.SeatKey
+		if err := rows.Scan(&k.Seat, &k.Hash); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// Actions implements store.Store.
+func (s *Store) Actions(ctx context.Context, id string, after int64) ([]store.Action, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT version, kind, seat, move, at FROM actions WHERE room = ? AND version > ? ORDER BY version`, id, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Action
+	for rows.Next() {
+		a := store.Action{Room: id}
+		var at int64
+		if err := rows.Scan(&a.Version, &a.Kind, &a.Seat, &a.Move, &at); err != nil {
+			return nil, err
+		}
+		a.At = time.Unix(0, at)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Close implements store.Store: it lets queued writes commit, then closes
+// the connections.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.reqs)
+	s.mu.Unlock()
+	<-s.done
+	return errors.Join(s.r.Close(), s.w.Close())
+}
