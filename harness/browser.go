@@ -37,9 +37,8 @@ type tab struct {
 	cancel context.CancelFunc
 }
 
-// launch starts a Chromium for the actor. chromium is the binary ("" finds
-// one on PATH).
-func launch(ctx context.Context, a Actor, chromium string) (*browser, error) {
+// launch starts a Chromium for the actor; exe is the binary (Run found it).
+func launch(ctx context.Context, a Actor, exe string) (*browser, error) {
 	dev := a.device()
 	// No UserDataDir: the allocator makes a fresh profile per actor and
 	// removes it once Chromium and its helpers have exited.
@@ -59,8 +58,8 @@ func launch(ctx context.Context, a Actor, chromium string) (*browser, error) {
 		// Chromium refuses to run as root with its sandbox (CI containers).
 		opts = append(opts, chromedp.NoSandbox)
 	}
-	if chromium != "" {
-		opts = append(opts, chromedp.ExecPath(chromium))
+	if exe != "" {
+		opts = append(opts, chromedp.ExecPath(exe))
 	}
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	b := &browser{actor: a, dev: dev, alloc: acancel}

@@ -3,9 +3,9 @@ package harness_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,13 +14,15 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/harness"
+	"github.com/banmen/banmen/harness/chromium"
+	"github.com/banmen/banmen/platform/hosttest"
 )
 
 // The browser tests share one host, started by the first of them from
 // $BANMEN_BIN (the Makefile sets it) or from binaries built for the run.
 var site struct {
 	once sync.Once
-	host *harness.Host
+	host *hosttest.Host
 	err  error
 }
 
@@ -32,20 +34,18 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// chromium finds the browser, or skips: a machine without one cannot run
-// these tests (CI installs Debian's chromium).
-func chromium(t *testing.T) string {
+// findBrowser finds the browser as every browser test does (chromium.Find), or
+// skips; with BANMEN_REQUIRE_BROWSER=1 (CI) no browser fails instead.
+func findBrowser(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("BANMEN_CHROMIUM"); p != "" {
-		return p
+	p, err := chromium.Find("", os.Getenv)
+	if errors.Is(err, chromium.ErrNotFound) {
+		t.Skip(err)
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Skip("no Chromium on PATH (install Debian's chromium, or set BANMEN_CHROMIUM)")
-	return ""
+	return p
 }
 
 func base(t *testing.T) string {
@@ -54,7 +54,7 @@ func base(t *testing.T) string {
 		t.Skip("the browser suite is long; -short skips it")
 	}
 	site.once.Do(func() {
-		site.host, site.err = harness.StartHost(context.Background(), os.Getenv("BANMEN_BIN"))
+		site.host, site.err = hosttest.Start(context.Background(), os.Getenv("BANMEN_BIN"))
 	})
 	if site.err != nil {
 		t.Fatalf("start the host: %v", site.err)
@@ -71,19 +71,11 @@ func parallel() int {
 
 // TestScenarios plays every scenario under scenarios/ in Chromium.
 func TestScenarios(t *testing.T) {
-	browser := chromium(t)
+	browser := findBrowser(t)
 	url := base(t)
-	files, err := filepath.Glob("scenarios/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scenarios: %v", err)
-	}
-	var scs []*harness.Scenario
-	for _, f := range files {
-		sc, err := harness.Load(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scs = append(scs, sc)
+	scs, err := harness.LoadAll("scenarios")
+	if err != nil {
+		t.Fatal(err)
 	}
 	out := os.Getenv("BANMEN_HARNESS_OUT")
 	if out == "" {
@@ -136,7 +128,7 @@ func (l testLog) Write(p []byte) (int, error) {
 // JUnit report.
 func TestFailure(t *testing.T) {
 	t.Parallel()
-	browser := chromium(t)
+	browser := findBrowser(t)
 	url := base(t)
 	sc, err := harness.Parse([]byte(`
 name: broken on purpose
@@ -195,7 +187,7 @@ steps:
 // fails on that step and lists what is legal.
 func TestIllegalMove(t *testing.T) {
 	t.Parallel()
-	browser := chromium(t)
+	browser := findBrowser(t)
 	url := base(t)
 	sc, err := harness.Parse([]byte(`
 variant: xiangqi
@@ -226,7 +218,7 @@ steps:
 // when every step passed.
 func TestJSError(t *testing.T) {
 	t.Parallel()
-	browser := chromium(t)
+	browser := findBrowser(t)
 	url := base(t)
 	sc, err := harness.Parse([]byte(`
 variant: shogi
@@ -254,7 +246,7 @@ steps:
 // the busy flag that do not hold, each named with what the page has.
 func TestComputerFailure(t *testing.T) {
 	t.Parallel()
-	browser := chromium(t)
+	browser := findBrowser(t)
 	url := base(t)
 	var scs []*harness.Scenario
 	for name, text := range map[string]string{

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banmen/banmen/harness/chromium"
 	"github.com/banmen/banmen/platform/client"
 )
 
@@ -19,7 +20,8 @@ import (
 type Config struct {
 	// Base is the site's address ("http://localhost:8080").
 	Base string
-	// Chromium is the browser binary; empty finds chromium or chrome on PATH.
+	// Chromium is the browser binary; empty finds one as chromium.Find does
+	// ($BANMEN_CHROMIUM, PATH, Debian's path).
 	Chromium string
 	// Parallel is how many scenarios run at once (at least 1).
 	Parallel int
@@ -84,6 +86,13 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
+	}
+	if cfg.Chromium == "" {
+		p, err := chromium.Find("", os.Getenv)
+		if err != nil {
+			return Summary{}, err
+		}
+		cfg.Chromium = p
 	}
 	if cfg.Out == "" {
 		dir, err := os.MkdirTemp("", "banmen-harness-out-")

@@ -195,6 +195,52 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// LoadAll reads the scenarios paths name, in order: a file, a directory
+// (every *.yaml directly inside it, by name) or a glob pattern. A directory
+// or a pattern that names no scenario is an error, so a typo never runs
+// nothing and passes.
+func LoadAll(paths ...string) ([]*Scenario, error) {
+	var scs []*Scenario
+	for _, p := range paths {
+		files, err := scenarioFiles(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			sc, err := Load(f)
+			if err != nil {
+				return nil, err
+			}
+			scs = append(scs, sc)
+		}
+	}
+	return scs, nil
+}
+
+func scenarioFiles(p string) ([]string, error) {
+	fi, err := os.Stat(p)
+	switch {
+	case err == nil && fi.IsDir():
+		files, _ := filepath.Glob(filepath.Join(p, "*.yaml"))
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s: no *.yaml scenarios in this directory", p)
+		}
+		return files, nil
+	case err == nil:
+		return []string{p}, nil
+	case strings.ContainsAny(p, "*?["):
+		files, gerr := filepath.Glob(p)
+		if gerr != nil {
+			return nil, fmt.Errorf("%s: %w", p, gerr)
+		}
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s: matches no file", p)
+		}
+		return files, nil
+	}
+	return nil, err
+}
+
 // Load reads a scenario file. Unknown fields are errors, with their line.
 func Load(path string) (*Scenario, error) {
 	b, err := os.ReadFile(path)

@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,5 +54,64 @@ func TestParseScenarios(t *testing.T) {
 		if _, err := harness.Load(f); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestLoadAll: scenarios come from files, directories (every *.yaml inside,
+// by name, not below) and globs; a directory or a pattern that names none is
+// an error.
+func TestLoadAll(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const sc = "variant: shogi\nsteps:\n  - open: play\n"
+	write("b.yaml", sc)
+	a := write("a.yaml", sc)
+	write("notes.txt", "not a scenario")
+	write("deeper/c.yaml", sc)
+	write("empty/readme.md", "")
+	for _, tc := range []struct {
+		args []string
+		want string // the scenarios' names, or the error's text
+	}{
+		{[]string{dir}, "a b"},
+		{[]string{a}, "a"},
+		{[]string{filepath.Join(dir, "*.yaml"), filepath.Join(dir, "deeper")}, "a b c"},
+		{[]string{filepath.Join(dir, "empty")}, "no *.yaml scenarios in this directory"},
+		{[]string{filepath.Join(dir, "x*.yaml")}, "matches no file"},
+		{[]string{filepath.Join(dir, "missing.yaml")}, "no such file"},
+	} {
+		scs, err := harness.LoadAll(tc.args...)
+		var got []string
+		for _, s := range scs {
+			got = append(got, s.Name)
+		}
+		s := strings.Join(got, " ")
+		if err != nil {
+			s = err.Error()
+		}
+		if s != tc.want && (err == nil || !strings.Contains(s, tc.want)) {
+			t.Errorf("LoadAll(%q) = %s, want %s", tc.args, s, tc.want)
+		}
+	}
+}
+
+// TestShippedScenariosLoad: `harness run harness/scenarios` reads them all.
+func TestShippedScenariosLoad(t *testing.T) {
+	scs, err := harness.LoadAll("scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("scenarios/*.yaml")
+	if len(scs) != len(files) || len(scs) == 0 {
+		t.Errorf("LoadAll(scenarios) read %d scenarios of %d files", len(scs), len(files))
 	}
 }

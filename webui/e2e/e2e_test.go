@@ -8,15 +8,13 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -27,11 +25,13 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"go.yaml.in/yaml/v3"
 
+	"github.com/banmen/banmen/configs"
+	"github.com/banmen/banmen/harness/chromium"
 	"github.com/banmen/banmen/locales"
+	"github.com/banmen/banmen/platform/hosttest"
 )
-
-const chromium = "/usr/bin/chromium"
 
 var (
 	baseURL    string
@@ -40,10 +40,18 @@ var (
 
 func TestMain(m *testing.M) { os.Exit(run(m)) }
 
+// run starts the test host (the shipped configuration, from $BANMEN_BIN or
+// binaries built for the run) and one Chromium for every test. No browser
+// is a skip, unless BANMEN_REQUIRE_BROWSER=1 makes it a failure.
 func run(m *testing.M) int {
-	if _, err := os.Stat(chromium); err != nil {
-		fmt.Println("e2e: skipped, no Chromium at", chromium)
+	browser, err := chromium.Find("", os.Getenv)
+	if errors.Is(err, chromium.ErrNotFound) {
+		fmt.Println("e2e: skipped:", err)
 		return 0
+	}
+	if err != nil {
+		fmt.Println("e2e:", err)
+		return 1
 	}
 	tmp, err := os.MkdirTemp("", "banmen-e2e-")
 	if err != nil {
@@ -51,23 +59,16 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(tmp)
-	bin := os.Getenv("BANMEN_BIN")
-	if bin == "" {
-		bin = filepath.Join(tmp, "bin")
-		if err := build(bin); err != nil {
-			fmt.Println("e2e: build:", err)
-			return 1
-		}
-	}
-	stop, err := startHost(bin, tmp)
+	host, err := hosttest.Start(context.Background(), os.Getenv("BANMEN_BIN"))
 	if err != nil {
 		fmt.Println("e2e: host:", err)
 		return 1
 	}
-	defer stop()
+	defer host.Stop()
+	baseURL = host.URL
 
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chromium),
+		chromedp.ExecPath(browser),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -88,57 +89,22 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// build compiles the host and the three game plugins, as `make build` does.
-func build(bin string) error {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		return err
+// TestHomeShowsShippedVariants: the tests run the site users get. The home
+// page lists the games configs/default.yaml lists, in its order, and not the
+// example plugin the test host also has (a host on built-in defaults shows
+// every plugin, sorted).
+func TestHomeShowsShippedVariants(t *testing.T) {
+	var shipped struct {
+		Variants []string `yaml:"variants"`
 	}
-	targets := map[string]string{"banmen": "./platform/cmd/banmen"}
-	for _, p := range []string{"shogi", "yonin", "xiangqi"} {
-		targets["plugins/"+p] = "./plugins/" + p
+	if err := yaml.Unmarshal(configs.Default, &shipped); err != nil || len(shipped.Variants) == 0 {
+		t.Fatalf("configs/default.yaml lists no variants (%v): this test would prove nothing", err)
 	}
-	for out, pkg := range targets {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, out), pkg)
-		cmd.Dir = root
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("%s: %v\n%s", pkg, err, b)
-		}
-	}
-	return nil
-}
-
-// startHost runs the host on a free port and waits for its "serving" line.
-func startHost(bin, tmp string) (stop func(), err error) {
-	cmd := exec.Command(filepath.Join(bin, "banmen"), "-port", "0",
-		"-plugin_dir", filepath.Join(bin, "plugins"), "-data_dir", filepath.Join(tmp, "data"))
-	cmd.Stderr = io.Discard
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	stop = func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(sc.Text(), "Banmen is serving on "); ok {
-				found <- strings.TrimSpace(u)
-			}
-		}
-	}()
-	select {
-	case baseURL = <-found:
-		return stop, nil
-	case <-time.After(30 * time.Second):
-		stop()
-		return nil, errors.New("no serving line within 30s")
+	ctx := tab(t)
+	do(t, ctx, chromedp.Navigate(baseURL+"/en/"))
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('.game-list .game-card a')].map((a) => a.pathname.split('/')[2])`)
+	if !slices.Equal(got, shipped.Variants) {
+		t.Errorf("the home page lists %v, want %v as configs/default.yaml says", got, shipped.Variants)
 	}
 }
 
@@ -519,6 +485,35 @@ func TestShogiTouch(t *testing.T) {
 	}
 	if got := exportText(t, ctx, "kif"); !strings.Contains(got, "金打") {
 		t.Errorf("KIF export lacks the gold drop:\n%s", got)
+	}
+}
+
+// TestAnnouncementSuperseded: the live region says only the latest
+// announcement. A piece picked up and put back within one task (a fast
+// keyboard, or a move answered before the pickup's text was shown) must not
+// let the pickup's text appear after the newer one was asked for; it did,
+// and TestYoninKeyboard then read "gold picked up" where it wanted the check.
+func TestAnnouncementSuperseded(t *testing.T) {
+	ctx := tab(t)
+	open(t, ctx, "/en/shogi/play?mode=local")
+	if eval[int](t, ctx, `Number(document.body.dataset.ply)`) != 0 {
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('banmen.local.shogi')`), chromedp.Reload())
+		wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.ply === '0'`)
+	}
+	// Every text the live region is given, in order; then pick the pawn up
+	// and put it back, as Enter twice does (a click with detail 0).
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		window.said = [];
+		const live = document.getElementById('live');
+		new MutationObserver((rs) => { for (const r of rs) for (const n of r.addedNodes) window.said.push(n.textContent); })
+			.observe(live, { childList: true, characterData: true, subtree: true });
+		const c = document.querySelector('.cell[data-index="%d"]');
+		c.click();
+		c.click();
+	})()`, shogiCell("7g"))))
+	wait(t, ctx, `window.said.length > 0`)
+	if said := eval[[]string](t, ctx, `window.said`); len(said) == 0 || said[0] != "Put back" {
+		t.Errorf("the live region said %q, want only the latest announcement, \"Put back\"", said)
 	}
 }
 

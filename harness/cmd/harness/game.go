@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/banmen/banmen/harness"
 	"github.com/banmen/banmen/platform/client"
+	"github.com/banmen/banmen/platform/hosttest"
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -38,11 +37,7 @@ func game(ctx context.Context, args []string, getenv func(string) string, stdout
 		return errors.New("game: say -variant")
 	}
 	if *base == "" {
-		bdir := *bin
-		if bdir != "" {
-			bdir, _ = filepath.Abs(bdir)
-		}
-		h, err := harness.StartHost(ctx, bdir)
+		h, err := hosttest.Start(ctx, *bin)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@
 //
 //	harness run [-base URL] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] scenarios...
 //
+// Scenarios are files, directories (every *.yaml inside) or glob patterns.
+//
 // Without -base it starts a host itself, on a free port with a temporary data
 // directory, from the binaries in -bin (default $BANMEN_BIN, else it builds
 // them). It prints a line per scenario and "N passed, N failed"; it exits 1
@@ -26,6 +28,8 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/harness"
+	"github.com/banmen/banmen/harness/chromium"
+	"github.com/banmen/banmen/platform/hosttest"
 )
 
 func main() {
@@ -55,7 +59,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("harness run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	base := fs.String("base", "", "the site to test; empty starts a host")
-	browser := fs.String("browser", getenv("BANMEN_CHROMIUM"), "the Chromium binary (default: chromium on PATH)")
+	browser := fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
 	parallel := fs.Int("parallel", 2, "scenarios at once")
 	junit := fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
 	out := fs.String("out", "harness-out", "where failure screenshots and consoles go")
@@ -67,21 +71,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if fs.NArg() == 0 {
 		return errors.New("no scenario files")
 	}
-	var scs []*harness.Scenario
-	for _, p := range fs.Args() {
-		sc, err := harness.Load(p)
-		if err != nil {
-			return err
-		}
-		scs = append(scs, sc)
+	scs, err := harness.LoadAll(fs.Args()...)
+	if err != nil {
+		return err
 	}
-	var host *harness.Host
+	exe, err := chromium.Find(*browser, getenv)
+	if err != nil {
+		return err
+	}
+	var host *hosttest.Host
 	if *base == "" {
-		bdir := *bin
-		if bdir != "" {
-			bdir, _ = filepath.Abs(bdir)
-		}
-		h, err := harness.StartHost(ctx, bdir)
+		h, err := hosttest.Start(ctx, *bin)
 		if err != nil {
 			return err
 		}
@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
 	sum, err := harness.Run(ctx, harness.Config{
-		Base: *base, Chromium: *browser, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout,
+		Base: *base, Chromium: exe, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout,
 	}, scs)
 	if err != nil {
 		return err

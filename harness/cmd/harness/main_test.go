@@ -25,6 +25,9 @@ func TestRunUsage(t *testing.T) {
 		{[]string{"run", "-base", "http://127.0.0.1:1"}, "no scenario files"},
 		{[]string{"run", "-base", "http://127.0.0.1:1", filepath.Join(dir, "missing.yaml")}, "no such file"},
 		{[]string{"run", "-base", "http://127.0.0.1:1", bad}, "line 3: field presss not found"},
+		// A directory is every *.yaml inside it, so its broken scenario is read.
+		{[]string{"run", "-base", "http://127.0.0.1:1", dir}, "bad.yaml: yaml: unmarshal errors"},
+		{[]string{"run", "-base", "http://127.0.0.1:1", filepath.Join(dir, "nothing-*.yaml")}, "matches no file"},
 		{[]string{"run", "-parallel", "x"}, "invalid value"},
 		{[]string{"game", "-base", "http://127.0.0.1:1"}, "say -variant"},
 	} {

@@ -31,10 +31,14 @@ let alt = false; // show the alternative move texts (western shogi names, UCCI)
 // ---- announcements and notices
 
 const live = $('live');
+let saying = 0; // the timer of the text about to be shown
 function announce(text) {
-  // Clearing first makes a repeated text be spoken again.
+  // Clearing first makes a repeated text be spoken again. A text not shown
+  // yet is dropped: it must never land after a newer one (a piece picked up
+  // and a move answered within the pause would say the pickup last).
+  clearTimeout(saying);
   live.textContent = '';
-  setTimeout(() => { live.textContent = text; }, 30);
+  saying = setTimeout(() => { live.textContent = text; }, 30);
 }
 
 function notice(text, kind = 'info', id = '', key = '') {

@@ -1,0 +1,39 @@
+#!/bin/sh
+# deps.sh makes sure the programs the tests need are installed, and `make
+# test` runs it first, so a test never passes by skipping for want of one:
+# Debian's chromium (webui/e2e, the harness) and fairy-stockfish (the rules'
+# cross-checks). When one is missing it installs them with apt-get if run as
+# root, else it stops at once and names the command that would.
+#
+#   scripts/deps.sh          check, install what is missing (as root)
+#   scripts/deps.sh -list    print the Debian packages, one a line
+set -eu
+
+packages="chromium fairy-stockfish"
+
+if [ "${1:-}" = "-list" ]; then
+	printf '%s\n' $packages
+	exit 0
+fi
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+missing=""
+# The browser as harness/chromium finds it: $BANMEN_CHROMIUM, PATH, Debian's path.
+if [ -n "${BANMEN_CHROMIUM:-}" ]; then
+	[ -x "$BANMEN_CHROMIUM" ] || { echo "deps: BANMEN_CHROMIUM=$BANMEN_CHROMIUM is not an executable" >&2; exit 1; }
+elif ! { have chromium || have chromium-browser || have google-chrome || [ -x /usr/bin/chromium ]; }; then
+	missing="$missing chromium"
+fi
+have fairy-stockfish || [ -x /usr/games/fairy-stockfish ] || missing="$missing fairy-stockfish"
+
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! have apt-get; then
+	echo "deps: the tests need$missing; install with: sudo scripts/deps.sh (apt-get install$missing)" >&2
+	exit 1
+fi
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086 # a list of package names
+apt-get install -y -q $missing
