@@ -34,11 +34,12 @@ test-race:
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./sdk/... ./platform/...
 
 test-unit:
-	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e)
+	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest)
 
-# The browser tests (Debian's chromium): the board's own tests, then every
-# harness scenario against a host the harness starts.
+# The browser tests (Debian's chromium): the QR encoder's, the board's own
+# tests, then every harness scenario against a host the harness starts.
 test-browser:
+	$(GO) test -count=1 ./webui/qrtest/
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 20m ./webui/e2e/
 	BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml $(GO) test -count=1 -timeout 25m ./harness/...
 
