@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // Rooms (Play with a friend) between real browsers. Every person is a
@@ -180,8 +181,19 @@ func TestRoomShogi(t *testing.T) {
 	}
 	roomMove(t, host, shogiCell("7g"), shogiCell("7f"))
 	waitPly(t, guest, 1)
-	roomMove(t, guest, shogiCell("3c"), shogiCell("3d"))
+	// The guest moves by keyboard on the turned board: up on the screen is
+	// Gote's forward. The move is announced once the server confirmed it.
+	do(t, guest, chromedp.Focus(chromedp.CSS(cellSel(shogiCell("3c")))), chromedp.KeyEvent(kb.Enter))
+	wait(t, guest, `document.querySelectorAll('.cell.target').length > 0`)
+	do(t, guest, chromedp.KeyEvent(kb.ArrowUp))
+	if got := eval[int](t, guest, `Number(document.activeElement.dataset.index)`); got != shogiCell("3d") {
+		t.Errorf("ArrowUp on Gote's board went to cell %d, want 3d (%d)", got, shogiCell("3d"))
+	}
+	do(t, guest, chromedp.KeyEvent(kb.Enter))
+	waitPly(t, guest, 2)
+	wait(t, guest, `document.getElementById('live').textContent.includes('Gote')`)
 	waitPly(t, host, 2)
+	wait(t, host, `document.getElementById('live').textContent.includes('Gote')`)
 	roomMove(t, host, shogiCell("2g"), shogiCell("2f"))
 	waitPly(t, guest, 3)
 

@@ -159,7 +159,11 @@ function stop(state, text) {
 }
 
 function setConn(state) {
+  // Screen readers hear a change of state once, not every tick of the countdown.
+  const was = conn.state;
   conn.state = state;
+  if (state === 'reconnecting' && was !== 'reconnecting') announce(t('room.conn.reconnecting', { s: Math.ceil((conn.retryAt - Date.now()) / 1000) }));
+  if (state === 'open' && (was === 'reconnecting' || was === 'connecting') && room.version !== null) announce(t('room.conn.open'));
   body.conn = state;
   if (state === 'open') conn.attempt = 0;
   if (state !== 'replaced' && state !== 'moved' && state !== 'gone' && state !== 'stopped') $('stopped').hidden = true;
