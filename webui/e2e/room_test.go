@@ -377,3 +377,44 @@ func TestRoomGone(t *testing.T) {
 	do(t, ctx, chromedp.Click(chromedp.CSS(`.new-room`)))
 	waitNavigated(t, ctx, `location.pathname.startsWith('/de/xiangqi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.seat === '0'`)
 }
+
+// TestRoomXiangqi: before a guest has joined the host alone starts a new
+// round at once; then a guest on a phone plays Black from the bottom of
+// their screen, and the room exports FEN + UCCI.
+func TestRoomXiangqi(t *testing.T) {
+	host := person(t, 1366, 900)
+	do(t, host, chromedp.Navigate(baseURL+"/zh/xiangqi/"))
+	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
+	waitNavigated(t, host, `location.pathname.startsWith('/zh/xiangqi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
+	url := eval[string](t, host, `location.href`)
+	do(t, host, chromedp.Click(chromedp.ID("new-round")))
+	wait(t, host, `document.body.dataset.round === '2' && document.body.dataset.newRound === 'none'`)
+	if eval[bool](t, host, `document.getElementById('confirm-dialog').open`) {
+		t.Error("a new round before any move asked for confirmation")
+	}
+
+	w, h, opts := phone()
+	guest := person(t, w, h, opts...)
+	openRoom(t, guest, url)
+	if got := eval[string](t, guest, `document.body.dataset.seat + '/' + document.body.dataset.round`); got != "1/2" {
+		t.Fatalf("the guest holds seat/round %s, want 1/2", got)
+	}
+	if w := pageWidth(t, guest); w > 390 {
+		t.Errorf("the room page is %.0f px wide on a 390 px screen", w)
+	}
+	// Black's corner (cell 0, a9) is at the bottom of the guest's screen.
+	if !eval[bool](t, guest, fmt.Sprintf(`document.querySelector('%s').getBoundingClientRect().top > document.querySelector('%s').getBoundingClientRect().top`, cellSel(xiangqiCell("a9")), cellSel(xiangqiCell("a0")))) {
+		t.Error("the guest does not see Black's side at the bottom")
+	}
+	if s := statusText(guest); !strings.Contains(s, "轮到红方走") {
+		t.Errorf("the guest's status %q is not in Chinese", s)
+	}
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected'`)
+	roomMove(t, host, xiangqiCell("h2"), xiangqiCell("e2"))
+	waitPly(t, guest, 1)
+	roomMove(t, guest, xiangqiCell("h7"), xiangqiCell("e7"))
+	waitPly(t, host, 2)
+	if got := exportText(t, host, "fen+ucci"); !strings.HasSuffix(strings.TrimSpace(got), "moves h2e2 h7e7") {
+		t.Errorf("the room's FEN + UCCI export:\n%s", got)
+	}
+}
