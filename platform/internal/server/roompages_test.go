@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,9 @@ func TestRoomPages(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the room's page lacks %q", want)
 		}
+	}
+	if regexp.MustCompile(`<script(?: type="module")?>|\sstyle=`).MatchString(body) {
+		t.Error("the room's page has an inline script or style attribute")
 	}
 	if strings.Contains(body, cr.SeatKey) {
 		t.Error("the room's page holds the host's seat key")
