@@ -418,3 +418,24 @@ func TestRoomXiangqi(t *testing.T) {
 		t.Errorf("the room's FEN + UCCI export:\n%s", got)
 	}
 }
+
+// TestRoomNoStorage: where the browser keeps nothing, Play with a friend
+// says why it cannot keep a seat instead of opening a room whose first seat
+// the host would not get back.
+func TestRoomNoStorage(t *testing.T) {
+	ctx := tab(t, chromedp.WithNewBrowserContext())
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };`,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, chromedp.Navigate(baseURL+"/nl/shogi/"))
+	do(t, ctx, chromedp.Click(chromedp.CSS(`.mode-friend`)))
+	wait(t, ctx, `!document.getElementById('friend-error').hidden`)
+	if s := eval[string](t, ctx, `document.getElementById('friend-error').textContent`); !strings.Contains(s, "je plaats in een kamer niet onthouden") {
+		t.Errorf("the landing page says %q", s)
+	}
+	if p := eval[string](t, ctx, `location.pathname`); p != "/nl/shogi/" {
+		t.Errorf("the page went to %s", p)
+	}
+}

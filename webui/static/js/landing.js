@@ -2,7 +2,7 @@
 // opens it (the creator holds the first seat).
 
 import { ApiError } from './api.js';
-import { createRoom } from './rooms.js';
+import { createRoom, StorageOff } from './rooms.js';
 
 const err = document.getElementById('friend-error');
 for (const b of document.querySelectorAll('.mode-friend, .new-room')) {
@@ -15,8 +15,11 @@ for (const b of document.querySelectorAll('.mode-friend, .new-room')) {
     try {
       location.assign(await createRoom(b.dataset.variant, b.dataset.lang));
     } catch (e) {
-      const why = e instanceof ApiError && e.code !== 'network' ? e.message : err.dataset.network;
-      err.textContent = err.dataset.failed.replace('{error}', why);
+      if (e instanceof StorageOff) err.textContent = err.dataset.storage;
+      else {
+        const why = e instanceof ApiError && e.code !== 'network' ? e.message : err.dataset.network;
+        err.textContent = err.dataset.failed.replace('{error}', why);
+      }
       err.hidden = false;
       for (const x of all) x.disabled = false;
       b.removeAttribute('aria-busy');

@@ -9,7 +9,7 @@ import { ApiError, postJSON } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
 import { qrSVG } from './qr.js';
-import { createRoom, dropSeatKey, keepSeatKey, seatKey } from './rooms.js';
+import { createRoom, dropSeatKey, keepSeatKey, seatKey, StorageOff } from './rooms.js';
 import { Store } from './store.js';
 import { $, makeUI } from './ui.js';
 
@@ -225,7 +225,7 @@ function onEvent(ev) {
 }
 
 function onWelcome(ev) {
-  if (ev.seatKey && !keepSeatKey(roomID, ev.seatKey)) notice(t('ui.storageOff'), 'warn', 'storage', 'ui.storageOff');
+  if (ev.seatKey && !keepSeatKey(roomID, ev.seatKey)) notice(t('room.storageOff'), 'warn', 'storage', 'room.storageOff');
   const wasSeat = room.seat;
   room.seat = ev.seat;
   room.round = ev.round;
@@ -616,7 +616,8 @@ $('new-room').addEventListener('click', async () => {
     location.assign(await createRoom(desc.id, data.lang));
   } catch (err) {
     $('new-room').disabled = false;
-    ui.noticeError(err);
+    if (err instanceof StorageOff) notice(t('room.storageOff'), 'error', 'storage', 'room.storageOff');
+    else ui.noticeError(err);
   }
 });
 $('share').addEventListener('click', shareInvite);

@@ -40,9 +40,24 @@ function stores() {
   return out.filter(Boolean);
 }
 
-/** createRoom creates a room of variant, keeps the host's seat key and resolves to the room's page. */
+/** canKeepSeats tells whether this browser lets the site keep a seat key. */
+export function canKeepSeats() {
+  if (!keepSeatKey('probe', '1')) return false;
+  dropSeatKey('probe');
+  return true;
+}
+
+/** StorageOff is thrown by createRoom when no storage would keep the host's seat. */
+export class StorageOff extends Error {}
+
+/**
+ * createRoom creates a room of variant, keeps the host's seat key and
+ * resolves to the room's page. Without storage it creates nothing: the
+ * host would arrive without a key and be taken for the guest.
+ */
 export async function createRoom(variant, lang) {
+  if (!canKeepSeats()) throw new StorageOff('storage');
   const res = await postJSON('/api/v1/rooms', { variant, lang });
-  keepSeatKey(res.room, res.seatKey);
+  if (!keepSeatKey(res.room, res.seatKey)) throw new StorageOff('storage');
   return `/${encodeURIComponent(lang)}/${encodeURIComponent(res.variant)}/room/${encodeURIComponent(res.room)}`;
 }
