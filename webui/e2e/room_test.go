@@ -417,6 +417,18 @@ func TestRoomXiangqi(t *testing.T) {
 	if got := exportText(t, host, "fen+ucci"); !strings.HasSuffix(strings.TrimSpace(got), "moves h2e2 h7e7") {
 		t.Errorf("the room's FEN + UCCI export:\n%s", got)
 	}
+
+	// A browser holding a wrong key for this room is told so, forgets the
+	// key and watches (the seats are taken).
+	other := person(t, 1366, 900)
+	do(t, other, chromedp.Navigate(baseURL+"/en/"))
+	room := url[strings.LastIndex(url, "/")+1:]
+	do(t, other, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`localStorage.setItem('banmen.seat.%s', 'A'.repeat(43))`, room)))
+	openRoom(t, other, url)
+	wait(t, other, `document.body.dataset.seat === '-1' && document.querySelector('#notices [data-key="room.badKey"]') !== null`)
+	if k := eval[string](t, other, fmt.Sprintf(`localStorage.getItem('banmen.seat.%s') ?? ''`, room)); k != "" {
+		t.Errorf("the wrong key %q is still kept", k)
+	}
 }
 
 // TestRoomNoStorage: where the browser keeps nothing, Play with a friend
