@@ -108,11 +108,12 @@ func TestHomeShowsShippedVariants(t *testing.T) {
 	}
 }
 
-// tab opens a new tab, fails the test on any page error at the end, and
-// returns a context bounded by the test's time.
-func tab(t *testing.T) context.Context {
+// tab opens a new tab (with opts: in a browser context of its own, or
+// another tab's), fails the test on any page error at the end, and returns a
+// context bounded by the test's time.
+func tab(t *testing.T, opts ...chromedp.ContextOption) context.Context {
 	t.Helper()
-	ctx, errs := watchedTab(t)
+	ctx, errs := watchedTab(t, opts...)
 	t.Cleanup(func() {
 		for _, e := range errs() {
 			t.Errorf("page error: %s", e)
@@ -123,9 +124,9 @@ func tab(t *testing.T) context.Context {
 
 // watchedTab opens a new tab and collects its JavaScript exceptions and
 // console errors; errs may be read once the test has ended.
-func watchedTab(t *testing.T) (ctx context.Context, errs func() []string) {
+func watchedTab(t *testing.T, opts ...chromedp.ContextOption) (ctx context.Context, errs func() []string) {
 	t.Helper()
-	tabCtx, cancel := chromedp.NewContext(browserCtx)
+	tabCtx, cancel := chromedp.NewContext(browserCtx, opts...)
 	if err := chromedp.Do(tabCtx); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime/debug"
 	"time"
 
@@ -93,10 +94,19 @@ func (s *Server) logPanic(c *fiber.Ctx, e any) {
 }
 
 // securityHeaders keeps every page self-contained: no external requests, no
-// referrer, no framing.
+// referrer, no framing. The room page's socket is this host's own, named
+// with ws: and wss: (not every browser lets 'self' cover them).
 func (s *Server) securityHeaders(c *fiber.Ctx) error {
-	c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+	connect := "connect-src 'self'"
+	if h := string(c.Request().Host()); hostHeader.MatchString(h) {
+		connect += " ws://" + h + " wss://" + h
+	}
+	c.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "+connect+"; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 	c.Set("Referrer-Policy", "no-referrer")
 	c.Set("X-Content-Type-Options", "nosniff")
 	return c.Next()
 }
+
+// hostHeader is a Host header that may be written into the CSP: a name or
+// an address and a port, nothing that could end the directive.
+var hostHeader = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:[0-9]+)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]+)?$`)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"html/template"
 	"io/fs"
 	"net/url"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/banmen/banmen/locales"
 	"github.com/banmen/banmen/platform/internal/i18n"
+	"github.com/banmen/banmen/platform/internal/room"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/webui"
 	"github.com/gofiber/fiber/v2"
@@ -20,15 +22,16 @@ import (
 )
 
 // The pages: /{lang}/ (home), /{lang}/{variant}/ (landing and rules) and
-// /{lang}/{variant}/play?mode=local|computer (the board). Every string comes from
+// /{lang}/{variant}/play?mode=local|computer (the board) and
+// /{lang}/{variant}/room/{room} (a room, Play with a friend). Every string comes from
 // locales/; the board's scripts get theirs from a JSON block in the page, so
 // the CSP (script-src 'self') holds without any inline script.
 
 // pageNames are the page templates; each defines "content" for the layout.
-var pageNames = []string{"home", "landing", "play", "soon", "notfound"}
+var pageNames = []string{"home", "landing", "play", "room", "roomgone", "notfound"}
 
 // uiPrefixes are the key prefixes the board's scripts need.
-var uiPrefixes = []string{"ui.", "seat.", "piece.", "result.", "notice.", "action.", "error.", "option.", "variant.", "moves.", "board.", "notation.", "mode."}
+var uiPrefixes = []string{"ui.", "seat.", "piece.", "result.", "notice.", "action.", "error.", "option.", "variant.", "moves.", "board.", "notation.", "mode.", "room."}
 
 // pages holds the parsed templates per language, so each language's
 // template functions translate without a lookup of the request.
@@ -55,7 +58,7 @@ func parsePages(cat *i18n.Catalog, static string) (*pages, error) {
 	for _, lang := range cat.Langs() {
 		p.byLang[lang] = map[string]*template.Template{}
 		for _, name := range pageNames {
-			t, err := template.New(name).Funcs(p.funcs(lang)).ParseFS(webui.Templates(), "layout.html", name+".html")
+			t, err := template.New(name).Funcs(p.funcs(lang)).ParseFS(webui.Templates(), "layout.html", "parts.html", name+".html")
 			if err != nil {
 				return nil, err
 			}
@@ -120,6 +123,8 @@ type pageData struct {
 	Variant     *variantCard
 	Board       *boardData
 	Mode        string
+	// Rooms: whether this host serves online rooms (Play with a friend).
+	Rooms bool
 	// Approximate: the page's language is only a weak substitute for the
 	// one the browser asks for (Simplified for a Traditional Chinese
 	// reader), and the page says so.
@@ -148,6 +153,9 @@ type boardData struct {
 	StorageKey string            `json:"storageKey"`
 	Variant    sdk.Description   `json:"variant"`
 	Strings    map[string]string `json:"strings"`
+	// Room and Socket, on a room's page: its id and its socket's path.
+	Room   string `json:"room,omitempty"`
+	Socket string `json:"socket,omitempty"`
 }
 
 func (p *pages) render(c *fiber.Ctx, status int, name string, d pageData) error {
@@ -245,7 +253,7 @@ func (s *Server) pageRoutes(app *fiber.App) {
 			return notFoundPage(c)
 		}
 		return pg.render(c, fiber.StatusOK, "landing", pageData{
-			Lang: l, Variant: v,
+			Lang: l, Variant: v, Rooms: s.rooms != nil,
 			Title:       titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
 			Description: titleOr(cat, l, "landing."+v.ID+".meta", ""),
 		})
@@ -258,9 +266,6 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		}
 		name := cat.T(l, v.NameKey)
 		mode := c.Query("mode", "local")
-		if mode == "friend" {
-			return pg.render(c, fiber.StatusOK, "soon", pageData{Lang: l, Variant: v, Mode: mode, Title: cat.T(l, "mode.soon.title")})
-		}
 		if mode != "local" && mode != "computer" {
 			return notFoundPage(c)
 		}
@@ -277,6 +282,43 @@ func (s *Server) pageRoutes(app *fiber.App) {
 			Board: &boardData{
 				Lang: l, Mode: mode, API: "/api/v1/games/" + d.ID, StorageKey: "banmen." + mode + "." + d.ID,
 				Variant: d, Strings: cat.Subset(l, uiPrefixes...),
+			},
+		})
+	})
+	// A room's page. An unknown or expired room (or one of another game)
+	// answers 404 with a page that offers a new room.
+	app.Get("/:lang/:variant/room/:room", func(c *fiber.Ctx) error {
+		l, ok := lang(c)
+		v, d, found := variant(c)
+		if !ok || !found {
+			return notFoundPage(c)
+		}
+		name := cat.T(l, v.NameKey)
+		id := c.Params("room")
+		gone := func() error {
+			return pg.render(c, fiber.StatusNotFound, "roomgone", pageData{Lang: l, Variant: v, Rooms: s.rooms != nil,
+				Title: cat.T(l, "room.gone.title", "game", name)})
+		}
+		if s.rooms == nil || !room.ValidID(id) {
+			return gone()
+		}
+		r, err := s.rooms.Open(c.UserContext(), id)
+		if errors.Is(err, room.ErrNotFound) {
+			return gone()
+		}
+		if err != nil {
+			return err
+		}
+		if rv, _, _ := r.Current(); rv != d.ID {
+			return gone()
+		}
+		c.Set(fiber.HeaderCacheControl, "no-store")
+		return pg.render(c, fiber.StatusOK, "room", pageData{
+			Lang: l, Variant: v, Mode: "room", Rooms: true,
+			Title: cat.T(l, "room.title", "game", name), Description: cat.T(l, "room.meta", "game", name),
+			Board: &boardData{
+				Lang: l, Mode: "room", API: "/api/v1/games/" + d.ID, Variant: d, Strings: cat.Subset(l, uiPrefixes...),
+				Room: id, Socket: "/api/v1/rooms/" + id + "/socket",
 			},
 		})
 	})

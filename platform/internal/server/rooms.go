@@ -82,3 +82,43 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(createRoomResponse{Room: cr.Room, Variant: cr.Variant, Seat: cr.Seat, SeatKey: cr.SeatKey,
 		Invite: c.BaseURL() + "/" + lang + "/" + url.PathEscape(cr.Variant) + "/room/" + cr.Room})
 }
+
+type roomExportRequest struct {
+	Format string `json:"format"`
+}
+
+// roomExport is POST /api/v1/rooms/{room}/export: the record of the room's
+// current round in one of the variant's notations, and the version it is
+// at. The room's id is all it needs (spectators see the same moves); the
+// state itself never leaves the host.
+func (s *Server) roomExport(c *fiber.Ctx) error {
+	var req roomExportRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if req.Format == "" {
+		return badRequest("export needs a format")
+	}
+	id := c.Params("room")
+	if !room.ValidID(id) {
+		return notFound("room_not_found", "no such room (unknown or expired)")
+	}
+	r, err := s.rooms.Open(c.UserContext(), id)
+	if errors.Is(err, room.ErrNotFound) {
+		return notFound("room_not_found", "no such room (unknown or expired)")
+	}
+	if err != nil {
+		return err
+	}
+	variant, st, version := r.Current()
+	var text string
+	err = s.games.Call(c.UserContext(), variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
+		text, err = conn.Export(ctx, variant, st, req.Format)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"text": text, "version": version})
+}

@@ -28,6 +28,7 @@ func (s *Server) routes(app *fiber.App) {
 	games.Post("/import", s.importGame)
 	if s.rooms != nil {
 		api.Post("/rooms", s.createRoom)
+		api.Post("/rooms/:room/export", s.roomExport)
 		api.Get("/rooms/:room/socket", s.sockets.Check, s.sockets.Socket())
 	}
 	api.Use(s.apiNotFound)

@@ -11,25 +11,28 @@ export class ApiError extends Error {
   }
 }
 
+/** postJSON posts body to url and resolves to the JSON answer; refusals throw ApiError. */
+export async function postJSON(url, body) {
+  let res;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError({ code: 'network', message: 'network' }, 0);
+  }
+  const json = await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(json?.error ?? { code: 'internal', message: res.statusText }, res.status);
+  return json;
+}
+
 /** Api calls /api/v1/games/{variant}/… for one variant. */
 export class Api {
   constructor(base) { this.base = base; }
 
-  async post(call, body) {
-    let res;
-    try {
-      res = await fetch(`${this.base}/${call}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    } catch {
-      throw new ApiError({ code: 'network', message: 'network' }, 0);
-    }
-    const json = await res.json().catch(() => null);
-    if (!res.ok) throw new ApiError(json?.error ?? { code: 'internal', message: res.statusText }, res.status);
-    return json;
-  }
+  post(call, body) { return postJSON(`${this.base}/${call}`, body); }
 
   start(options) { return this.post('start', { options }); }
   play(state, seat, move) { return this.post('play', { state, seat, move }); }

@@ -7,8 +7,8 @@
 import { Api, ApiError } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
-import { glyphOf, kindOf, pieceSVG } from './pieces.js';
 import { Store } from './store.js';
+import { $, makeUI } from './ui.js';
 
 const data = JSON.parse(document.getElementById('board-data').textContent);
 const desc = data.variant;
@@ -16,7 +16,8 @@ const t = makeT(data.strings);
 const api = new Api(data.api);
 const store = new Store(data.storageKey);
 const prefs = new Store('banmen.prefs');
-const $ = (id) => document.getElementById(id);
+const ui = makeUI({ t, desc });
+const { announce, notice, clearNotices, errorText, noticeError, dialog, confirm, seatName } = ui;
 
 // Against the computer the person plays the first seat (Sente, Red, South)
 // and the computer every other one.
@@ -26,114 +27,6 @@ const isComputer = (seat) => vsComputer && seat !== HUMAN && seat !== undefined;
 const levelStore = new Store('banmen.computer.level');
 
 const game = { state: null, view: null, options: {} };
-let alt = false; // show the alternative move texts (western shogi names, UCCI)
-
-// ---- announcements and notices
-
-const live = $('live');
-let saying = 0; // the timer of the text about to be shown
-function announce(text) {
-  // Clearing first makes a repeated text be spoken again. A text not shown
-  // yet is dropped: it must never land after a newer one (a piece picked up
-  // and a move answered within the pause would say the pickup last).
-  clearTimeout(saying);
-  live.textContent = '';
-  saying = setTimeout(() => { live.textContent = text; }, 30);
-}
-
-function notice(text, kind = 'info', id = '', key = '') {
-  const box = $('notices');
-  if (id && box.querySelector(`[data-id="${id}"]`)) return;
-  const p = document.createElement('p');
-  p.className = `notice notice-${kind}`;
-  if (id) p.dataset.id = id;
-  if (key) p.dataset.key = key; // the i18n key, for tests
-  p.textContent = text;
-  const x = document.createElement('button');
-  x.type = 'button';
-  x.className = 'notice-close';
-  x.setAttribute('aria-label', t('ui.close'));
-  x.textContent = '×';
-  x.addEventListener('click', () => p.remove());
-  p.append(x);
-  box.append(p);
-}
-
-function clearNotices() {
-  for (const p of $('notices').querySelectorAll('.notice:not([data-id="storage"])')) p.remove();
-}
-
-/** errorKey is the i18n key of errorText's message. */
-function errorKey(err) {
-  if (err instanceof ApiError) {
-    if (err.code === 'network') return 'ui.network';
-    return t.has(err.key) ? err.key : 'ui.error';
-  }
-  return 'ui.error';
-}
-
-/** noticeError shows an error as a notice. */
-function noticeError(err) { notice(errorText(err), 'error', '', errorKey(err)); }
-
-function errorText(err) {
-  if (err instanceof ApiError) {
-    if (err.code === 'network') return t('ui.network');
-    return t.has(err.key) ? t(err.key) : t('ui.error', { message: err.message });
-  }
-  return t('ui.error', { message: String(err?.message ?? err) });
-}
-
-// ---- dialogs
-
-// dialog opens a modal dialog and resolves to whether it was confirmed. The
-// close event is delivered asynchronously: if the dialog is reopened before
-// the last close reached its listener, that answer is settled at once and the
-// stale event is ignored by the new opening (the dialog is open again then).
-function dialog(id) {
-  const d = $(id);
-  d.settlePending?.();
-  return new Promise((resolve) => {
-    const settle = () => {
-      d.removeEventListener('close', onClose);
-      d.settlePending = null;
-      resolve(d.returnValue === 'yes');
-    };
-    const onClose = () => { if (!d.open) settle(); };
-    d.settlePending = settle;
-    d.returnValue = '';
-    d.addEventListener('close', onClose);
-    d.showModal();
-  });
-}
-
-function confirm(text) {
-  $('confirm-text').textContent = text;
-  return dialog('confirm-dialog');
-}
-
-async function choosePromotion(moves) {
-  const box = $('promote-choices');
-  box.replaceChildren();
-  let chosen = null;
-  const from = game.view.board[moves[0].from];
-  for (const m of [...moves].sort((a, b) => Number(Boolean(b.promote)) - Number(Boolean(a.promote)))) {
-    const b = document.createElement('button');
-    b.type = 'submit';
-    b.value = 'yes';
-    b.className = 'promote-choice';
-    b.dataset.promote = String(Boolean(m.promote));
-    const cell = { ...from, promoted: Boolean(m.promote) || (from.promoted && !m.promote) };
-    const kind = kindOf(desc, from.kind);
-    b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { color: desc.seats[from.owner]?.color })}</svg>`;
-    const label = document.createElement('span');
-    label.textContent = `${m.promote ? t('ui.promote') : t('ui.noPromote')} (${glyphOf(kind, from.owner, cell.promoted)})`;
-    b.append(label);
-    b.addEventListener('click', () => { chosen = m; });
-    box.append(b);
-  }
-  const ok = await dialog('promote-dialog');
-  return ok ? chosen : null;
-}
 
 // ---- the game
 
@@ -154,7 +47,7 @@ const board = new Board($('arena'), {
   desc,
   t,
   announce,
-  promote: choosePromotion,
+  promote: (moves) => ui.choosePromotion(game.view, moves),
   onMove: (m) => play(m),
   playable: (seat) => !isComputer(seat),
   seatTag: (seat) => (vsComputer ? t(isComputer(seat) ? 'ui.computer' : 'ui.you') : ''),
@@ -167,7 +60,7 @@ async function play(m) {
     if (game.state !== before) return; // a new game came meanwhile
     clearNotices();
     set(res, game.options);
-    announce(moveText(m.seat, alt && m.alt ? m.alt : m.text));
+    announce(moveText(m.seat, ui.alt && m.alt ? m.alt : m.text));
     think();
   } catch (err) {
     board.update(game.view);
@@ -180,7 +73,7 @@ function moveText(seat, move) {
   const v = game.view;
   let text = t('ui.announce.move', { seat: seatName(seat), move });
   if ((v.inCheck || []).length && v.status === 'playing') text += `. ${t('ui.check')}`;
-  if (v.status === 'over') text += `. ${resultText(v)}`;
+  if (v.status === 'over') text += `. ${ui.resultText(v)}`;
   else if (isComputer(v.toMove?.[0])) text += `. ${t('ui.thinking', { seat: seatName(v.toMove[0]) })}`;
   return text;
 }
@@ -239,7 +132,7 @@ async function think() {
       if (my !== run || game.state !== state) return;
       set(res, game.options);
       const h = game.view.history[game.view.history.length - 1];
-      announce(moveText(seat, h ? (alt && h.alt ? h.alt : h.text) : move));
+      announce(moveText(seat, h ? (ui.alt && h.alt ? h.alt : h.text) : move));
     } catch (err) {
       if (my !== run) return;
       setThinking(null);
@@ -282,96 +175,20 @@ function save() {
   if (!ok) notice(t('ui.storageOff'), 'warn', 'storage', 'ui.storageOff');
 }
 
-function seatName(s) { return t(desc.seats[s]?.nameKey ?? String(s)); }
-
-function list(names) {
-  return names.reduce((a, b) => (a ? t('ui.and', { a, b }) : b), '');
-}
-
-/** resultKey is the i18n key of the head of resultText. */
-function resultKey(v) {
-  const r = v.result;
-  if (!r) return 'ui.gameOver';
-  if (r.draw || !(r.winners || []).length) return 'ui.draw';
-  return r.winners.length === 1 ? 'ui.wins' : 'ui.winTeam';
-}
-
-function resultText(v) {
-  const r = v.result;
-  if (!r) return t('ui.gameOver');
-  const why = t.has(r.reason) ? t(r.reason) : r.reason;
-  let head;
-  if (r.draw || !(r.winners || []).length) head = t('ui.draw');
-  else if (r.winners.length === 1) head = t('ui.wins', { seat: seatName(r.winners[0]) });
-  else head = t('ui.winTeam', { seats: list(r.winners.map(seatName)) });
-  return `${head} — ${why}`;
-}
-
 function render() {
   const v = game.view;
   board.update(v);
-  document.body.dataset.status = v.status;
-  document.body.dataset.ply = String(v.ply);
-  document.body.dataset.toMove = v.status === 'playing' ? (v.toMove || []).join(',') : '';
-  document.body.dataset.position = v.position;
-
-  // Status: the side to move, check, or the result with places.
-  const st = $('status');
-  st.replaceChildren();
-  const line = document.createElement('p');
-  line.className = 'status-line';
-  if (v.status === 'over') {
-    line.textContent = resultText(v);
-    line.dataset.key = resultKey(v);
-    if (v.result?.reason) line.dataset.reason = v.result.reason;
-    st.append(line);
-    const places = v.result?.places || [];
-    if (places.length > 2) {
-      const ol = document.createElement('ol');
-      ol.className = 'places';
-      ol.setAttribute('aria-label', t('ui.places'));
-      const order = places.map((p, s) => [p, s]).sort((a, b) => a[0] - b[0]);
-      for (const [p, s] of order) {
-        const li = document.createElement('li');
-        li.textContent = t('ui.place', { place: p, seat: seatName(s) });
-        li.style.borderColor = desc.seats[s].color;
-        ol.append(li);
-      }
-      st.append(ol);
-    }
-  } else {
-    const s = (v.toMove || [])[0];
-    const dot = document.createElement('span');
-    dot.className = 'seat-dot';
-    if (s !== undefined) dot.style.background = desc.seats[s].color;
-    if (thinking !== null) {
-      line.classList.add('thinking');
-      const dots = document.createElement('span');
-      dots.className = 'thinking-dots';
-      dots.setAttribute('aria-hidden', 'true');
-      dots.append(document.createElement('i'), document.createElement('i'), document.createElement('i'));
-      line.append(dot, document.createTextNode(t('ui.thinking', { seat: seatName(thinking) })), dots);
-      line.dataset.key = 'ui.thinking';
-    } else {
-      line.append(dot, document.createTextNode(s !== undefined ? t('ui.toMove', { seat: seatName(s) }) : ''));
-      if (s !== undefined) line.dataset.key = 'ui.toMove';
-    }
-    if ((v.inCheck || []).length) {
-      const c = document.createElement('strong');
-      c.className = 'check-flag';
-      c.textContent = ` ${t('ui.check')}`;
-      line.append(c);
-    }
-    st.append(line);
-    for (const key of v.notices || []) {
-      if (key === 'notice.check') continue;
-      const p = document.createElement('p');
-      p.className = 'status-notice';
-      p.dataset.key = key;
-      p.textContent = t(key);
-      st.append(p);
-    }
-  }
+  ui.renderStatus(v, (line, s) => {
+    if (thinking === null) return false;
+    line.classList.add('thinking');
+    const dots = document.createElement('span');
+    dots.className = 'thinking-dots';
+    dots.setAttribute('aria-hidden', 'true');
+    dots.append(document.createElement('i'), document.createElement('i'), document.createElement('i'));
+    line.append(ui.seatDot(s), document.createTextNode(t('ui.thinking', { seat: seatName(thinking) })), dots);
+    line.dataset.key = 'ui.thinking';
+    return true;
+  });
 
   // Actions (a declaration) and Resign, for the seat to move.
   const actions = $('actions');
@@ -401,31 +218,7 @@ function render() {
   renderHistory();
 }
 
-function renderHistory() {
-  const v = game.view;
-  const ol = $('history');
-  ol.replaceChildren();
-  const hasAlt = v.history.some((h) => h.alt && h.alt !== h.text);
-  $('notation-toggle').hidden = !hasAlt;
-  for (const [i, h] of v.history.entries()) {
-    const li = document.createElement('li');
-    li.dataset.move = h.move;
-    const dot = document.createElement('span');
-    dot.className = 'seat-dot';
-    dot.style.background = desc.seats[h.seat]?.color ?? '#888';
-    dot.title = seatName(h.seat);
-    const num = document.createElement('span');
-    num.className = 'ply';
-    num.textContent = t('ui.moveNumber', { n: i + 1 });
-    const txt = document.createElement('span');
-    txt.className = 'move-text';
-    txt.textContent = alt && h.alt ? h.alt : h.text;
-    li.append(num, dot, txt);
-    ol.append(li);
-  }
-  $('no-moves').hidden = v.history.length > 0;
-  ol.scrollTop = ol.scrollHeight;
-}
+function renderHistory() { ui.renderHistory(game.view.history); }
 
 // ---- new game, resume, import, export
 
@@ -516,57 +309,6 @@ async function resign() {
   await play({ seat: s, move: 'resign', text: t('ui.resign') });
 }
 
-function fillFormats() {
-  const label = (n) => (t.has(`notation.${n.id}`) ? t(`notation.${n.id}`) : n.name);
-  for (const [id, only] of [['export-format', false], ['import-format', true]]) {
-    const sel = $(id);
-    for (const n of desc.notations.filter((x) => !only || x.import)) {
-      const o = document.createElement('option');
-      o.value = n.id;
-      o.textContent = label(n);
-      sel.append(o);
-    }
-  }
-  $('import-box').hidden = !desc.notations.some((n) => n.import);
-}
-
-async function doExport() {
-  const format = $('export-format').value;
-  try {
-    const res = await api.export(game.state, format);
-    $('export-text').value = res.text;
-    $('export-text').hidden = false;
-    $('export-copy').disabled = false;
-    $('export-download').disabled = false;
-  } catch (err) {
-    noticeError(err);
-  }
-}
-
-async function copyExport() {
-  const text = $('export-text').value;
-  try {
-    await navigator.clipboard.writeText(text);
-    announce(t('ui.copied'));
-    $('export-status').textContent = t('ui.copied');
-  } catch {
-    $('export-text').select();
-    $('export-status').textContent = t('ui.copyFailed');
-  }
-}
-
-function downloadExport() {
-  const n = desc.notations.find((x) => x.id === $('export-format').value);
-  const blob = new Blob([$('export-text').value], { type: n.mediaType || 'text/plain' });
-  const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = `${desc.id}-${new Date().toISOString().slice(0, 10)}${n.extension || '.txt'}`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
-}
-
 async function doImport() {
   const text = $('import-text').value.trim();
   if (!text) return;
@@ -624,22 +366,9 @@ if (vsComputer) {
   showLevel();
 }
 $('resign').addEventListener('click', resign);
-$('export-go').addEventListener('click', doExport);
-$('export-copy').addEventListener('click', copyExport);
-$('export-download').addEventListener('click', downloadExport);
 $('import-go').addEventListener('click', doImport);
-for (const b of document.querySelectorAll('#notation-toggle button')) {
-  b.addEventListener('click', () => {
-    alt = b.dataset.alt === 'true';
-    for (const x of document.querySelectorAll('#notation-toggle button')) x.setAttribute('aria-pressed', String(x === b));
-    renderHistory();
-  });
-}
-const textKey = t.has(`moves.text.${desc.id}`) ? `moves.text.${desc.id}` : 'moves.text';
-const altKey = t.has(`moves.alt.${desc.id}`) ? `moves.alt.${desc.id}` : 'moves.alt';
-document.querySelector('#notation-toggle [data-alt="false"]').textContent = t(textKey);
-document.querySelector('#notation-toggle [data-alt="true"]').textContent = t(altKey);
-fillFormats();
+ui.setupNotation();
+ui.setupExport(async (format) => (await api.export(game.state, format)).text);
 
 // ---- go: resume the saved game, else start one
 

@@ -1,0 +1,633 @@
+// A room's page (Play with a friend): one board fed by the room's socket
+// (docs/protocol.md, "Rooms"). The server keeps the game; this page sends a
+// move text with the version it answers and draws what the server sends. A
+// move counts as played only once the server has confirmed it: until then it
+// is shown as pending. The board itself is board.js; the status, move list,
+// dialogs and export are shared with the other modes (ui.js).
+
+import { ApiError, postJSON } from './api.js';
+import { Board } from './board.js';
+import { makeT } from './i18n.js';
+import { qrSVG } from './qr.js';
+import { createRoom, dropSeatKey, keepSeatKey, seatKey, StorageOff } from './rooms.js';
+import { Store } from './store.js';
+import { $, makeUI } from './ui.js';
+
+const data = JSON.parse(document.getElementById('board-data').textContent);
+const desc = data.variant;
+const t = makeT(data.strings);
+const ui = makeUI({ t, desc });
+const { announce, notice, seatName } = ui;
+const roomID = data.room;
+const prefs = new Store('banmen.prefs');
+const body = document.body.dataset;
+
+// The room as this page last heard it.
+const room = {
+  version: null, // the last version seen (null before the first welcome)
+  round: 0,
+  seat: -1, // ours; -1 while watching
+  presence: null,
+  newRound: null,
+  view: null,
+  history: [],
+  broken: null,
+};
+
+// pending is our move sent (or to be sent) and not yet confirmed:
+// {id, move, text, alt, seat, version}. One at a time: the board is locked
+// meanwhile.
+let pending = null;
+let seq = 0;
+const nextID = (kind) => `${kind}${++seq}`;
+// Other actions in flight, by id, to say which one a refusal was.
+const actions = new Map();
+
+// ---- the connection
+
+// state: connecting | open | reconnecting | replaced | moved | gone | stopped
+const conn = { ws: null, state: 'connecting', attempt: 0, timer: 0, tick: 0, retryAt: 0, code: '', lastHeard: 0, pinger: 0 };
+const BACKOFF = [500, 1000, 2000, 4000, 8000, 15000];
+
+function connect() {
+  clearTimeout(conn.timer);
+  clearInterval(conn.tick);
+  setConn('connecting');
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(`${proto}//${location.host}${data.socket}`);
+  conn.ws = ws;
+  ws.onopen = () => {
+    const hello = { type: 'hello' };
+    if (conn.code) hello.code = conn.code;
+    else {
+      const k = seatKey(roomID);
+      if (k) hello.seatKey = k;
+    }
+    if (room.version !== null) hello.version = room.version;
+    ws.send(JSON.stringify(hello));
+    conn.lastHeard = Date.now();
+    clearInterval(conn.pinger);
+    // Browsers cannot send WebSocket pings; a silent network is noticed by
+    // an application ping that nothing answers.
+    conn.pinger = setInterval(() => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - conn.lastHeard > 45000) { ws.close(); return; }
+      ws.send(JSON.stringify({ type: 'ping', id: 'p' }));
+    }, 20000);
+  };
+  ws.onmessage = (e) => {
+    if (ws !== conn.ws) return;
+    conn.lastHeard = Date.now();
+    let ev;
+    try { ev = JSON.parse(e.data); } catch { return; }
+    onEvent(ev);
+  };
+  ws.onclose = (e) => {
+    if (ws !== conn.ws) return;
+    clearInterval(conn.pinger);
+    conn.ws = null;
+    onClose(e.code);
+  };
+}
+
+function onClose(code) {
+  const usedCode = conn.code;
+  conn.code = '';
+  if (room.seat >= 0 && room.presence) room.presence.seats[room.seat].connected = false;
+  switch (code) {
+    case 4001: // replaced by another tab, or the seat moved: do not reconnect
+      stop(conn.state === 'moved' ? 'moved' : 'replaced');
+      return;
+    case 4003: // the key or code holds no seat here
+      if (usedCode) {
+        notice(t('room.code.bad'), 'error', '', 'room.code.bad');
+      } else {
+        dropSeatKey(roomID);
+        notice(t('room.badKey'), 'warn', '', 'room.badKey');
+      }
+      room.version = null;
+      setTimeout(connect, 0);
+      return;
+    case 4004:
+      stop('gone');
+      return;
+    case 1008: case 1009:
+      stop('stopped', t('room.protocolError'));
+      return;
+    case 4029:
+      notice(t('room.tooMany'), 'error', 'toomany', 'room.tooMany');
+      retry(60000);
+      return;
+    default:
+      retry(BACKOFF[Math.min(conn.attempt, BACKOFF.length - 1)]);
+      conn.attempt++;
+  }
+}
+
+function retry(ms) {
+  conn.retryAt = Date.now() + ms;
+  setConn('reconnecting');
+  conn.timer = setTimeout(connect, ms);
+  clearInterval(conn.tick);
+  conn.tick = setInterval(showConn, 1000);
+}
+
+function reconnectNow() {
+  if (conn.state !== 'reconnecting') return;
+  connect();
+}
+
+/** stop ends the connection for good (until the person asks again). */
+function stop(state, text) {
+  clearTimeout(conn.timer);
+  clearInterval(conn.tick);
+  const ws = conn.ws;
+  conn.ws = null;
+  ws?.close();
+  setConn(state);
+  const msg = {
+    replaced: t('room.replaced'),
+    moved: t('room.moved'),
+    gone: t('room.gone.text'),
+  }[state] ?? text ?? '';
+  $('stopped-text').textContent = msg;
+  $('stopped').hidden = false;
+  $('use-here').hidden = state !== 'replaced' && state !== 'moved';
+  $('new-room').hidden = state !== 'gone';
+  if (pending) notPlayed(pending, t('room.conn.stopped'));
+  render();
+}
+
+function setConn(state) {
+  // Screen readers hear a change of state once, not every tick of the countdown.
+  const was = conn.state;
+  conn.state = state;
+  if (state === 'reconnecting' && was !== 'reconnecting') announce(t('room.conn.reconnecting', { s: Math.ceil((conn.retryAt - Date.now()) / 1000) }));
+  if (state === 'open' && (was === 'reconnecting' || was === 'connecting') && room.version !== null) announce(t('room.conn.open'));
+  body.conn = state;
+  if (state === 'open') conn.attempt = 0;
+  if (state !== 'replaced' && state !== 'moved' && state !== 'gone' && state !== 'stopped') $('stopped').hidden = true;
+  showConn();
+  if (room.view) render();
+}
+
+function showConn() {
+  const box = $('conn');
+  box.dataset.state = conn.state;
+  let text;
+  switch (conn.state) {
+    case 'open': text = t('room.conn.open'); break;
+    case 'reconnecting': text = t('room.conn.reconnecting', { s: Math.max(1, Math.ceil((conn.retryAt - Date.now()) / 1000)) }); break;
+    case 'connecting': text = t('room.conn.connecting'); break;
+    default: text = t('room.conn.stopped');
+  }
+  $('conn-text').textContent = text;
+  $('reconnect').hidden = conn.state !== 'reconnecting';
+}
+
+function send(msg) {
+  if (conn.state !== 'open' || !conn.ws) return false;
+  conn.ws.send(JSON.stringify(msg));
+  return true;
+}
+
+// ---- what the server says
+
+// catchUpTo is the version the welcome said the room is at, while the
+// events we missed are still arriving.
+let catchUpTo = null;
+
+function onEvent(ev) {
+  switch (ev.type) {
+    case 'welcome': onWelcome(ev); return;
+    case 'move': case 'round': case 'request': case 'accept': case 'decline': case 'withdraw': case 'join': case 'rekey':
+      onRoomEvent(ev);
+      break;
+    case 'presence':
+      room.version = ev.version;
+      room.presence = ev.presence;
+      break;
+    case 'ack': onAck(ev); break;
+    case 'refused': onRefused(ev); break;
+    case 'seatCode': showSeatCode(ev); break;
+    case 'replaced':
+      conn.state = ev.reason === 'moved' ? 'moved' : 'replaced';
+      if (ev.reason === 'moved') dropSeatKey(roomID);
+      return;
+    case 'error':
+      if (ev.code === 'bad_seat_key' || ev.code === 'room_not_found' || ev.code === 'too_many_attempts') return; // the close code says it
+      if (ev.message) notice(t('room.error', { message: ev.message }), 'error', '', 'room.error');
+      return;
+    default:
+      return; // pong
+  }
+  render();
+}
+
+function onWelcome(ev) {
+  if (ev.seatKey && !keepSeatKey(roomID, ev.seatKey)) notice(t('room.storageOff'), 'warn', 'storage', 'room.storageOff');
+  const wasSeat = room.seat;
+  room.seat = ev.seat;
+  room.round = ev.round;
+  room.presence = ev.presence;
+  room.newRound = ev.newRound ?? null;
+  room.broken = ev.broken ?? null;
+  if (ev.resync === 'full') {
+    room.view = ev.view;
+    room.history = ev.view.history || [];
+    room.version = ev.version;
+    catchUpTo = null;
+  } else {
+    catchUpTo = ev.version;
+  }
+  body.seat = String(room.seat);
+  if (wasSeat !== room.seat) orient();
+  setConn('open');
+  $('stopped').hidden = true;
+  document.getElementById('notices').querySelector('[data-id="toomany"]')?.remove();
+  if (room.broken) notice(t('room.broken'), 'error', 'broken', 'room.broken');
+  if (catchUpTo === null || catchUpTo === room.version) caughtUp();
+  render();
+  body.ready = 'true';
+}
+
+/** caughtUp runs once the page knows everything the room did: a move still pending is sent (again). */
+function caughtUp() {
+  catchUpTo = null;
+  if (!pending) return;
+  // A move whose answer was lost is resent at the version it answered: the
+  // server acknowledges it once (duplicate) if it was played, plays it if
+  // nothing happened since, or refuses it as stale.
+  send({ type: 'move', version: pending.version, move: pending.move, id: pending.id });
+}
+
+function onRoomEvent(ev) {
+  room.version = ev.version;
+  if (ev.round) room.round = ev.round;
+  const who = ev.seat;
+  switch (ev.type) {
+    case 'move':
+      // Passing news (who joined, a declined round) ends with the next move.
+      for (const n of $('notices').querySelectorAll('.notice-info')) n.remove();
+      if (ev.played) room.history.push(ev.played);
+      if (pending && who === room.seat && ev.move === pending.move && ev.version === pending.version + 1) pending = null;
+      if (ev.view) {
+        room.view = ev.view;
+        if (catchUpTo === null) announceMove(ev);
+      }
+      break;
+    case 'round':
+      room.history = [];
+      room.newRound = null;
+      if (ev.view) room.view = ev.view;
+      if (pending) notPlayed(pending, t('room.newRound.started'));
+      ui.clearNotices();
+      notice(t('room.newRound.started'), 'info', '', 'room.newRound.started');
+      announce(t('room.newRound.started'));
+      break;
+    case 'request':
+    case 'accept':
+      room.newRound = ev.newRound;
+      if (ev.type === 'request' && who !== room.seat) announce(t('room.newRound.offer', { seat: seatName(who) }));
+      break;
+    case 'decline':
+      room.newRound = null;
+      if (who !== room.seat) notice(t('room.newRound.declined', { seat: seatName(who) }), 'info', '', 'room.newRound.declined');
+      break;
+    case 'withdraw':
+      room.newRound = null;
+      if (who !== room.seat) notice(t('room.newRound.withdrawn', { seat: seatName(who) }), 'info', '', 'room.newRound.withdrawn');
+      break;
+    case 'join':
+      if (room.presence) room.presence.seats[who].taken = true;
+      if (who !== room.seat) {
+        notice(t('room.joined', { seat: seatName(who) }), 'info', '', 'room.joined');
+        announce(t('room.joined', { seat: seatName(who) }));
+      }
+      break;
+    default:
+      break;
+  }
+  if (catchUpTo !== null && room.version >= catchUpTo) caughtUp();
+}
+
+function announceMove(ev) {
+  const v = room.view;
+  const text = ev.move === 'resign' ? t('ui.resign') : (ui.alt && ev.played?.alt ? ev.played.alt : ev.played?.text ?? ev.move);
+  let s = t('ui.announce.move', { seat: seatName(ev.seat), move: text });
+  if ((v.inCheck || []).length && v.status === 'playing') s += `. ${t('ui.check')}`;
+  if (v.status === 'over') s += `. ${ui.resultText(v)}`;
+  announce(s);
+}
+
+function onAck(ev) {
+  room.version = ev.version;
+  if (pending && ev.id === pending.id) pending = null;
+  actions.delete(ev.id);
+}
+
+function onRefused(ev) {
+  room.version = ev.version;
+  const reason = refusalText(ev);
+  if (pending && ev.id === pending.id) {
+    notPlayed(pending, reason);
+    return;
+  }
+  actions.delete(ev.id);
+  notice(reason, 'error', '', ev.key || 'ui.error');
+}
+
+function refusalText(ev) {
+  if (t.has(`room.refused.${ev.code}`)) return t(`room.refused.${ev.code}`);
+  if (ev.key && t.has(ev.key)) return t(ev.key);
+  return t('ui.error', { message: ev.message || ev.code });
+}
+
+function notPlayed(p, reason) {
+  pending = null;
+  const text = t('room.notPlayed', { move: p.text, reason });
+  notice(text, 'error', '', 'room.notPlayed');
+  announce(text);
+}
+
+// ---- acting
+
+function play(m) {
+  if (pending) return;
+  pending = { id: nextID('m'), move: m.move, text: m.text, alt: m.alt, seat: m.seat, version: room.version };
+  if (conn.state === 'open') send({ type: 'move', version: pending.version, move: pending.move, id: pending.id });
+  // Else it waits for the connection: caughtUp sends it.
+  render();
+}
+
+function act(type) {
+  const id = nextID(type[0]);
+  actions.set(id, type);
+  if (!send({ type, version: room.version, id })) notice(t('room.conn.offline'), 'warn', '', 'room.conn.offline');
+}
+
+async function resign() {
+  if (!(await ui.confirm(t('room.confirmResign')))) return;
+  act('resign');
+}
+
+async function newRound() {
+  const v = room.view;
+  const inProgress = v && v.status === 'playing' && v.ply > 0;
+  const alone = room.presence && room.presence.seats.filter((s) => s.taken).length === 1;
+  if (inProgress && !(await ui.confirm(t(alone ? 'room.confirmNewRound' : 'room.confirmAskNewRound')))) return;
+  act('newRound');
+}
+
+// ---- drawing
+
+const board = new Board($('arena'), {
+  desc,
+  t,
+  announce,
+  promote: (moves) => ui.choosePromotion(room.view, moves),
+  onMove: (m) => play(m),
+  playable: (seat) => seat === room.seat,
+  seatTag: (seat) => {
+    const tags = [];
+    if (seat === room.seat) tags.push(t('ui.you'));
+    const p = room.presence?.seats[seat];
+    if (p && !p.taken) tags.push(t('room.seat.free'));
+    else if (p && !p.connected) tags.push(t('room.seat.away'));
+    return tags.join(' · ');
+  },
+});
+
+/** orient puts the own side at the bottom (a spectator sees the first seat's side). */
+function orient() {
+  const s = room.seat >= 0 ? room.seat : 0;
+  board.setRotation((4 - board.seatFacing(s)) % 4);
+}
+
+/** waitingFor is why moves wait: a free seat or a seat not connected (null when none). */
+function waitingFor() {
+  const p = room.presence;
+  if (!p) return null;
+  const free = p.seats.findIndex((s) => !s.taken);
+  if (free >= 0) return { key: 'room.waitJoin', seat: free };
+  const away = p.seats.findIndex((s, i) => !s.connected && i !== room.seat);
+  if (away >= 0) return { key: 'room.waitReconnect', seat: away };
+  return null;
+}
+
+function render() {
+  const v = room.view;
+  if (!v) return;
+  const online = conn.state === 'open' || conn.state === 'connecting' || conn.state === 'reconnecting';
+  const wait = conn.state === 'open' ? waitingFor() : null;
+  // Moves while both are here; a move made while our own connection is
+  // down waits for it (and is then confirmed, or said not to be played).
+  board.setLocked(!online || room.seat < 0 || Boolean(pending) || Boolean(wait) || Boolean(room.broken) || catchUpTo !== null);
+  board.update(v);
+  body.version = String(room.version);
+  body.round = String(room.round);
+  body.pending = String(Boolean(pending));
+  body.waiting = wait ? String(wait.seat) : '';
+  ui.renderStatus(v, (line, s) => {
+    if (pending) {
+      line.classList.add('thinking');
+      line.append(ui.seatDot(pending.seat), document.createTextNode(t('room.pending.move', { move: ui.alt && pending.alt ? pending.alt : pending.text })));
+      line.dataset.key = 'room.pending.move';
+      return true;
+    }
+    if (wait && v.status === 'playing') {
+      line.classList.add('waiting');
+      line.append(ui.seatDot(wait.seat), document.createTextNode(t(wait.key, { seat: seatName(wait.seat) })));
+      line.dataset.key = wait.key;
+      return true;
+    }
+    if (s !== undefined && s === room.seat) {
+      line.append(ui.seatDot(s), document.createTextNode(t('room.yourMove', { seat: seatName(s) })));
+      line.dataset.key = 'room.yourMove';
+      return true;
+    }
+    return false;
+  });
+  const pend = pending ? [{ seat: pending.seat, move: pending.move, text: pending.text, alt: pending.alt }] : [];
+  ui.renderHistory(room.history, pend);
+  renderPresence();
+  renderControls(v);
+  renderInvite();
+}
+
+function renderPresence() {
+  const ul = $('presence');
+  ul.replaceChildren();
+  const p = room.presence;
+  if (!p) return;
+  p.seats.forEach((s, i) => {
+    const li = document.createElement('li');
+    li.dataset.seat = String(i);
+    li.dataset.state = !s.taken ? 'free' : s.connected ? 'connected' : 'away';
+    const name = i === room.seat ? `${seatName(i)} (${t('ui.you')})` : seatName(i);
+    const state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : t('room.seat.away');
+    li.append(ui.seatDot(i), document.createTextNode(`${name}: ${state}`));
+    ul.append(li);
+  });
+  const li = document.createElement('li');
+  li.className = 'spectators';
+  li.dataset.count = String(p.spectators);
+  li.textContent = room.seat < 0 ? t('room.watchingYou', { n: p.spectators }) : t('room.watching', { n: p.spectators });
+  ul.append(li);
+  body.spectators = String(p.spectators);
+}
+
+function renderControls(v) {
+  const seated = room.seat >= 0;
+  const live = conn.state === 'open' && !room.broken;
+  $('resign').hidden = !desc.resign || !seated || v.status !== 'playing';
+  $('resign').disabled = !live;
+  const nr = room.newRound;
+  $('new-round').hidden = !seated || Boolean(nr);
+  $('new-round').disabled = !live;
+  const box = $('consent');
+  box.hidden = !nr;
+  body.newRound = !nr ? 'none' : nr.by === room.seat ? 'mine' : 'theirs';
+  if (nr) {
+    const others = (room.presence?.seats || []).map((_, i) => i).filter((i) => i !== nr.by && !nr.accepted.includes(i));
+    const mineToAnswer = seated && nr.by !== room.seat && !nr.accepted.includes(room.seat);
+    let text;
+    if (nr.by === room.seat) text = t('room.newRound.asked', { seats: ui.list(others.map(seatName)) });
+    else text = t('room.newRound.offer', { seat: seatName(nr.by) });
+    $('consent-text').textContent = text;
+    $('accept').hidden = !mineToAnswer;
+    $('decline').hidden = !mineToAnswer;
+    $('withdraw').hidden = nr.by !== room.seat;
+    for (const id of ['accept', 'decline', 'withdraw']) $(id).disabled = !live;
+  }
+  // Declarations the View lists as actions (none in shogi or xiangqi).
+  const acts = $('actions');
+  acts.replaceChildren();
+  for (const m of (v.status === 'playing' ? v.legal : []).filter((x) => x.kind === 'action' && x.seat === room.seat)) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'button action';
+    b.textContent = t.has(m.key) ? t(m.key) : m.text;
+    b.disabled = Boolean(pending) || Boolean(waitingFor());
+    b.addEventListener('click', () => play(m));
+    acts.append(b);
+  }
+  $('code-give').hidden = !seated;
+  $('code-take').hidden = seated;
+}
+
+// The invitation, while a seat is free: the link, Share, Copy and a QR code.
+const inviteURL = `${location.origin}/${data.lang}/${desc.id}/room/${roomID}`;
+let qrDrawn = false;
+function renderInvite() {
+  const free = (room.presence?.seats || []).some((s) => !s.taken);
+  $('invite').hidden = !free || room.seat < 0;
+  if ($('invite').hidden || qrDrawn) return;
+  qrDrawn = true;
+  $('invite-link').value = inviteURL;
+  const fig = $('qr');
+  const holder = document.createElement('div');
+  holder.className = 'qr-code';
+  // A whole number of pixels per module keeps the code crisp.
+  const probe = qrSVG(inviteURL, { ecc: 'M' });
+  const n = Number(/viewBox="0 0 (\d+)/.exec(probe)[1]);
+  const per = Math.max(3, Math.floor(200 / n));
+  holder.innerHTML = qrSVG(inviteURL, { ecc: 'M', title: t('room.qr'), px: n * per });
+  fig.prepend(holder);
+  $('share').hidden = typeof navigator.share !== 'function';
+}
+
+async function shareInvite() {
+  try {
+    await navigator.share({ title: document.title, text: t('room.shareText', { game: t(desc.nameKey) }), url: inviteURL });
+  } catch (e) {
+    if (e?.name !== 'AbortError') copyInvite();
+  }
+}
+
+async function copyInvite() {
+  const ok = await ui.copy(inviteURL);
+  const text = ok ? t('room.copied') : t('room.copyFailed');
+  if (!ok) $('invite-link').select();
+  $('copy-status').textContent = text;
+  announce(text);
+}
+
+// ---- seat codes
+
+function showSeatCode(ev) {
+  const c = ev.seatCode;
+  $('code-value').textContent = `${c.slice(0, 4)}-${c.slice(4)}`;
+  $('code-value').hidden = false;
+  const at = new Date(ev.expires);
+  $('code-expires').textContent = t('room.code.expires', { time: at.toLocaleTimeString(data.lang, { hour: '2-digit', minute: '2-digit' }) });
+  $('code-expires').hidden = false;
+  announce(t('room.code.said', { code: c.split('').join(' ') }));
+}
+
+function takeSeat(e) {
+  e.preventDefault();
+  const code = $('code-input').value.trim();
+  if (!code) return;
+  conn.code = code;
+  $('code-input').value = '';
+  room.version = null;
+  const ws = conn.ws;
+  conn.ws = null;
+  ws?.close();
+  connect();
+}
+
+// ---- export: the room's record as the server has it
+
+async function exportText(format) {
+  try {
+    const res = await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/export`, { format });
+    return res.text;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) stop('gone');
+    throw err;
+  }
+}
+
+// ---- wiring
+
+const pref = prefs.load() || {};
+board.setBeginner(Boolean(pref.beginner));
+$('beginner').checked = Boolean(pref.beginner);
+$('beginner-row').hidden = !desc.pieces.some((p) => (p.steps || []).length);
+$('beginner').addEventListener('change', (e) => {
+  board.setBeginner(e.target.checked);
+  const p = prefs.load() || {};
+  p.beginner = e.target.checked;
+  prefs.save(p);
+});
+$('flip').addEventListener('click', () => board.setRotation(board.rotation + (desc.seats.length > 2 ? 1 : 2)));
+$('resign').addEventListener('click', resign);
+$('new-round').addEventListener('click', newRound);
+$('accept').addEventListener('click', () => act('accept'));
+$('decline').addEventListener('click', () => act('decline'));
+$('withdraw').addEventListener('click', () => act('withdraw'));
+$('reconnect').addEventListener('click', reconnectNow);
+$('use-here').addEventListener('click', () => { $('stopped').hidden = true; room.version = null; connect(); });
+$('new-room').addEventListener('click', async () => {
+  $('new-room').disabled = true;
+  try {
+    location.assign(await createRoom(desc.id, data.lang));
+  } catch (err) {
+    $('new-room').disabled = false;
+    if (err instanceof StorageOff) notice(t('room.storageOff'), 'error', 'storage', 'room.storageOff');
+    else ui.noticeError(err);
+  }
+});
+$('share').addEventListener('click', shareInvite);
+$('copy-link').addEventListener('click', copyInvite);
+$('code-show').addEventListener('click', () => send({ type: 'seatCode', id: nextID('c') }));
+$('code-take').addEventListener('submit', takeSeat);
+window.addEventListener('online', reconnectNow);
+document.addEventListener('visibilitychange', () => { if (!document.hidden) reconnectNow(); });
+ui.setupNotation();
+ui.setupExport(exportText);
+orient();
+body.ready = 'false';
+connect();
