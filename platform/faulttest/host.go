@@ -30,9 +30,10 @@ type Host struct {
 	// Data is its data directory.
 	Data string
 
-	cmd  *exec.Cmd
-	done chan error
-	logs *os.File
+	cmd     *exec.Cmd
+	done    chan error
+	logs    *os.File
+	logPath string
 }
 
 var servingLine = regexp.MustCompile(`Banmen is serving on (\S+)`)
@@ -71,7 +72,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	// Its own process group: an interrupt of the caller reaches it only
 	// through Stop.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	h := &Host{Data: o.Data, cmd: cmd, done: make(chan error, 1)}
+	h := &Host{Data: o.Data, cmd: cmd, done: make(chan error, 1), logPath: o.Logs}
 	if o.Logs != "" {
 		if h.logs, err = os.OpenFile(o.Logs, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 			return nil, err
@@ -113,6 +114,9 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		return nil, ctx.Err()
 	}
 }
+
+// LogPath is the file that receives the host's log ("" when discarded).
+func (h *Host) LogPath() string { return h.logPath }
 
 // PID is the host's process ID.
 func (h *Host) PID() int { return h.cmd.Process.Pid }
