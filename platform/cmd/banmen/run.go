@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -34,6 +35,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	logger := newLogger(cfg, stderr)
+	// BANMEN_CPUPROFILE profiles the whole run, for the load command; it is
+	// no setting (nothing a site configures) and costs nothing when unset.
+	if path := getenv("BANMEN_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("BANMEN_CPUPROFILE: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("BANMEN_CPUPROFILE: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if _, err := os.ReadDir(cfg.PluginDir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("%w (`make build` builds the plugins into bin/plugins)", err)

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/banmen/banmen/sdk"
@@ -57,7 +58,9 @@ type Config struct {
 	Logger         *slog.Logger
 	CallTimeout    time.Duration // default deadline of a call
 	HealthInterval time.Duration // 0 disables the health loop
-	RestartBurst   int           // restarts within RestartWindow before unavailability
+	// HealthTimeout bounds the health loop's ping (default 2 s).
+	HealthTimeout  time.Duration
+	RestartBurst   int // restarts within RestartWindow before unavailability
 	RestartWindow  time.Duration
 	UnavailableFor time.Duration
 	// OnRestart, when set, is told about every restart (for metrics).
@@ -86,6 +89,10 @@ type proc struct {
 	restarts  []time.Time // recent restart times, for crash-loop detection
 	downUntil time.Time   // unavailable until then
 	lastErr   error
+	// answered: a call got the plugin's answer since the last health
+	// check. A plugin that answers calls is alive, however long its queue
+	// makes a ping wait; only an idle or silent one is pinged.
+	answered atomic.Bool
 }
 
 // Start launches every plugin in cfg.Dir and registers their variants. A
@@ -97,6 +104,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	if cfg.CallTimeout == 0 {
 		cfg.CallTimeout = 5 * time.Second
+	}
+	if cfg.HealthTimeout == 0 {
+		cfg.HealthTimeout = healthPingTimeout
 	}
 	if cfg.RestartBurst == 0 {
 		cfg.RestartBurst = 5
@@ -286,9 +296,11 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 		}
 		err = fn(ctx, conn)
 		if err == nil {
+			p.answered.Store(true)
 			return nil
 		}
 		if _, rule := sdk.AsRuleError(err); rule {
+			p.answered.Store(true)
 			return err
 		}
 		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
@@ -382,20 +394,32 @@ func (h *Host) healthLoop() {
 			return
 		case <-t.C:
 		}
-		for _, p := range h.procs {
-			p.mu.Lock()
-			conn := p.conn
-			p.mu.Unlock()
-			if conn == nil {
-				continue
-			}
-			if err := ping(conn, healthPingTimeout); err != nil {
-				h.cfg.Logger.Warn("plugin failed its health check", "plugin", p.name, "err", err)
-				p.replace(conn, err)
-				if ds := conn.Descriptions(); len(ds) > 0 {
-					// Start the replacement now, not at the next call.
-					_, _ = p.get(context.Background(), ds[0].ID)
-				}
+		h.checkHealth()
+	}
+}
+
+// checkHealth pings every plugin that answered no call since the last
+// check and replaces the ones that do not answer the ping. A busy plugin is
+// not pinged: under load its queue can hold a ping longer than the timeout,
+// and killing it then fails every call in flight (found by the load test:
+// at a thousand rooms the shogi plugin was killed every few seconds).
+func (h *Host) checkHealth() {
+	for _, p := range h.procs {
+		if p.answered.Swap(false) {
+			continue
+		}
+		p.mu.Lock()
+		conn := p.conn
+		p.mu.Unlock()
+		if conn == nil {
+			continue
+		}
+		if err := ping(conn, h.cfg.HealthTimeout); err != nil {
+			h.cfg.Logger.Warn("plugin failed its health check", "plugin", p.name, "err", err)
+			p.replace(conn, err)
+			if ds := conn.Descriptions(); len(ds) > 0 {
+				// Start the replacement now, not at the next call.
+				_, _ = p.get(context.Background(), ds[0].ID)
 			}
 		}
 	}

@@ -184,6 +184,10 @@ func (m *Manager) Open(ctx context.Context, id string) (*Room, error) {
 		m.mu.Lock()
 		r, ok := m.rooms[id]
 		if !ok {
+			// A copy: the caller's string may be a view of a buffer that is
+			// reused (Fiber's c.Params), and this one outlives the request
+			// as the map key and the room's ID in the store.
+			id = strings.Clone(id)
 			r = &Room{m: m, id: id, ready: make(chan struct{})}
 			m.rooms[id] = r
 			m.mu.Unlock()

@@ -1,0 +1,632 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/banmen/banmen/platform/client"
+	"github.com/banmen/banmen/platform/faulttest"
+	"github.com/banmen/banmen/sdk"
+	"github.com/fasthttp/websocket"
+)
+
+type options struct {
+	base       string
+	bin        string
+	variant    string
+	rooms      int
+	idle       int
+	duration   time.Duration
+	maxMoves   int64
+	maxPly     int
+	ref        time.Duration
+	parallel   int
+	cpuprofile string
+	keep       bool
+}
+
+func parse(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bin := getenv("BANMEN_BIN")
+	if bin == "" {
+		bin = "bin"
+	}
+	fs.StringVar(&o.base, "base", "", "a running site to load (http://host:port); empty: start bin/banmen on a temporary data directory")
+	fs.StringVar(&o.bin, "bin", bin, "the built host and plugins (`make build`), for the host this command starts")
+	fs.StringVar(&o.variant, "variant", "shogi", "the variant every room plays")
+	fs.IntVar(&o.rooms, "rooms", 1000, "rooms playing at once (two players each)")
+	fs.IntVar(&o.idle, "idle", 1000, "idle rooms created first to measure memory per room (0: none)")
+	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long the rooms play")
+	fs.Int64Var(&o.maxMoves, "moves", 5_000_000, "stop after this many confirmed moves, if sooner")
+	fs.IntVar(&o.maxPly, "max-ply", 160, "the player to move resigns at this ply (then a new round by consent), so games keep a realistic length")
+	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs first (0: skip)")
+	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the temporary data directory and host log")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.rooms < 1 || o.duration <= 0 || o.parallel < 1 {
+		return o, errors.New("-rooms, -duration and -parallel must be positive")
+	}
+	return o, nil
+}
+
+// run is the whole command (the smoke test calls it).
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	o, err := parse(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	out := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
+	var echo float64
+	if o.ref > 0 {
+		if echo, err = echoRate(ctx, min(o.rooms, 1000)*2, o.ref); err != nil {
+			return fmt.Errorf("reference: %w", err)
+		}
+	}
+
+	base, pid := o.base, 0
+	if base == "" {
+		dir, err := os.MkdirTemp("", "banmen-load-")
+		if err != nil {
+			return err
+		}
+		if o.keep {
+			out("data directory and host log: %s", dir)
+		} else {
+			defer os.RemoveAll(dir)
+		}
+		var env []string
+		if o.cpuprofile != "" {
+			p, err := filepath.Abs(o.cpuprofile)
+			if err != nil {
+				return err
+			}
+			env = append(env, "BANMEN_CPUPROFILE="+p)
+		}
+		h, err := faulttest.Start(ctx, faulttest.Options{Bin: o.bin, Data: dir, Logs: filepath.Join(dir, "host.log"), Env: env,
+			Args: []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
+				"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			if err := h.Stop(); err != nil {
+				fmt.Fprintln(stderr, "load: stopping the host:", err)
+			}
+		}()
+		base, pid = h.URL, h.PID()
+	}
+	c := client.New(base, nil)
+	if _, err := c.CreateRoom(ctx, o.variant, nil); err != nil { // warm up: the plugin is started and answers
+		return err
+	}
+
+	rss := func() int64 {
+		if pid == 0 {
+			return 0
+		}
+		n, _ := faulttest.RSS(pid)
+		return n
+	}
+	rss0 := rss()
+	if err := parallel(ctx, o.idle, o.parallel, func(int) error {
+		_, err := c.CreateRoom(ctx, o.variant, nil)
+		return err
+	}); err != nil {
+		return fmt.Errorf("idle rooms: %w", err)
+	}
+	rss1 := rss()
+
+	rooms := make([]*loadRoom, o.rooms)
+	if err := parallel(ctx, o.rooms, o.parallel, func(i int) error {
+		r, err := newRoom(ctx, c, o.variant, uint64(i))
+		rooms[i] = r
+		return err
+	}); err != nil {
+		for _, r := range rooms {
+			r.close()
+		}
+		return fmt.Errorf("set up rooms: %w", err)
+	}
+	defer func() {
+		for _, r := range rooms {
+			r.close()
+		}
+	}()
+	rss2 := rss()
+
+	cpu0, _ := treeCPU(pid)
+	self0 := selfCPU()
+	start := time.Now()
+	end := start.Add(o.duration)
+	var confirmed atomic.Int64
+	var wg sync.WaitGroup
+	for _, r := range rooms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.play(end, o.maxPly, o.maxMoves, &confirmed)
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	cpu1, _ := treeCPU(pid)
+	self1 := selfCPU()
+
+	// Every client must end where the server is: both players, and a
+	// spectator that joins now.
+	var mismatched atomic.Int64
+	_ = parallel(ctx, len(rooms), o.parallel, func(i int) error {
+		r := rooms[i]
+		w := c.Player(r.id, "")
+		err := w.Connect(ctx)
+		defer w.Close()
+		if err != nil || r.s[0].version != r.s[1].version || r.s[0].version != w.Version {
+			mismatched.Add(1)
+			r.fail(fmt.Sprintf("versions: players %d and %d, server %d (%v)", r.s[0].version, r.s[1].version, w.Version, err))
+		}
+		return nil
+	})
+
+	var rtts []time.Duration
+	errs := map[string]int{}
+	var moves, actions int64
+	for _, r := range rooms {
+		rtts = append(rtts, r.rtt...)
+		moves += r.moves
+		actions += r.actions
+		for k, n := range r.errs {
+			errs[k] += n
+		}
+	}
+	slices.Sort(rtts)
+	nerr := 0
+	for _, n := range errs {
+		nerr += n
+	}
+
+	out("load: %d rooms of %s (2 players each) for %s over loopback, %s", o.rooms, o.variant, elapsed.Round(time.Millisecond), base)
+	if echo > 0 {
+		out("reference: bare WebSocket echo on loopback (%d connections, in this process): %.0f messages/s", min(o.rooms, 1000)*2, echo)
+	}
+	out("confirmed moves:     %d (%.0f/s); other confirmed actions (new rounds): %d", moves, float64(moves)/elapsed.Seconds(), actions)
+	out("move round trip:     p50 %s  p99 %s  p99.9 %s  max %s (send → ack)",
+		pct(rtts, 0.50), pct(rtts, 0.99), pct(rtts, 0.999), pct(rtts, 1))
+	if pid != 0 && moves > 0 {
+		total := time.Duration(0)
+		var parts []string
+		names := make([]string, 0, len(cpu1))
+		for n := range cpu1 {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			d := cpu1[n] - cpu0[n]
+			total += d
+			label := n
+			if n == "" {
+				label = "host"
+			}
+			if d > 0 || n == "" {
+				parts = append(parts, fmt.Sprintf("%s %s", label, perMove(d, moves)))
+			}
+		}
+		out("server CPU per move: %s (%s); %.2f of %d cores busy", perMove(total, moves), strings.Join(parts, ", "),
+			total.Seconds()/elapsed.Seconds(), nproc())
+		out("load generator CPU:  %s per move (this process)", perMove(self1-self0, moves))
+	} else {
+		out("server CPU per move: not measured (the host is not this command's child)")
+	}
+	if pid != 0 && o.idle > 0 {
+		out("memory per idle room: %s (host RSS %s → %s over %d rooms created, none connected)",
+			size((rss1-rss0)/int64(o.idle)), size(rss0), size(rss1), o.idle)
+		out("memory per connected room: %s (two sockets each, RSS → %s)", size((rss2-rss1)/int64(o.rooms)), size(rss2))
+	}
+	out("errors:              %d %s", nerr, fmtErrs(errs))
+	out("final versions:      %d of %d rooms with every client on the server's version", int64(len(rooms))-mismatched.Load(), len(rooms))
+	if nerr > 0 || mismatched.Load() > 0 {
+		for _, r := range rooms {
+			if r.firstErr != "" {
+				out("first error (room %s): %s", r.id, r.firstErr)
+				break
+			}
+		}
+		return fmt.Errorf("%d errors, %d rooms whose clients disagree with the server", nerr, mismatched.Load())
+	}
+	return nil
+}
+
+func perMove(d time.Duration, moves int64) string {
+	return (d / time.Duration(moves)).Round(100 * time.Nanosecond).String()
+}
+
+func pct(d []time.Duration, p float64) string {
+	if len(d) == 0 {
+		return "-"
+	}
+	i := int(float64(len(d)-1) * p)
+	return d[i].Round(10 * time.Microsecond).String()
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 10<<20 || n <= -10<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 10<<10 || n <= -10<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func fmtErrs(m map[string]int) string {
+	if len(m) == 0 {
+		return ""
+	}
+	var ks []string
+	for k, n := range m {
+		ks = append(ks, fmt.Sprintf("%s=%d", k, n))
+	}
+	sort.Strings(ks)
+	return "(" + strings.Join(ks, " ") + ")"
+}
+
+func nproc() int {
+	var s unixCPUSet
+	if s.load() {
+		return s.n
+	}
+	return 0
+}
+
+// unixCPUSet counts the CPUs this process may run on.
+type unixCPUSet struct{ n int }
+
+func (s *unixCPUSet) load() bool {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Cpus_allowed_list:"); ok {
+			for _, part := range strings.Split(strings.TrimSpace(v), ",") {
+				lo, hi, found := strings.Cut(part, "-")
+				a, _ := strconv.Atoi(lo)
+				b := a
+				if found {
+					b, _ = strconv.Atoi(hi)
+				}
+				s.n += b - a + 1
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func treeCPU(pid int) (map[string]time.Duration, error) {
+	if pid == 0 {
+		return nil, nil
+	}
+	return faulttest.TreeCPU(pid)
+}
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// parallel runs fn(0..n-1), at most k at once; the first error stops it.
+func parallel(ctx context.Context, n, k int, fn func(int) error) error {
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range min(n, k) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := fn(i); err != nil {
+					once.Do(func() { first = err })
+					next.Store(int64(n))
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first == nil {
+		first = ctx.Err()
+	}
+	return first
+}
+
+// event is what a player needs of a server message (the rest is skipped).
+type event struct {
+	Type      string `json:"type"`
+	Version   int64  `json:"version"`
+	ID        string `json:"id"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	Duplicate bool   `json:"duplicate"`
+	View      *struct {
+		Ply    int    `json:"ply"`
+		Status string `json:"status"`
+		ToMove []int  `json:"toMove"`
+		Legal  []struct {
+			Kind string `json:"kind"`
+			Move string `json:"move"`
+		} `json:"legal"`
+	} `json:"view"`
+	NewRound *struct {
+		By int `json:"by"`
+	} `json:"newRound"`
+}
+
+// seat is one player: its socket and what it knows of the room.
+type seat struct {
+	p       *client.Player
+	ws      *websocket.Conn
+	seat    int
+	version int64
+	legal   []string // its own board moves and drops, when it is to move
+	toMove  bool
+	over    bool
+	ply     int
+	pending bool // a new round is requested
+}
+
+func (s *seat) setView(legal []string, toMove []int, status string, ply int) {
+	s.legal, s.toMove, s.over, s.ply = legal, slices.Contains(toMove, s.seat), status == "over", ply
+}
+
+// read reads and applies one message.
+func (s *seat) read() (event, error) {
+	var ev event
+	_, b, err := s.ws.ReadMessage()
+	if err != nil {
+		return ev, err
+	}
+	if err := json.Unmarshal(b, &ev); err != nil {
+		return ev, err
+	}
+	if ev.Type == "error" {
+		return ev, fmt.Errorf("error event: %s %s", ev.Code, ev.Message)
+	}
+	s.version = ev.Version
+	if v := ev.View; v != nil {
+		legal := make([]string, 0, len(v.Legal))
+		for _, l := range v.Legal {
+			if l.Kind != "action" {
+				legal = append(legal, l.Move)
+			}
+		}
+		s.setView(legal, v.ToMove, v.Status, v.Ply)
+	}
+	switch ev.Type {
+	case "request", "accept":
+		s.pending = true
+	case "round", "decline", "withdraw":
+		s.pending = false
+	}
+	return ev, nil
+}
+
+// syncTo reads until the player has seen version v.
+func (s *seat) syncTo(v int64) error {
+	for s.version < v {
+		if _, err := s.read(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var ids atomic.Int64
+
+// do sends a request answering the player's version and reads until its
+// answer.
+func (s *seat) do(typ, move string) (event, error) {
+	id := strconv.FormatInt(ids.Add(1), 36)
+	v := s.version
+	b, _ := json.Marshal(client.RoomRequest{Type: typ, ID: id, Version: &v, Move: sdk.Move(move)})
+	if err := s.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+		return event{}, err
+	}
+	for {
+		ev, err := s.read()
+		if err != nil {
+			return ev, err
+		}
+		if ev.ID == id && (ev.Type == "ack" || ev.Type == "refused") {
+			return ev, nil
+		}
+	}
+}
+
+// loadRoom is one room and its two players, driven by one goroutine.
+type loadRoom struct {
+	id       string
+	s        [2]*seat
+	rng      *rand.Rand
+	rtt      []time.Duration
+	moves    int64
+	actions  int64
+	errs     map[string]int
+	firstErr string
+}
+
+func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*loadRoom, error) {
+	cr, err := c.CreateRoom(ctx, variant, nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &loadRoom{id: cr.Room, rng: rand.New(rand.NewPCG(n, 0x6c6f6164)), errs: map[string]int{}}
+	for i, key := range []string{cr.SeatKey, ""} {
+		p := c.Player(cr.Room, key)
+		if err := p.Connect(ctx); err != nil {
+			r.close()
+			return nil, err
+		}
+		s := &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version, pending: p.NewRound != nil}
+		var legal []string
+		for _, l := range p.View.Legal {
+			if l.Kind != "action" {
+				legal = append(legal, string(l.Move))
+			}
+		}
+		toMove := make([]int, len(p.View.ToMove))
+		for j, t := range p.View.ToMove {
+			toMove[j] = int(t)
+		}
+		s.setView(legal, toMove, string(p.View.Status), p.View.Ply)
+		r.s[i] = s
+	}
+	if r.s[0].seat != 0 || r.s[1].seat != 1 {
+		r.close()
+		return nil, fmt.Errorf("room %s: seats %d and %d", r.id, r.s[0].seat, r.s[1].seat)
+	}
+	// The host sees the guest's join (and presence) before play starts.
+	if err := r.s[0].syncTo(r.s[1].version); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *loadRoom) close() {
+	if r == nil {
+		return
+	}
+	for _, s := range r.s {
+		if s != nil {
+			s.p.Close()
+		}
+	}
+}
+
+func (r *loadRoom) fail(msg string) {
+	if r.firstErr == "" {
+		r.firstErr = msg
+	}
+}
+
+// play makes moves until end (or the count): the player to move picks one
+// of its legal moves, sends it and waits for its ack; the other reads the
+// event. A finished game (or one at maxPly, resigned) gets a new round by
+// consent.
+func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *atomic.Int64) {
+	for _, s := range r.s {
+		s.ws.SetReadDeadline(end.Add(30 * time.Second))
+	}
+	refusals := 0
+	broken := func(what string, err error) {
+		r.errs[what]++
+		r.fail(fmt.Sprintf("%s: %v", what, err))
+	}
+	for time.Now().Before(end) && confirmed.Load() < maxMoves && refusals < 10 {
+		a, b := r.s[0], r.s[1]
+		if a.over {
+			asker, other := a, b
+			if !a.pending {
+				ev, err := asker.do("newRound", "")
+				if err != nil {
+					broken("socket", err)
+					return
+				}
+				if ev.Type == "refused" {
+					r.errs["refused:"+ev.Code]++
+					r.fail("newRound refused: " + ev.Code + " " + ev.Message)
+					refusals++
+				} else {
+					r.actions++
+				}
+				if err := other.syncTo(asker.version); err != nil {
+					broken("socket", err)
+					return
+				}
+			}
+			ev, err := other.do("accept", "")
+			if err != nil {
+				broken("socket", err)
+				return
+			}
+			if ev.Type == "refused" {
+				r.errs["refused:"+ev.Code]++
+				r.fail("accept refused: " + ev.Code + " " + ev.Message)
+				refusals++
+			} else {
+				r.actions++
+			}
+			if err := asker.syncTo(other.version); err != nil {
+				broken("socket", err)
+				return
+			}
+			continue
+		}
+		mover, other := a, b
+		if !a.toMove {
+			mover, other = b, a
+		}
+		if !mover.toMove {
+			broken("nobody_to_move", fmt.Errorf("version %d: neither seat is to move", a.version))
+			return
+		}
+		typ, move := "move", ""
+		if mover.ply >= maxPly || len(mover.legal) == 0 {
+			typ = "resign"
+		} else {
+			move = mover.legal[r.rng.IntN(len(mover.legal))]
+		}
+		t0 := time.Now()
+		ev, err := mover.do(typ, move)
+		if err != nil {
+			broken("socket", err)
+			return
+		}
+		if ev.Type == "refused" || ev.Duplicate {
+			code := "refused:" + ev.Code
+			if ev.Duplicate {
+				code = "duplicate_ack"
+			}
+			r.errs[code]++
+			r.fail(fmt.Sprintf("%s %q at version %d: %s %s", typ, move, ev.Version, ev.Code, ev.Message))
+			refusals++
+		} else {
+			r.rtt = append(r.rtt, time.Since(t0))
+			r.moves++
+			confirmed.Add(1)
+		}
+		if err := other.syncTo(mover.version); err != nil {
+			broken("socket", err)
+			return
+		}
+	}
+}

@@ -1,0 +1,52 @@
+package pluginhost
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/sdk/host"
+)
+
+// TestHealthCheckSparesBusyPlugin: a plugin that answered a call since the
+// last health check is alive and is not pinged, so a ping that cannot come
+// back in time (here a 1 ns timeout; under load, a long queue) does not get
+// a working plugin killed with every call in flight. An idle plugin that
+// does not answer the ping is still replaced.
+func TestHealthCheckSparesBusyPlugin(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "tictactoe"),
+		"github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	restarts := 0
+	h, err := Start(context.Background(), Config{Dir: dir, HealthTimeout: time.Nanosecond, OnRestart: func(string) { restarts++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	pid := h.PIDs()["tictactoe"]
+	call := func() {
+		t.Helper()
+		err := h.Call(context.Background(), "tictactoe", "start", func(ctx context.Context, c *host.Conn) error {
+			_, _, err := c.Start(ctx, "tictactoe", nil)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 3 {
+		call()
+		h.checkHealth()
+		if got := h.PIDs()["tictactoe"]; got != pid || restarts != 0 {
+			t.Fatalf("a plugin answering calls was replaced by the health check (pid %d → %d, %d restarts)", pid, got, restarts)
+		}
+	}
+	h.checkHealth() // no call since the last check: pinged, and the ping times out
+	if got := h.PIDs()["tictactoe"]; got == pid || restarts != 1 {
+		t.Fatalf("an idle plugin that failed its ping was not replaced (pid %d → %d, %d restarts)", pid, got, restarts)
+	}
+}
