@@ -204,4 +204,4 @@ func (g *Game) FENUCCI() string { return g.exportFENUCCI() }
 
 // DecodeState opens a state, replaying and checking its record (code
 // bad_state for anything impossible).
-func DecodeState(s sdk.State) (*Game, error) { return decodeState(s) }
+func DecodeState(s sdk.State) (*Game, error) { return replayState(s) }
