@@ -59,6 +59,7 @@ func (c *cached) fork() *game {
 		f.movers = f.movers[:len(f.movers):len(f.movers)]
 		f.checks = f.checks[:len(f.checks):len(f.checks)]
 		f.keys = f.keys[:len(f.keys):len(f.keys)]
+		f.history = f.history[:len(f.history):len(f.history)]
 	}
 	return &f
 }
@@ -69,6 +70,6 @@ func (g *game) cost() int {
 	if len(g.keys) > 0 {
 		keyLen = len(g.keys[0])
 	}
-	perMove := int(unsafe.Sizeof(move(0))) + 1 + 1 + 16 + keyLen + 48 // key, counts entry
+	perMove := int(unsafe.Sizeof(move(0))+unsafe.Sizeof(sdk.PlayedMove{})) + 1 + 1 + 16 + keyLen + 48 + 24 // key, counts entry, texts
 	return int(unsafe.Sizeof(game{})+unsafe.Sizeof(cached{})) + len(g.keys)*perMove
 }

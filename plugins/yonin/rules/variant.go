@@ -197,17 +197,10 @@ func (g *game) view() sdk.View {
 		mates = append(mates, string([]byte{seatLower[m.mated], seatLower[(m.mater+5)%5]}))
 	}
 	v.Details = append(v.Details, sdk.KeyValue{Key: "mates", Value: strings.Join(mates, ",")})
-	// Replay for the display texts, which need the position before each move.
-	q := g.start
-	for i, m := range g.moves {
-		seat := int(g.movers[i])
-		lm := legalMove(&q, seat, m)
-		v.History = append(v.History, sdk.PlayedMove{Seat: lm.Seat, Move: lm.Move, Text: lm.Text})
-		if i == len(g.moves)-1 {
-			v.LastMove = &lm
-		}
-		q.turn = int8(seat)
-		q.play(m)
+	v.History = append(v.History, g.history...)
+	if len(g.moves) > 0 {
+		lm := g.last
+		v.LastMove = &lm
 	}
 	if g.end != "" {
 		v.Status = sdk.Over
