@@ -145,9 +145,9 @@ func (g *Game) view() sdk.View {
 		}
 		v.Board[i] = sdk.Cell{Kind: kindLetters[pc.Kind() : pc.Kind()+1], Owner: sdk.Seat(pc.Color()), Facing: 2 * int(pc.Color())}
 	}
-	for i, m := range g.moves {
+	for i := range g.moves {
 		seat := sdk.Seat(g.start.side ^ Color(i&1))
-		v.History = append(v.History, sdk.PlayedMove{Seat: seat, Move: sdk.Move(UCCI(m)), Text: g.texts[i], Alt: UCCI(m)})
+		v.History = append(v.History, sdk.PlayedMove{Seat: seat, Move: sdk.Move(g.uccis[i]), Text: g.texts[i], Alt: g.uccis[i]})
 	}
 	if n := len(g.moves); n > 0 {
 		m := g.moves[n-1]
