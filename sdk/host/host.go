@@ -16,6 +16,7 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"math"
 	"os/exec"
 	"strconv"
 	"time"
@@ -206,18 +207,46 @@ func (c *Conn) Start(ctx context.Context, variant string, opts sdk.Options) (sdk
 	return c.game3("start", r, err)
 }
 
+// A CallOption changes what Play or View brings back.
+type CallOption func(*callOptions)
+
+type callOptions struct{ historyFrom int32 }
+
+func collect(opts []CallOption) callOptions {
+	var o callOptions
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// HistoryFrom asks for the View's History from entry n on only: the moves
+// after the first n plies (none when n is the View's Ply or more). A caller
+// that holds the earlier entries already (a room, which keeps every move it
+// confirmed) spares the plugin encoding and itself decoding the whole game
+// on every move: at ply 160 the History was most of a call's bytes. Nothing
+// else in the View changes (Ply counts every move). n <= 0 is the whole
+// History, as without the option. The plugin trims the View its variant
+// returned, so every plugin built with this sdk honours it; one built
+// before ignores it and sends the whole History.
+func HistoryFrom(n int) CallOption {
+	return func(o *callOptions) { o.historyFrom = int32(max(0, min(n, math.MaxInt32))) }
+}
+
 // Play calls the variant's Play.
-func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, opts ...CallOption) (sdk.State, sdk.View, error) {
 	if err := textError(sdk.CodeBadMove, "the move", string(m)); err != nil {
 		return nil, sdk.View{}, err
 	}
-	r, err := quickCall(c, ctx, channel.CallPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m)}, new(wire.GameResponse), c.game.Play)
+	o := collect(opts)
+	r, err := quickCall(c, ctx, channel.CallPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom}, new(wire.GameResponse), c.game.Play)
 	return c.game3("play", r, err)
 }
 
 // View calls the variant's View.
-func (c *Conn) View(ctx context.Context, variant string, s sdk.State) (sdk.View, error) {
-	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s}, new(wire.GameResponse), c.game.View)
+func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...CallOption) (sdk.View, error) {
+	o := collect(opts)
+	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom}, new(wire.GameResponse), c.game.View)
 	_, v, err := c.game3("view", r, err)
 	return v, err
 }

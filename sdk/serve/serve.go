@@ -172,7 +172,18 @@ func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameRespo
 	if err != nil {
 		return gameResponse(nil, sdk.View{}, err)
 	}
-	return gameResponse(v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move)))
+	st, view, err := v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move))
+	return gameResponse(st, historyFrom(view, r.HistoryFrom), err)
+}
+
+// historyFrom drops the first n entries of the view's History, as the host
+// asked (host.HistoryFrom): a room holds them already, and at ply 160 they
+// were most of the bytes and the encoding of every call.
+func historyFrom(v sdk.View, n int32) sdk.View {
+	if n > 0 {
+		v.History = v.History[min(int(n), len(v.History)):]
+	}
+	return v
 }
 
 func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameResponse, err error) {
@@ -182,7 +193,7 @@ func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameRespo
 		return gameResponse(nil, sdk.View{}, err)
 	}
 	view, err := v.View(r.State)
-	return gameResponse(r.State, view, err)
+	return gameResponse(r.State, historyFrom(view, r.HistoryFrom), err)
 }
 
 func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.SuggestResponse, err error) {

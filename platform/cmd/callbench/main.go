@@ -2,7 +2,8 @@
 // one Play call made through a real plugin process, over the plugin's quick
 // channel as the host makes it and over go-plugin gRPC alone, beside the same
 // call made in-process, and prints p50/p99 of each and of the difference. It also times Play through every plugin found in the plugin
-// directory. It prints figures; it asserts nothing.
+// directory, at the start and at ply 10, 80 and 160 of a seeded game, with
+// the CPU and the bytes per call. It prints figures; it asserts nothing.
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 
 	"github.com/banmen/banmen/sdk/examples/tictactoe"
 	"github.com/banmen/banmen/sdk/host"
+	"github.com/banmen/banmen/sdk/sdktest"
 )
 
 func main() {
@@ -104,6 +106,37 @@ func run(n int, dir string) error {
 			r := measure(n/5, func() error { _, _, err := c.Play(ctx, d.ID, st, seat, m); return err })
 			fmt.Printf("play call through plugin, %-8s start position (%d legal moves): p50 %8s  p99 %8s\n",
 				d.ID, len(v.Legal), r.p(50), r.p(99))
+			// Later in a seeded game (sdktest.GameAt, played through the
+			// plugin), the same state given every time, as a retry gives it.
+			remote := host.Remote{Conn: c, ID: d.ID}
+			for _, ply := range []int{10, 80, 160} {
+				st, v, err := sdktest.GameAt(remote, 1, ply)
+				if err != nil {
+					fmt.Printf("  %s ply %d: %v\n", d.ID, ply, err)
+					continue
+				}
+				lm, ok := sdktest.NextMove(remote, st, v, 1)
+				if !ok {
+					continue
+				}
+				for _, lean := range []bool{false, true} {
+					var opts []host.CallOption
+					name := "whole History"
+					if lean {
+						// As a room asks: only the moves it does not hold.
+						opts, name = []host.CallOption{host.HistoryFrom(v.Ply)}, "HistoryFrom"
+					}
+					calls := n / 5
+					cpu0 := cpuTime(os.Getpid()) + cpuTime(c.PID())
+					io0 := ioBytes(c.PID())
+					r := measure(calls, func() error { _, _, err := c.Play(ctx, d.ID, st, lm.Seat, lm.Move, opts...); return err })
+					cpu := cpuTime(os.Getpid()) + cpuTime(c.PID()) - cpu0
+					io := ioBytes(c.PID()) - io0
+					total := calls + calls/10
+					fmt.Printf("  %-8s ply %3d %-13s: p50 %8s  p99 %8s  CPU host+plugin %8s/call  %6d bytes/call through the plugin's sockets (state %d B)\n",
+						d.ID, ply, name, r.p(50), r.p(99), cpu/time.Duration(total), io/int64(total), len(st))
+				}
+			}
 		}
 		c.Kill()
 	}
@@ -159,6 +192,25 @@ func cpuTime(pid int) time.Duration {
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	const ticksPerSecond = 100 // USER_HZ on Linux
 	return time.Duration(ut+st) * time.Second / ticksPerSecond
+}
+
+// ioBytes is what a process has read and written through system calls so
+// far (rchar + wchar in /proc; zero elsewhere): for a plugin, essentially
+// the bytes of its calls in both directions.
+func ioBytes(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, _ := strings.Cut(line, ": ")
+		if k == "rchar" || k == "wchar" {
+			x, _ := strconv.ParseInt(v, 10, 64)
+			n += x
+		}
+	}
+	return n
 }
 
 func loadAvg() string {

@@ -80,7 +80,7 @@ func roundTrip(t *testing.T, format, text string) {
 		mustRuleError(t, "Import", err)
 		return
 	}
-	g, err := decodeState(s)
+	g, err := replayState(s)
 	if err != nil {
 		t.Fatalf("Import made a bad state: %v", err)
 	}
@@ -92,7 +92,7 @@ func roundTrip(t *testing.T, format, text string) {
 	if err != nil {
 		t.Fatalf("exported text does not import: %v\n%s", err, out)
 	}
-	h, _ := decodeState(s2)
+	h, _ := replayState(s2)
 	if !sameGame(g, h, format != FormatCSA) {
 		t.Fatalf("round trip changed the game:\n%s", out)
 	}
@@ -167,7 +167,7 @@ func FuzzState(f *testing.F) {
 	}
 	f.Add([]byte("BNM\x01\x05shogi"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		g, err := decodeState(sdk.State(b))
+		g, err := replayState(sdk.State(b))
 		if err != nil {
 			re, ok := sdk.AsRuleError(err)
 			if !ok || re.Code != sdk.CodeBadState {

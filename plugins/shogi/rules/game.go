@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"sync/atomic"
+
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -27,8 +29,10 @@ type record struct {
 }
 
 // game is a whole game: where it started, every move, and what the rules
-// made of them. It is rebuilt from the State on every call, replaying and
-// checking every move, so no stored byte is trusted.
+// made of them. It is rebuilt from the State, replaying and checking every
+// move, so no stored byte is trusted; or it is one this process built and
+// cached under the exact bytes it returned (cache.go), and then it is
+// shared and never changed.
 type game struct {
 	start   Position
 	pos     Position
@@ -40,6 +44,8 @@ type game struct {
 	// buf is reused by play for the legal moves: a State is replayed on
 	// every call, and a fresh list per move was most of its allocations.
 	buf []Move
+	// forked is set by the first fork (cache.go).
+	forked atomic.Bool
 }
 
 func newGame(start Position) *game {

@@ -43,7 +43,7 @@ func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
-	return g.encode(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // exportSFENUSI writes the text after "position " in USI:

@@ -41,7 +41,7 @@ func TestNotationRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s import of\n%s\n: %v", format, text, err)
 				}
-				h, err := decodeState(s)
+				h, err := replayState(s)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -102,7 +102,7 @@ func TestImportForeign(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", format, err)
 		}
-		g, _ := decodeState(s)
+		g, _ := replayState(s)
 		if got := strings.Join(movesOf(g), " "); got != want {
 			t.Errorf("%s moves %q, want %q", format, got, want)
 		}

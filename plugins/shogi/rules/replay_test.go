@@ -22,7 +22,7 @@ func BenchmarkDecodeLong(b *testing.B) {
 	s := g.encode()
 	b.Logf("plies %d", g.ply())
 	for b.Loop() {
-		if _, err := decodeState(s); err != nil {
+		if _, err := replayState(s); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,7 +14,8 @@ import (
 //	uvarint count, then per move: seat byte, length byte, move text
 //
 // Decoding replays every move through the checked game, so a State that
-// passed its checksum but holds an impossible game is still refused.
+// passed its checksum but holds an impossible game is still refused; only
+// the exact bytes of a State this process produced skip that (cache.go).
 const (
 	stateVersion = 1
 	// maxStateMoves bounds the moves a State may hold, so that hostile bytes
@@ -37,8 +38,9 @@ func (g *game) encode() sdk.State {
 	return sdk.SealState(ID, stateVersion, b)
 }
 
-// decodeState opens and replays a State. Every defect is CodeBadState.
-func decodeState(s sdk.State) (*game, error) {
+// replayState opens and replays a State, checking every move: the path of a
+// State the cache does not hold. Every defect is CodeBadState.
+func replayState(s sdk.State) (*game, error) {
 	ver, b, err := sdk.OpenState(ID, s)
 	if err != nil {
 		return nil, err

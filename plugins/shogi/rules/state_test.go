@@ -9,7 +9,7 @@ import (
 
 func TestStateRoundTrip(t *testing.T) {
 	g := gameFrom(t, StartSFEN, sampleMoves...)
-	h, err := decodeState(g.encode())
+	h, err := replayState(g.encode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestStateHostile(t *testing.T) {
 	tests["flipped byte"] = flipped
 	tests["truncated"] = st[:len(st)-3]
 	for name, s := range tests {
-		_, err := decodeState(s)
+		_, err := replayState(s)
 		if re, ok := sdk.AsRuleError(err); !ok || re.Code != sdk.CodeBadState {
 			t.Errorf("%s: err = %v, want bad_state", name, err)
 		}

@@ -2,7 +2,8 @@ package rules
 
 import (
 	"context"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -127,7 +128,7 @@ func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
 		panic(err) // the start position is a constant
 	}
 	g := newGame(p)
-	return g.encode(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // Play applies seat's move.
@@ -136,10 +137,11 @@ func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
+	g = g.fork()
 	if err := g.play(int(seat), m); err != nil {
 		return nil, sdk.View{}, err
 	}
-	return g.encode(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // View describes the game in s.
@@ -182,7 +184,10 @@ func (Variant) Divide(ctx context.Context, position string, depth int) (map[stri
 
 // view builds the complete View of the game.
 func (g *game) view() sdk.View {
-	p := &g.pos
+	// A copy: legalMoves tries every move on the position and takes it back,
+	// and g may be a cached game that other calls read at the same time.
+	pos := g.pos
+	p := &pos
 	v := sdk.View{
 		Ply:      g.ply(),
 		Position: p.SFEN(),
@@ -225,7 +230,9 @@ func (g *game) view() sdk.View {
 		// A mated king stays upright, in check: lying face down is Yonin's
 		// rule for an eliminated player's king, not shogi's.
 		v.Status = sdk.Over
-		v.Result = g.result
+		r := *g.result // the game may be cached: the View gets its own
+		r.Winners, r.Places = slices.Clone(r.Winners), slices.Clone(r.Places)
+		v.Result = &r
 		return v
 	}
 	v.Status = sdk.Playing
@@ -245,7 +252,10 @@ func (g *game) view() sdk.View {
 			Text: marks[p.side] + "入玉宣言", Alt: "declare", From: -1, To: -1,
 		})
 	}
-	sort.SliceStable(v.Legal, func(i, j int) bool { return v.Legal[i].Move < v.Legal[j].Move })
+	// Not sort.SliceStable: its reflection and its rotations of these large
+	// records were a quarter of a Play. Every move has its own text, so an
+	// unstable sort gives the same order.
+	slices.SortFunc(v.Legal, func(a, b sdk.LegalMove) int { return strings.Compare(string(a.Move), string(b.Move)) })
 	return v
 }
 

@@ -45,6 +45,7 @@ type Game struct {
 	hashes []uint64 // hashes[i]: the Zobrist hash of the position after i moves
 	checks []bool   // checks[i]: move i left the opponent in check
 	texts  []string // texts[i]: the WXF text of move i
+	uccis  []string // uccis[i]: the UCCI text of move i, for the View's History
 	result *sdk.Result
 }
 
@@ -82,6 +83,7 @@ func (g *Game) Play(m Move) error {
 func (g *Game) apply(m Move) {
 	p := &g.pos
 	g.texts = append(g.texts, p.WXF(m))
+	g.uccis = append(g.uccis, UCCI(m))
 	pc := p.board[m.From()]
 	irreversible := p.board[m.To()] != Empty ||
 		(pc.Kind() == Pawn && int(m.To())-int(m.From()) == forward[p.side])
@@ -191,6 +193,7 @@ func (g *Game) After(m Move) *sdk.Result {
 	after.hashes = g.hashes[:len(g.hashes):len(g.hashes)]
 	after.checks = g.checks[:len(g.checks):len(g.checks)]
 	after.texts = g.texts[:len(g.texts):len(g.texts)]
+	after.uccis = g.uccis[:len(g.uccis):len(g.uccis)]
 	after.apply(m)
 	return after.result
 }
@@ -204,4 +207,4 @@ func (g *Game) FENUCCI() string { return g.exportFENUCCI() }
 
 // DecodeState opens a state, replaying and checking its record (code
 // bad_state for anything impossible).
-func DecodeState(s sdk.State) (*Game, error) { return decodeState(s) }
+func DecodeState(s sdk.State) (*Game, error) { return replayState(s) }

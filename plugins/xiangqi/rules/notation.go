@@ -54,7 +54,7 @@ var (
 
 // Export writes the game in one of the notations.
 func (Variant) Export(s sdk.State, format string) (string, error) {
-	g, err := decodeState(s)
+	c, err := decodeState(s)
 	if err != nil {
 		return "", err
 	}
@@ -62,7 +62,7 @@ func (Variant) Export(s sdk.State, format string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return write(g), nil
+	return write(c.g), nil
 }
 
 func (g *Game) exportFENUCCI() string {
@@ -126,7 +126,7 @@ func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
-	return g.encode(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 func notationError(format string, args ...any) error {

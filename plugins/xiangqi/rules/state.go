@@ -16,7 +16,8 @@ import (
 // Decoding replays the record through the checked path, so a state that says
 // anything impossible (a bad FEN, an illegal move, a move after the end,
 // trailing bytes) is rejected with code bad_state and everything derived
-// (position, repetition, result) is recomputed, never trusted.
+// (position, repetition, result) is recomputed, never trusted. Only the exact
+// bytes of a state this process produced skip the replay (cache.go).
 
 const (
 	variantID    = "xiangqi"
@@ -50,8 +51,9 @@ func badState(format string, args ...any) error {
 	return sdk.Errorf(sdk.CodeBadState, format, args...)
 }
 
-// decodeState opens and replays a state.
-func decodeState(s sdk.State) (*Game, error) {
+// replayState opens and replays a state, checking every move: the path of a
+// state the cache does not hold (cache.go).
+func replayState(s sdk.State) (*Game, error) {
 	version, b, err := sdk.OpenState(variantID, s)
 	if err != nil {
 		return nil, err

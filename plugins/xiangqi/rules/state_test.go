@@ -38,7 +38,7 @@ func TestStateRoundTrip(t *testing.T) {
 	playAll(t, g, "h2e2 h9g7 h0g2")
 	g.Resign(Black)
 	st := g.encode()
-	back, err := decodeState(st)
+	back, err := replayState(st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,11 +74,11 @@ func TestStateRejects(t *testing.T) {
 		{"huge move count", seal(append(append(binary.AppendUvarint(nil, uint64(len(StartFEN))), StartFEN...), 0xff, 0xff, 0xff, 0xff, 0x0f))},
 	}
 	for _, tc := range tests {
-		if _, err := decodeState(tc.st); !hasCode(err, sdk.CodeBadState) {
+		if _, err := replayState(tc.st); !hasCode(err, sdk.CodeBadState) {
 			t.Errorf("%s: %v, want bad_state", tc.name, err)
 		}
 	}
-	if _, err := decodeState(seal(good)); err != nil {
+	if _, err := replayState(seal(good)); err != nil {
 		t.Errorf("the good payload: %v", err)
 	}
 }
@@ -99,14 +99,14 @@ func FuzzState(f *testing.F) {
 	f.Add(payload("R3k4/R8/9/9/9/9/9/9/9/3K5 b - - 0 1", nil, 0))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, st := range []sdk.State{b, sdk.SealState(variantID, stateVersion, b)} {
-			g, err := decodeState(st)
+			g, err := replayState(st)
 			if err != nil {
 				if !hasCode(err, sdk.CodeBadState) {
 					t.Fatalf("decodeState: %v, want bad_state", err)
 				}
 				continue
 			}
-			again, err := decodeState(g.encode())
+			again, err := replayState(g.encode())
 			if err != nil {
 				t.Fatalf("re-encoded state rejected: %v", err)
 			}

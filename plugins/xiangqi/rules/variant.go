@@ -1,11 +1,14 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/banmen/banmen/sdk"
 )
 
 // Variant is Xiangqi behind the sdk contract. It holds nothing: every call
-// works on the state it is given.
+// works on the state it is given (a cache of recent games only spares the
+// replay of a state this process returned, cache.go).
 type Variant struct{}
 
 var (
@@ -74,15 +77,16 @@ func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
 		return nil, sdk.View{}, err
 	}
 	g := NewGame(StartPosition())
-	return g.encode(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // Play applies seat's move: UCCI text or sdk.Resign.
 func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
-	g, err := decodeState(s)
+	c, err := decodeState(s)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
+	g := c.g
 	if seat != 0 && seat != 1 {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeNotYourTurn, "xiangqi has no seat %d", seat)
 	}
@@ -90,10 +94,11 @@ func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeGameOver, "the game is over")
 	}
 	if m == sdk.Resign {
+		g = c.fork()
 		if err := g.Resign(Color(seat)); err != nil {
 			return nil, sdk.View{}, err
 		}
-		return g.encode(), g.view(), nil
+		return g.remember(), g.view(), nil
 	}
 	if Color(seat) != g.pos.side {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeNotYourTurn, "it is not seat %d's turn", seat)
@@ -102,24 +107,28 @@ func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
+	g = c.fork()
 	if err := g.Play(mv); err != nil {
 		return nil, sdk.View{}, err
 	}
-	return g.encode(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // View describes the game in the state.
 func (Variant) View(s sdk.State) (sdk.View, error) {
-	g, err := decodeState(s)
+	c, err := decodeState(s)
 	if err != nil {
 		return sdk.View{}, err
 	}
-	return g.view(), nil
+	return c.g.view(), nil
 }
 
 // view builds the complete sdk.View of the game.
 func (g *Game) view() sdk.View {
-	p := &g.pos
+	// A copy: move generation makes and unmakes moves on the position, and
+	// g may be a cached game that other calls read at the same time.
+	pos := g.pos
+	p := &pos
 	v := sdk.View{
 		Ply:      len(g.moves),
 		Status:   sdk.Playing,
@@ -128,7 +137,11 @@ func (g *Game) view() sdk.View {
 		ToMove:   []sdk.Seat{},
 		History:  make([]sdk.PlayedMove, 0, len(g.moves)+1),
 		Legal:    []sdk.LegalMove{},
-		Result:   g.result,
+	}
+	if g.result != nil { // the game may be cached: the View gets its own
+		r := *g.result
+		r.Winners, r.Places = slices.Clone(r.Winners), slices.Clone(r.Places)
+		v.Result = &r
 	}
 	for i := range v.Board {
 		pc := p.board[squareOfCell(i)]
@@ -138,9 +151,9 @@ func (g *Game) view() sdk.View {
 		}
 		v.Board[i] = sdk.Cell{Kind: kindLetters[pc.Kind() : pc.Kind()+1], Owner: sdk.Seat(pc.Color()), Facing: 2 * int(pc.Color())}
 	}
-	for i, m := range g.moves {
+	for i := range g.moves {
 		seat := sdk.Seat(g.start.side ^ Color(i&1))
-		v.History = append(v.History, sdk.PlayedMove{Seat: seat, Move: sdk.Move(UCCI(m)), Text: g.texts[i], Alt: UCCI(m)})
+		v.History = append(v.History, sdk.PlayedMove{Seat: seat, Move: sdk.Move(g.uccis[i]), Text: g.texts[i], Alt: g.uccis[i]})
 	}
 	if n := len(g.moves); n > 0 {
 		m := g.moves[n-1]

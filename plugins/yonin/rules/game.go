@@ -26,9 +26,14 @@ type game struct {
 	movers []int8
 	checks []bool // whether each move left a piece of its mover attacking a live king
 	keys   []string
-	counts map[string]int
-	maxRep int    // the highest occurrence count of any position
-	end    string // the ending reason, "" while playing
+	// history[i] is move i as the View lists it, and last the last move's
+	// full record: written when the move is played, from the position
+	// before it, so that a View need not replay the game for its texts.
+	history []sdk.PlayedMove
+	last    sdk.LegalMove
+	counts  map[string]int
+	maxRep  int    // the highest occurrence count of any position
+	end     string // the ending reason, "" while playing
 	// priority and mated describe the last move: whether check priority
 	// skipped a turn, and how many mates followed it.
 	priority bool
@@ -187,6 +192,8 @@ func (g *game) isLegal(m move) bool {
 func (g *game) apply(m move, o *outcome) {
 	seat := g.pos.turn
 	before := g.pos.nmates
+	g.last = legalMove(&g.pos, int(seat), m)
+	g.history = append(g.history, sdk.PlayedMove{Seat: g.last.Seat, Move: g.last.Move, Text: g.last.Text})
 	g.moves = append(g.moves, m)
 	g.movers = append(g.movers, seat)
 	g.checks = append(g.checks, o.check)

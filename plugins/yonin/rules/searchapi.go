@@ -192,7 +192,7 @@ func MoveText(seat int, m Move) sdk.Move { return sdk.Move(moveText(seat, m)) }
 
 // DecodeState opens and replays a game's state.
 func DecodeState(s sdk.State) (*Game, error) {
-	g, err := decodeState(s)
+	g, err := replayState(s)
 	if err != nil {
 		return nil, err
 	}

@@ -18,7 +18,8 @@ const (
 // encodeState writes a game as: host settings (5 bytes), the initial
 // position text (uvarint length + bytes), the moves (uvarint count + 2 bytes
 // each), sealed in the sdk envelope. The current position is not stored: it
-// is rebuilt by replaying, so every move is checked again.
+// is rebuilt by replaying, so every move is checked again; only the exact
+// bytes of a state this process produced skip that (cache.go).
 func (g *game) encodeState() sdk.State {
 	s := g.set
 	b := []byte{bool8(s.showLegal), bool8(s.rotateFirst), byte(s.firstSeat), byte(s.timePerMove), byte(s.players)}
@@ -39,8 +40,9 @@ func bool8(b bool) byte {
 	return 0
 }
 
-// decodeState opens and replays a state. Any defect is CodeBadState.
-func decodeState(st sdk.State) (*game, error) {
+// replayState opens and replays a state, checking every move: the path of a
+// state the cache does not hold (cache.go). Any defect is CodeBadState.
+func replayState(st sdk.State) (*game, error) {
 	version, b, err := sdk.OpenState("yonin", st)
 	if err != nil {
 		return nil, err

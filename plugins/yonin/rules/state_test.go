@@ -23,7 +23,7 @@ func FuzzStateBytes(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		st := sdk.SealState("yonin", stateVersion, payload)
-		g, err := decodeState(st)
+		g, err := replayState(st)
 		if err != nil {
 			if re, ok := sdk.AsRuleError(err); !ok || re.Code != sdk.CodeBadState {
 				t.Fatalf("want bad_state, got %v", err)
@@ -31,7 +31,7 @@ func FuzzStateBytes(f *testing.F) {
 			return
 		}
 		v := g.view()
-		again, err := decodeState(g.encodeState())
+		again, err := replayState(g.encodeState())
 		if err != nil {
 			t.Fatalf("a re-encoded state is rejected: %v", err)
 		}

@@ -81,12 +81,12 @@ func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
 		return nil, sdk.View{}, err
 	}
 	g := newGame(set, startPosition(set.rules, set.firstSeat))
-	return g.encodeState(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // Play applies seat's move. Resign does not exist in Yonin Shogi.
 func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
-	g, err := decodeState(s)
+	c, err := decodeState(s)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
@@ -103,19 +103,20 @@ func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View
 	if ms != int(seat) {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadMove, "move %q is written for seat %c, played by seat %c", m, seatUpper[ms], seatUpper[seat])
 	}
+	g := c.fork()
 	if err := g.play(int(seat), mv); err != nil {
 		return nil, sdk.View{}, err
 	}
-	return g.encodeState(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // View describes a game.
 func (Variant) View(s sdk.State) (sdk.View, error) {
-	g, err := decodeState(s)
+	c, err := decodeState(s)
 	if err != nil {
 		return sdk.View{}, err
 	}
-	return g.view(), nil
+	return c.g.view(), nil
 }
 
 // writers and readers are the notations of Describe.
@@ -126,7 +127,7 @@ var (
 
 // Export writes the game record: the initial position text, then the moves.
 func (Variant) Export(s sdk.State, format string) (string, error) {
-	g, err := decodeState(s)
+	c, err := decodeState(s)
 	if err != nil {
 		return "", err
 	}
@@ -134,7 +135,7 @@ func (Variant) Export(s sdk.State, format string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return write(g), nil
+	return write(c.g), nil
 }
 
 // Import reads a game record (or a lone position text).
@@ -147,11 +148,15 @@ func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
-	return g.encodeState(), g.view(), nil
+	return g.remember(), g.view(), nil
 }
 
 // view is the game as the contract describes it.
 func (g *game) view() sdk.View {
+	// A shallow copy with its own position: g may be a cached game that
+	// other calls read at the same time.
+	h := *g
+	g = &h
 	p := &g.pos
 	v := sdk.View{
 		Ply:      len(g.moves),
@@ -199,17 +204,10 @@ func (g *game) view() sdk.View {
 		mates = append(mates, string([]byte{seatLower[m.mated], seatLower[(m.mater+5)%5]}))
 	}
 	v.Details = append(v.Details, sdk.KeyValue{Key: "mates", Value: strings.Join(mates, ",")})
-	// Replay for the display texts, which need the position before each move.
-	q := g.start
-	for i, m := range g.moves {
-		seat := int(g.movers[i])
-		lm := legalMove(&q, seat, m)
-		v.History = append(v.History, sdk.PlayedMove{Seat: lm.Seat, Move: lm.Move, Text: lm.Text})
-		if i == len(g.moves)-1 {
-			v.LastMove = &lm
-		}
-		q.turn = int8(seat)
-		q.play(m)
+	v.History = append(v.History, g.history...)
+	if len(g.moves) > 0 {
+		lm := g.last
+		v.LastMove = &lm
 	}
 	if g.end != "" {
 		v.Status = sdk.Over

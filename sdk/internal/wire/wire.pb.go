@@ -179,11 +179,14 @@ func (x *StartRequest) GetOptions() map[string]string {
 }
 
 type PlayRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Variant       string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
-	State         []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
-	Seat          int32                  `protobuf:"varint,3,opt,name=seat,proto3" json:"seat,omitempty"`
-	Move          string                 `protobuf:"bytes,4,opt,name=move,proto3" json:"move,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	Seat    int32                  `protobuf:"varint,3,opt,name=seat,proto3" json:"seat,omitempty"`
+	Move    string                 `protobuf:"bytes,4,opt,name=move,proto3" json:"move,omitempty"`
+	// history_from > 0 asks for the view's history from that entry on only
+	// (host.HistoryFrom): the caller holds the earlier ones. 0: all of it.
+	HistoryFrom   int32 `protobuf:"varint,5,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -246,10 +249,19 @@ func (x *PlayRequest) GetMove() string {
 	return ""
 }
 
+func (x *PlayRequest) GetHistoryFrom() int32 {
+	if x != nil {
+		return x.HistoryFrom
+	}
+	return 0
+}
+
 type ViewRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Variant       string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
-	State         []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// As in PlayRequest.
+	HistoryFrom   int32 `protobuf:"varint,3,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -296,6 +308,13 @@ func (x *ViewRequest) GetState() []byte {
 		return x.State
 	}
 	return nil
+}
+
+func (x *ViewRequest) GetHistoryFrom() int32 {
+	if x != nil {
+		return x.HistoryFrom
+	}
+	return 0
 }
 
 type SuggestRequest struct {
@@ -1489,15 +1508,17 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\aoptions\x18\x02 \x03(\v2).banmen.wire.v1.StartRequest.OptionsEntryR\aoptions\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"e\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x88\x01\n" +
 	"\vPlayRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x12\n" +
 	"\x04seat\x18\x03 \x01(\x05R\x04seat\x12\x12\n" +
-	"\x04move\x18\x04 \x01(\tR\x04move\"=\n" +
+	"\x04move\x18\x04 \x01(\tR\x04move\x12!\n" +
+	"\fhistory_from\x18\x05 \x01(\x05R\vhistoryFrom\"`\n" +
 	"\vViewRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
-	"\x05state\x18\x02 \x01(\fR\x05state\"\x98\x01\n" +
+	"\x05state\x18\x02 \x01(\fR\x05state\x12!\n" +
+	"\fhistory_from\x18\x03 \x01(\x05R\vhistoryFrom\"\x98\x01\n" +
 	"\x0eSuggestRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x14\n" +

@@ -1,0 +1,69 @@
+package host_test
+
+import (
+	"context"
+	"os/exec"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
+	"github.com/banmen/banmen/sdk/sdktest"
+)
+
+// HistoryFrom trims the View's History and nothing else, on both lanes.
+func TestHistoryFrom(t *testing.T) {
+	bin := sdktest.BuildPlugin(t, "github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe")
+	for _, grpcOnly := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		c, err := host.Launch(ctx, host.LaunchConfig{Cmd: exec.Command(bin), GRPCOnly: grpcOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Kill()
+		const id = "tictactoe"
+		s, v, err := c.Start(ctx, id, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			if s, v, err = c.Play(ctx, id, s, v.Legal[0].Seat, v.Legal[0].Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m := v.Legal[0]
+		full, fullView, err := c.Play(ctx, id, s, m.Seat, m.Move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fullView.History) != 4 {
+			t.Fatalf("grpcOnly %v: %d History entries, want 4", grpcOnly, len(fullView.History))
+		}
+		for _, tc := range []struct {
+			from int
+			want []sdk.PlayedMove
+		}{
+			{-5, fullView.History}, {0, fullView.History}, {1, fullView.History[1:]},
+			{3, fullView.History[3:]}, {4, fullView.History[4:]}, {100, fullView.History[4:]},
+		} {
+			st, lean, err := c.Play(ctx, id, s, m.Seat, m.Move, host.HistoryFrom(tc.from))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fullView
+			want.History = tc.want
+			if string(st) != string(full) || !reflect.DeepEqual(lean, want) {
+				t.Errorf("grpcOnly %v: Play with HistoryFrom(%d):\n%+v\nwant\n%+v", grpcOnly, tc.from, lean, want)
+			}
+			view, err := c.View(ctx, id, full, host.HistoryFrom(tc.from))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(view, want) {
+				t.Errorf("grpcOnly %v: View with HistoryFrom(%d):\n%+v\nwant\n%+v", grpcOnly, tc.from, view, want)
+			}
+		}
+	}
+}
