@@ -2,20 +2,18 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"syscall"
-	"time"
 
 	"github.com/banmen/banmen/plugins/yonin/engine"
 	"github.com/banmen/banmen/plugins/yonin/rules"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/sdktest"
 )
 
 // levelStates are where the computer levels are timed: the start, and the
 // middle game Easy reaches against itself in 40 plies (the engine tests'
 // midgame).
-func levelStates(v engine.Variant) ([]namedState, error) {
+func levelStates(v engine.Variant) ([]sdktest.NamedState, error) {
 	start, _, err := v.Start(nil)
 	if err != nil {
 		return nil, err
@@ -36,71 +34,17 @@ func levelStates(v engine.Variant) ([]namedState, error) {
 			break
 		}
 	}
-	return []namedState{{"start", start}, {"midgame", g.State()}}, nil
-}
-
-type namedState struct {
-	name string
-	st   sdk.State
+	return []sdktest.NamedState{{Name: "start", State: start}, {Name: "midgame", State: g.State()}}, nil
 }
 
 // levelTimes prints how long each computer level (the built-in engine, as
-// the plugin serves it) thinks: with a deadline a minute away, where the
-// level's own budget decides (Easy is meant to answer at once, Medium
-// within a second, Hard within two), and with a 200 ms deadline, which it
-// must meet with room for the answer's trip back (the margin column). These
-// were timed tests once; they measure the machine as much as the code, so
-// they are figures here, wall clock and this process's CPU time.
+// the plugin serves it) thinks: Easy is meant to answer at once, Medium
+// within a second, Hard within two. These were timed tests once.
 func levelTimes(out io.Writer) error {
 	v := engine.Variant{}
 	states, err := levelStates(v)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\n%-7s %-9s %12s %12s   %s\n", "level", "position", "own budget", "cpu", "200 ms deadline: took, margin")
-	for _, p := range states {
-		st := p.st
-		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
-			wall, cpu, err := timeSuggest(v, st, lv, time.Minute)
-			if err != nil {
-				return fmt.Errorf("%s at %s: %w", lv, p.name, err)
-			}
-			short, _, err := timeSuggest(v, st, lv, 200*time.Millisecond)
-			if err != nil {
-				return fmt.Errorf("%s at %s, 200 ms: %w", lv, p.name, err)
-			}
-			fmt.Fprintf(out, "%-7s %-9s %12v %12v   %v, %v\n", lv, p.name, wall.Round(time.Millisecond), cpu.Round(time.Millisecond),
-				short.Round(time.Millisecond), (200*time.Millisecond - short).Round(time.Millisecond))
-		}
-	}
-	return nil
-}
-
-// timeSuggest asks for the move of the seat to move with a deadline d away
-// and returns the wall and CPU time it took.
-func timeSuggest(v interface {
-	sdk.Variant
-	sdk.Suggester
-}, st sdk.State, lv sdk.Level, d time.Duration) (wall, cpu time.Duration, err error) {
-	view, err := v.View(st)
-	if err != nil {
-		return 0, 0, err
-	}
-	if len(view.ToMove) == 0 {
-		return 0, 0, fmt.Errorf("no seat to move")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	c0, t0 := cpuTime(), time.Now()
-	_, err = v.Suggest(ctx, st, view.ToMove[0], lv)
-	return time.Since(t0), cpuTime() - c0, err
-}
-
-// cpuTime is this process's CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return sdktest.LevelTimes(out, v, states)
 }
