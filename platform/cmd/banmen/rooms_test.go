@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -48,6 +49,16 @@ func TestRoomWithRealPlugin(t *testing.T) {
 		t.Fatalf("after X's three in a row: %+v", x.View)
 	}
 	final := x.Version
+	// A newcomer's snapshot carries the whole History, although the room
+	// asked the plugin for each move's entry only (host.HistoryFrom).
+	watcher := c.Player(cr.Room, "")
+	if err := watcher.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := playedMoves(watcher.View.History); !slices.Equal(got, moves) {
+		t.Errorf("a spectator's snapshot has the moves %v, want %v", got, moves)
+	}
+	watcher.Close()
 	x.Close()
 	o.Close()
 	h.stop(t)
@@ -58,7 +69,15 @@ func TestRoomWithRealPlugin(t *testing.T) {
 	if err := again.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if again.Version != final || len(again.View.History) != len(moves) || again.View.Status != sdk.Over {
-		t.Errorf("after a restart: version %d (want %d), %d moves, status %s", again.Version, final, len(again.View.History), again.View.Status)
+	if got := playedMoves(again.View.History); again.Version != final || !slices.Equal(got, moves) || again.View.Status != sdk.Over {
+		t.Errorf("after a restart: version %d (want %d), moves %v (want %v), status %s", again.Version, final, got, moves, again.View.Status)
 	}
+}
+
+func playedMoves(h []sdk.PlayedMove) []sdk.Move {
+	out := make([]sdk.Move, len(h))
+	for i, p := range h {
+		out[i] = p.Move
+	}
+	return out
 }
