@@ -31,7 +31,7 @@ type snapshot struct {
 	StorageKey string            `json:"storageKey"`
 	Room       string            `json:"room"`    // a room page's room
 	Pending    bool              `json:"pending"` // a room move sent and not yet confirmed
-	State      string            `json:"state"` // base64, as the page keeps it
+	State      string            `json:"state"`   // base64, as the page keeps it
 	MoveList   []string          `json:"moveList"`
 	Text       string            `json:"text"`
 	Dialog     string            `json:"dialog"`
