@@ -155,7 +155,18 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		return s.move(ctx, b, t, st.Attempt, how, false)
 	case len(st.Moves) > 0:
 		for i, m := range st.Moves {
-			if err := s.move(ctx, b, t, m, how, true); err != nil {
+			mb, mt, mhow := b, t, how
+			if st.Actor == "" {
+				// In a room, each move is made by the actor seated to
+				// move.
+				if mb, mt, err = s.seatedToMove(ctx, b, t); err != nil {
+					return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
+				}
+				if mb != b && st.Input == "" {
+					mhow = mb.actor.Input
+				}
+			}
+			if err := s.move(ctx, mb, mt, m, mhow, true); err != nil {
 				return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
 			}
 		}
@@ -230,6 +241,32 @@ func (s *session) open(ctx context.Context, t *tab, how, page string) error {
 		return err
 	}
 	return s.settle(ctx, t)
+}
+
+// seatedToMove is, when t is a room page, the actor whose page holds the
+// seat to move (their current tab); else b and t themselves.
+func (s *session) seatedToMove(ctx context.Context, b *browser, t *tab) (*browser, *tab, error) {
+	snap, err := s.snapshot(t.ctx, false)
+	if err != nil || snap.Room == "" {
+		return b, t, err
+	}
+	view, _, err := s.roomView(ctx, snap.Room)
+	if err != nil || len(view.ToMove) == 0 {
+		return b, t, err
+	}
+	want := fmt.Sprint(view.ToMove[0])
+	for _, a := range s.sc.Actors {
+		o := s.browsers[a.Name]
+		if o == nil {
+			continue
+		}
+		ot := o.tabs[o.current]
+		seat, err := eval[string](ot.ctx, `location.pathname.includes('/room/') ? (document.body.dataset.seat || '') : ''`)
+		if err == nil && seat == want {
+			return o, ot, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("no actor's page holds seat %s, which is to move", want)
 }
 
 // openRoom creates a room as a person does: the landing page's Play with a
