@@ -180,20 +180,15 @@ func (b *browser) setOffline(off bool) error {
 // failing until the network is restored. Restoring goes online again, which
 // the room page answers by reconnecting at once.
 func (b *browser) setCut(cut bool) error {
-	if cut {
-		if err := b.setOffline(true); err != nil {
-			return err
-		}
-	}
 	for _, t := range b.tabs {
-		if _, err := chromedp.Run(t.ctx, chromedp.Evaluate[chromedp.Void](jsCall(jsSocketCut, cut))); err != nil {
+		if _, err := chromedp.Run(t.ctx, chromedp.Evaluate[chromedp.Void](jsCall(jsSocketCut, cut), chromedp.EvalAwaitPromise)); err != nil {
 			return fmt.Errorf("tab %d: %w", t.n, err)
 		}
 	}
-	if !cut {
-		return b.setOffline(false)
-	}
-	return nil
+	// The sockets are closed (jsSocketCut waited for it) before the
+	// requests fail, so the server hears them go at once, as it would a
+	// dropped connection, rather than only at its next ping.
+	return b.setOffline(cut)
 }
 
 // errors returns the JavaScript errors seen so far.

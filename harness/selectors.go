@@ -230,10 +230,16 @@ const jsSocketHook = `(() => {
   window.WebSocket = Hooked;
 })();`
 
-// jsSocketCut cuts (closing every socket) or restores a tab's sockets.
+// jsSocketCut cuts (closing every socket, resolving once they are closed)
+// or restores a tab's sockets.
 const jsSocketCut = `((cut) => {
   window.__harnessCut = cut;
-  if (cut) for (const ws of window.__harnessSockets || []) ws.close();
+  if (!cut) return;
+  const open = (window.__harnessSockets || []).filter((ws) => ws.readyState !== 3);
+  return Promise.all(open.map((ws) => new Promise((done) => {
+    ws.addEventListener('close', done);
+    ws.close();
+  })));
 })`
 
 // jsInvite is the invitation link the room page shows, or ” while none is.
