@@ -126,6 +126,14 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	if err != nil {
 		return err
 	}
+	// An invitation or room of an actor is read before a new tab is
+	// opened: "room of me" in a second tab is the room of the first.
+	var url string
+	if what, who, ok := openOf(st.Open); ok {
+		if url, err = s.roomURL(ctx, what, who); err != nil {
+			return err
+		}
+	}
 	t, err := b.tab(st.Tab)
 	if err != nil {
 		return err
@@ -135,6 +143,11 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		how = st.Input
 	}
 	switch {
+	case url != "":
+		if err := chromedp.Do(t.ctx, chromedp.Navigate(url)); err != nil {
+			return err
+		}
+		return s.settle(ctx, t)
 	case st.Open != "":
 		return s.open(ctx, t, how, st.Open)
 	case st.Press != "":
@@ -218,16 +231,6 @@ func (s *session) step(ctx context.Context, st *Step) error {
 func (s *session) open(ctx context.Context, t *tab, how, page string) error {
 	if page == "room" {
 		return s.openRoom(ctx, t, how)
-	}
-	if what, who, ok := openOf(page); ok {
-		url, err := s.roomURL(ctx, what, who)
-		if err != nil {
-			return err
-		}
-		if err := chromedp.Do(t.ctx, chromedp.Navigate(url)); err != nil {
-			return err
-		}
-		return s.settle(ctx, t)
 	}
 	path, ok := Pages[page]
 	if !ok {
