@@ -22,6 +22,9 @@ func TestParseErrors(t *testing.T) {
 		{"unknown input", "variant: shogi\nactors: [{name: a, input: voice}]\n", `unknown input "voice"`},
 		{"unknown actor", "variant: shogi\nsteps:\n  - open: play\n    actor: guest\n", `no actor "guest"`},
 		{"unknown button", "variant: shogi\nsteps:\n  - press: undo\n", `no button named "undo"`},
+		{"invite of nobody", "variant: shogi\nsteps:\n  - open: room\n  - open: invite of guest\n", `step 2 (line 4): open invite of guest: no actor "guest"`},
+		{"room of nobody", "variant: shogi\nsteps:\n  - open: room of guest\n", `open room of guest: no actor "guest"`},
+		{"unknown network", "variant: shogi\nsteps:\n  - network: off\n", `network is cut or restore, not "off"`},
 		{"bad duration", "variant: shogi\nsteps:\n  - wait: soon\n", `line 3: "soon" is not a duration`},
 		{"export without a format", "variant: shogi\nsteps:\n  - expect: {export: {contains: [x]}}\n", "needs a format"},
 	} {
