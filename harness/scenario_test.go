@@ -117,4 +117,19 @@ func TestShippedScenariosLoad(t *testing.T) {
 	if len(scs) != len(files) || len(scs) == 0 {
 		t.Errorf("LoadAll(scenarios) read %d scenarios of %d files", len(scs), len(files))
 	}
+	// The room scenarios are among them, each with a browser per person.
+	rooms := map[string]int{}
+	for _, sc := range scs {
+		if strings.HasPrefix(sc.Name, "room-") {
+			rooms[sc.Name] = len(sc.Actors)
+		}
+	}
+	for name, actors := range map[string]int{
+		"room-shogi-phone-desktop": 2, "room-xiangqi-phone-desktop": 2, "room-reconnect": 2,
+		"room-second-tab": 2, "room-new-round": 2, "room-spectator": 3,
+	} {
+		if rooms[name] != actors {
+			t.Errorf("scenario %s: %d actors, want %d", name, rooms[name], actors)
+		}
+	}
 }
