@@ -98,17 +98,20 @@ func (s *session) roomView(ctx context.Context, room string) (sdk.View, sdk.Stat
 // server is at) with no move of its own pending, and returns the View.
 func (s *session) roomSynced(ctx context.Context, t *tab, snap snapshot) (sdk.View, error) {
 	var view sdk.View
+	var failed error
 	err := s.poll(ctx, "", func() (bool, error) {
 		var err error
 		if view, _, err = s.roomView(ctx, snap.Room); err != nil {
+			failed = err
 			return false, err
 		}
 		if snap, err = s.snapshot(t.ctx, false); err != nil {
+			failed = err
 			return false, err
 		}
 		return snap.Ply == view.Ply && !snap.Pending, nil
 	})
-	if err != nil && ctx.Err() == nil {
+	if err != nil && failed == nil && ctx.Err() == nil {
 		err = fmt.Errorf("the room page never caught up with the server (page ply %d pending %v, server ply %d)", snap.Ply, snap.Pending, view.Ply)
 	}
 	return view, err
