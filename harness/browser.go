@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -97,6 +98,9 @@ func (b *browser) setup(ctx context.Context, n int) error {
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		return fmt.Errorf("network: %w", err)
 	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: jsSocketHook}); err != nil {
+		return fmt.Errorf("socket hook: %w", err)
+	}
 	msgs := chromedp.Console(ctx)
 	go func() {
 		for m, err := range msgs {
@@ -168,6 +172,23 @@ func (b *browser) setOffline(off bool) error {
 		}
 	}
 	return nil
+}
+
+// setCut cuts the network of the actor's open tabs: offline as DevTools
+// does (requests fail, navigator.onLine is false), and, since Chromium keeps
+// an open WebSocket through that, every tab's sockets closed and new ones
+// failing until the network is restored. Restoring goes online again, which
+// the room page answers by reconnecting at once.
+func (b *browser) setCut(cut bool) error {
+	for _, t := range b.tabs {
+		if _, err := chromedp.Run(t.ctx, chromedp.Evaluate[chromedp.Void](jsCall(jsSocketCut, cut), chromedp.EvalAwaitPromise)); err != nil {
+			return fmt.Errorf("tab %d: %w", t.n, err)
+		}
+	}
+	// The sockets are closed (jsSocketCut waited for it) before the
+	// requests fail, so the server hears them go at once, as it would a
+	// dropped connection, rather than only at its next ping.
+	return b.setOffline(cut)
 }
 
 // errors returns the JavaScript errors seen so far.

@@ -183,6 +183,50 @@ steps:
 	}
 }
 
+// TestRoomFailure: a wrong expectation of one actor in a room scenario
+// (several browsers) fails with the step, its line, the actor's difference,
+// and a screenshot and console of every actor.
+func TestRoomFailure(t *testing.T) {
+	t.Parallel()
+	browser := findBrowser(t)
+	url := base(t)
+	sc, err := harness.Parse([]byte(`
+name: room broken on purpose
+variant: shogi
+actors:
+  - {name: host, device: phone}
+  - {name: guest, device: desktop}
+steps:
+  - open: room
+  - {actor: guest, open: invite of host}
+  - moves: [7g7f, 3c3d]
+  - {actor: guest, expect: {ply: 3, data: {seat: "0", spectators: "1"}, within: 1s}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out}, []*harness.Scenario{sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sum.Results[0]
+	if r.Passed || r.Err == nil {
+		t.Fatal("a wrong expectation passed")
+	}
+	msg := r.Err.Error()
+	for _, want := range []string{"step 4 (line 11, expect)", "ply: want 3, got 2", `data-seat: want "0", got "1"`, `data-spectators: want "1", got "0"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the failure %q does not say %q", msg, want)
+		}
+	}
+	for _, f := range []string{"host-tab1.png", "guest-tab1.png", "host-console.txt", "guest-console.txt"} {
+		if _, err := os.Stat(filepath.Join(out, "room-broken-on-purpose", f)); err != nil {
+			t.Errorf("no %s: %v (artifacts %v)", f, err, r.Artifacts)
+		}
+	}
+}
+
 // TestIllegalMove: a scenario that names a move the position does not allow
 // fails on that step and lists what is legal.
 func TestIllegalMove(t *testing.T) {

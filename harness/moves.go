@@ -29,7 +29,9 @@ type snapshot struct {
 	Status     string            `json:"status"`
 	Ply        int               `json:"ply"`
 	StorageKey string            `json:"storageKey"`
-	State      string            `json:"state"` // base64, as the page keeps it
+	Room       string            `json:"room"`    // a room page's room
+	Pending    bool              `json:"pending"` // a room move sent and not yet confirmed
+	State      string            `json:"state"`   // base64, as the page keeps it
 	MoveList   []string          `json:"moveList"`
 	Text       string            `json:"text"`
 	Dialog     string            `json:"dialog"`
@@ -40,8 +42,14 @@ func (s *session) snapshot(ctx context.Context, full bool) (snapshot, error) {
 	return eval[snapshot](ctx, jsCall(jsSnapshot, full))
 }
 
-// gameView asks the site for the View of the game the page keeps.
+// gameView asks the site for the View of the game the page keeps. A room's
+// game is on the server: its record, exported through the room and
+// imported again, gives its View (the harness sees no more than a
+// spectator).
 func (s *session) gameView(ctx context.Context, snap snapshot) (sdk.View, sdk.State, error) {
+	if snap.Room != "" {
+		return s.roomView(ctx, snap.Room)
+	}
 	if snap.State == "" {
 		return sdk.View{}, nil, fmt.Errorf("the page keeps no game (nothing in localStorage under %q)", snap.StorageKey)
 	}
@@ -56,6 +64,59 @@ func (s *session) gameView(ctx context.Context, snap snapshot) (sdk.View, sdk.St
 	return g.View, st, nil
 }
 
+func (s *session) roomView(ctx context.Context, room string) (sdk.View, sdk.State, error) {
+	if s.roundTrip == "" {
+		d, err := s.client.Variant(ctx, s.sc.Variant)
+		if err != nil {
+			return sdk.View{}, nil, err
+		}
+		// The last notation that imports: a variant lists its main
+		// (position) notation first and game records after it, and only a
+		// record keeps how a game ended (a resignation is no move of a
+		// position notation).
+		for _, n := range d.Notations {
+			if n.Import {
+				s.roundTrip = n.ID
+			}
+		}
+		if s.roundTrip == "" {
+			return sdk.View{}, nil, fmt.Errorf("%s imports no notation: the harness cannot read a room's game", s.sc.Variant)
+		}
+	}
+	text, _, err := s.client.ExportRoom(ctx, room, s.roundTrip)
+	if err != nil {
+		return sdk.View{}, nil, err
+	}
+	g, err := s.client.Import(ctx, s.sc.Variant, s.roundTrip, text)
+	if err != nil {
+		return sdk.View{}, nil, fmt.Errorf("the room's record does not import (%s): %w", s.roundTrip, err)
+	}
+	return g.View, g.State, nil
+}
+
+// roomSynced waits until a room page shows the server's game (the ply the
+// server is at) with no move of its own pending, and returns the View.
+func (s *session) roomSynced(ctx context.Context, t *tab, snap snapshot) (sdk.View, error) {
+	var view sdk.View
+	var failed error
+	err := s.poll(ctx, "", func() (bool, error) {
+		var err error
+		if view, _, err = s.roomView(ctx, snap.Room); err != nil {
+			failed = err
+			return false, err
+		}
+		if snap, err = s.snapshot(t.ctx, false); err != nil {
+			failed = err
+			return false, err
+		}
+		return snap.Ply == view.Ply && !snap.Pending, nil
+	})
+	if err != nil && failed == nil && ctx.Err() == nil {
+		err = fmt.Errorf("the room page never caught up with the server (page ply %d pending %v, server ply %d)", snap.Ply, snap.Pending, view.Ply)
+	}
+	return view, err
+}
+
 // move makes one move by its notation with an input method. It finds the move
 // among the View's legal moves, performs it on the board, and, when wait is
 // set, waits until the page has played it.
@@ -64,7 +125,12 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 	if err != nil {
 		return err
 	}
-	view, _, err := s.gameView(ctx, snap)
+	var view sdk.View
+	if snap.Room != "" {
+		view, err = s.roomSynced(ctx, t, snap)
+	} else {
+		view, _, err = s.gameView(ctx, snap)
+	}
 	if err != nil {
 		return err
 	}

@@ -70,8 +70,11 @@ type Step struct {
 
 	// Open loads a page: "home", "landing", "play" (a Same-device game),
 	// or a path from the site's root where {lang} and {variant} are
-	// replaced. With a Tab the actor has not opened yet, it opens a new tab
-	// of the same profile.
+	// replaced. "room" creates a room from the landing page (Play with a
+	// friend); "invite of NAME" opens the invitation link NAME's room page
+	// shows; "room of NAME" opens the room NAME's page is in (a second tab
+	// of the same person, a spectator). With a Tab the actor has not opened
+	// yet, it opens a new tab of the same profile.
 	Open string `yaml:"open"`
 	// Press clicks a button by its name in Buttons, or by a CSS selector.
 	Press string `yaml:"press"`
@@ -90,6 +93,11 @@ type Step struct {
 	Reload bool `yaml:"reload"`
 	// Offline cuts the actor's network (true) or gives it back (false).
 	Offline *bool `yaml:"offline"`
+	// Network "cut" cuts the actor's network as Offline does and also
+	// closes the room sockets of every tab (a browser keeps an open
+	// WebSocket through DevTools' Offline) and fails new ones; "restore"
+	// gives it back.
+	Network string `yaml:"network"`
 	// Wait pauses.
 	Wait Duration `yaml:"wait"`
 	// Script runs JavaScript in the page: an escape hatch for what no step
@@ -334,13 +342,13 @@ func (sc *Scenario) check() error {
 		at := fmt.Sprintf("step %d (line %d)", i+1, s.line)
 		n := 0
 		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Attempt != "", s.Replay != nil,
-			s.Reload, s.Offline != nil, s.Wait != 0, s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
+			s.Reload, s.Offline != nil, s.Network != "", s.Wait != 0, s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, wait, script, fill, select, expect (found %d)", at, n))
+			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, network, wait, script, fill, select, expect (found %d)", at, n))
 		}
 		if s.Actor != "" && !names[s.Actor] {
 			errs = append(errs, fmt.Errorf("%s: no actor %q", at, s.Actor))
@@ -349,6 +357,12 @@ func (sc *Scenario) check() error {
 			if err := checkInput(s.Input, Device{Touch: true}, nil); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", at, err))
 			}
+		}
+		if s.Network != "" && s.Network != "cut" && s.Network != "restore" {
+			errs = append(errs, fmt.Errorf("%s: network is cut or restore, not %q", at, s.Network))
+		}
+		if _, who, ok := openOf(s.Open); ok && !names[who] {
+			errs = append(errs, fmt.Errorf("%s: open %s: no actor %q", at, s.Open, who))
 		}
 		if s.Tab < 0 {
 			errs = append(errs, fmt.Errorf("%s: tabs count from 1", at))
@@ -364,6 +378,15 @@ func (sc *Scenario) check() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// openOf splits "invite of NAME" and "room of NAME".
+func openOf(open string) (what, who string, ok bool) {
+	what, who, ok = strings.Cut(open, " of ")
+	if !ok || (what != "invite" && what != "room") {
+		return "", "", false
+	}
+	return what, strings.TrimSpace(who), true
 }
 
 func checkInput(in string, dev Device, vp *Viewport) error {

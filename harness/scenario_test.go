@@ -22,6 +22,9 @@ func TestParseErrors(t *testing.T) {
 		{"unknown input", "variant: shogi\nactors: [{name: a, input: voice}]\n", `unknown input "voice"`},
 		{"unknown actor", "variant: shogi\nsteps:\n  - open: play\n    actor: guest\n", `no actor "guest"`},
 		{"unknown button", "variant: shogi\nsteps:\n  - press: undo\n", `no button named "undo"`},
+		{"invite of nobody", "variant: shogi\nsteps:\n  - open: room\n  - open: invite of guest\n", `step 2 (line 4): open invite of guest: no actor "guest"`},
+		{"room of nobody", "variant: shogi\nsteps:\n  - open: room of guest\n", `open room of guest: no actor "guest"`},
+		{"unknown network", "variant: shogi\nsteps:\n  - network: off\n", `network is cut or restore, not "off"`},
 		{"bad duration", "variant: shogi\nsteps:\n  - wait: soon\n", `line 3: "soon" is not a duration`},
 		{"export without a format", "variant: shogi\nsteps:\n  - expect: {export: {contains: [x]}}\n", "needs a format"},
 	} {
@@ -113,5 +116,20 @@ func TestShippedScenariosLoad(t *testing.T) {
 	files, _ := filepath.Glob("scenarios/*.yaml")
 	if len(scs) != len(files) || len(scs) == 0 {
 		t.Errorf("LoadAll(scenarios) read %d scenarios of %d files", len(scs), len(files))
+	}
+	// The room scenarios are among them, each with a browser per person.
+	rooms := map[string]int{}
+	for _, sc := range scs {
+		if strings.HasPrefix(sc.Name, "room-") {
+			rooms[sc.Name] = len(sc.Actors)
+		}
+	}
+	for name, actors := range map[string]int{
+		"room-shogi-phone-desktop": 2, "room-xiangqi-phone-desktop": 2, "room-reconnect": 2,
+		"room-second-tab": 2, "room-new-round": 2, "room-spectator": 3,
+	} {
+		if rooms[name] != actors {
+			t.Errorf("scenario %s: %d actors, want %d", name, rooms[name], actors)
+		}
 	}
 }

@@ -43,6 +43,16 @@ var Buttons = map[string]string{
 	"level":          "#level",
 	"level-ok":       "dialog[open] #level-ok",
 	"computer-move":  "#computer-move",
+	// Online rooms: the landing page's Play with a friend, and the room
+	// page's buttons.
+	"play-friend": "button.mode-friend",
+	"new-round":   "#new-round",
+	"accept":      "#accept",
+	"decline":     "#decline",
+	"withdraw":    "#withdraw",
+	"reconnect":   "#reconnect",
+	"use-here":    "#use-here",
+	"copy-link":   "#copy-link",
 }
 
 // Fields are the named form fields of fill and select steps.
@@ -71,6 +81,9 @@ const (
 	selNoticeKey = `#notices .notice[data-key=%[1]q], #status [data-key=%[1]q]`
 	selExportBox = "#export-box"
 	selNotices   = "#notices"
+	// selInvite is the room page's invitation link (shown while a seat is
+	// free).
+	selInvite = "#invite-link"
 )
 
 func isSelector(s string) bool { return strings.ContainsAny(s[:1], "#.[") || strings.Contains(s, " ") }
@@ -106,9 +119,9 @@ func handSelector(seat int, kind string) string { return fmt.Sprintf(selHand, se
 // Reading the text forces a layout, so only expectations ask for it (full).
 const jsSnapshot = `((full) => {
   const b = document.body;
-  let key = '', saved = null;
+  let key = '', saved = null, d = null;
   try {
-    const d = JSON.parse(document.querySelector('#board-data')?.textContent || 'null');
+    d = JSON.parse(document.querySelector('#board-data')?.textContent || 'null');
     key = d?.storageKey || '';
     if (key) saved = JSON.parse(localStorage.getItem(key) || 'null');
   } catch (e) {}
@@ -121,6 +134,8 @@ const jsSnapshot = `((full) => {
     status: b.dataset.status || '',
     ply: b.dataset.ply === undefined ? -1 : Number(b.dataset.ply),
     storageKey: key,
+    room: d?.room || '',
+    pending: b.dataset.pending === 'true',
     state: saved && saved.state ? saved.state : '',
     moveList: list,
     text: full ? b.innerText : '',
@@ -189,3 +204,43 @@ const jsOpenExport = `((format) => {
 })`
 
 const jsExportText = `(() => { const t = document.querySelector('#export-text'); return t && !t.hidden ? t.value : ''; })()`
+
+// jsSocketHook runs before a page's own scripts: it keeps the page's
+// WebSockets in window.__harnessSockets so network: cut can close them, and
+// while window.__harnessCut is set a new one fails at once without reaching
+// the server, as on a dead network.
+const jsSocketHook = `(() => {
+  const Real = window.WebSocket;
+  if (!Real || Real.__harness) return;
+  window.__harnessSockets = [];
+  window.__harnessCut = false;
+  function Hooked(url, protocols) {
+    if (window.__harnessCut) {
+      const fake = {readyState: 3, send() {}, close() {}, onopen: null, onmessage: null, onclose: null, onerror: null};
+      setTimeout(() => fake.onclose && fake.onclose({code: 1006}), 20);
+      return fake;
+    }
+    const ws = new Real(url, protocols);
+    window.__harnessSockets.push(ws);
+    return ws;
+  }
+  Hooked.CONNECTING = 0; Hooked.OPEN = 1; Hooked.CLOSING = 2; Hooked.CLOSED = 3;
+  Hooked.prototype = Real.prototype;
+  Hooked.__harness = true;
+  window.WebSocket = Hooked;
+})();`
+
+// jsSocketCut cuts (closing every socket, resolving once they are closed)
+// or restores a tab's sockets.
+const jsSocketCut = `((cut) => {
+  window.__harnessCut = cut;
+  if (!cut) return;
+  const open = (window.__harnessSockets || []).filter((ws) => ws.readyState !== 3);
+  return Promise.all(open.map((ws) => new Promise((done) => {
+    ws.addEventListener('close', done);
+    ws.close();
+  })));
+})`
+
+// jsInvite is the invitation link the room page shows, or ” while none is.
+const jsInvite = `(() => { const e = document.querySelector('#invite-link'); return e && !e.closest('[hidden]') ? e.value : ''; })()`

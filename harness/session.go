@@ -26,6 +26,8 @@ type session struct {
 	cfg      *Config
 	client   *client.Client
 	browsers map[string]*browser
+	// roundTrip is the notation a room's record is read in.
+	roundTrip string
 }
 
 // StepError is a failure of one step, with where it is in the scenario file.
@@ -103,6 +105,8 @@ func (st *Step) describe() string {
 		return "reload"
 	case st.Offline != nil:
 		return fmt.Sprintf("offline %v", *st.Offline)
+	case st.Network != "":
+		return "network " + st.Network
 	case st.Wait != 0:
 		return "wait " + time.Duration(st.Wait).String()
 	case st.Script != "":
@@ -122,6 +126,14 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	if err != nil {
 		return err
 	}
+	// An invitation or room of an actor is read before a new tab is
+	// opened: "room of me" in a second tab is the room of the first.
+	var url string
+	if what, who, ok := openOf(st.Open); ok {
+		if url, err = s.roomURL(ctx, what, who); err != nil {
+			return err
+		}
+	}
 	t, err := b.tab(st.Tab)
 	if err != nil {
 		return err
@@ -131,8 +143,13 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		how = st.Input
 	}
 	switch {
+	case url != "":
+		if err := chromedp.Do(t.ctx, chromedp.Navigate(url)); err != nil {
+			return err
+		}
+		return s.settle(ctx, t)
 	case st.Open != "":
-		return s.open(ctx, t, st.Open)
+		return s.open(ctx, t, how, st.Open)
 	case st.Press != "":
 		if err := s.pressButton(ctx, t, how, buttonSelector(st.Press)); err != nil {
 			return err
@@ -151,7 +168,18 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		return s.move(ctx, b, t, st.Attempt, how, false)
 	case len(st.Moves) > 0:
 		for i, m := range st.Moves {
-			if err := s.move(ctx, b, t, m, how, true); err != nil {
+			mb, mt, mhow := b, t, how
+			if st.Actor == "" {
+				// In a room, each move is made by the actor seated to
+				// move.
+				if mb, mt, err = s.seatedToMove(ctx, b, t); err != nil {
+					return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
+				}
+				if mb != b && st.Input == "" {
+					mhow = mb.actor.Input
+				}
+			}
+			if err := s.move(ctx, mb, mt, m, mhow, true); err != nil {
 				return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
 			}
 		}
@@ -177,6 +205,8 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		return s.settle(ctx, t)
 	case st.Offline != nil:
 		return b.setOffline(*st.Offline)
+	case st.Network != "":
+		return b.setCut(st.Network == "cut")
 	case st.Wait != 0:
 		select {
 		case <-time.After(time.Duration(st.Wait)):
@@ -198,7 +228,10 @@ func (s *session) step(ctx context.Context, st *Step) error {
 }
 
 // open loads a page and waits until it is ready to be used.
-func (s *session) open(ctx context.Context, t *tab, page string) error {
+func (s *session) open(ctx context.Context, t *tab, how, page string) error {
+	if page == "room" {
+		return s.openRoom(ctx, t, how)
+	}
 	path, ok := Pages[page]
 	if !ok {
 		if !strings.HasPrefix(page, "/") {
@@ -211,6 +244,97 @@ func (s *session) open(ctx context.Context, t *tab, page string) error {
 		return err
 	}
 	return s.settle(ctx, t)
+}
+
+// seatedToMove is, when t is a room page, the actor whose page holds the
+// seat to move (their current tab); else b and t themselves.
+func (s *session) seatedToMove(ctx context.Context, b *browser, t *tab) (*browser, *tab, error) {
+	snap, err := s.snapshot(t.ctx, false)
+	if err != nil || snap.Room == "" {
+		return b, t, err
+	}
+	view, _, err := s.roomView(ctx, snap.Room)
+	if err != nil || len(view.ToMove) == 0 {
+		return b, t, err
+	}
+	want := fmt.Sprint(view.ToMove[0])
+	for _, a := range s.sc.Actors {
+		o := s.browsers[a.Name]
+		if o == nil {
+			continue
+		}
+		ot := o.tabs[o.current]
+		seat, err := eval[string](ot.ctx, `location.pathname.includes('/room/') ? (document.body.dataset.seat || '') : ''`)
+		if err == nil && seat == want {
+			return o, ot, nil
+		}
+	}
+	return nil, nil, fmt.Errorf("no actor's page holds seat %s, which is to move", want)
+}
+
+// openRoom creates a room as a person does: the landing page's Play with a
+// friend, by the input method; it waits until the room's page is ready.
+func (s *session) openRoom(ctx context.Context, t *tab, how string) error {
+	if err := s.open(ctx, t, how, "landing"); err != nil {
+		return err
+	}
+	if err := s.pressButton(ctx, t, how, Buttons["play-friend"]); err != nil {
+		return err
+	}
+	if err := s.poll(ctx, "the room page never opened after Play with a friend", func() (bool, error) {
+		// The landing page may be replaced while this runs.
+		ok, _ := eval[bool](t.ctx, `location.pathname.includes('/room/') && !!document.querySelector('#board-data')`)
+		return ok, nil
+	}); err != nil {
+		return err
+	}
+	return s.settle(ctx, t)
+}
+
+// roomURL is the invitation link another actor's room page shows
+// (what "invite"), or the address of the room it is in ("room").
+func (s *session) roomURL(ctx context.Context, what, who string) (string, error) {
+	b := s.browsers[who]
+	if b == nil {
+		return "", fmt.Errorf("%s has opened no page yet", who)
+	}
+	o := b.tabs[b.current]
+	if what == "room" {
+		url, err := eval[string](o.ctx, `location.href`)
+		if err == nil && !strings.Contains(url, "/room/") {
+			err = fmt.Errorf("%s is not on a room page (%s)", who, url)
+		}
+		return url, err
+	}
+	var url string
+	err := s.poll(ctx, fmt.Sprintf("%s's page shows no invitation (%s)", who, selInvite), func() (bool, error) {
+		var err error
+		url, err = eval[string](o.ctx, jsInvite)
+		return url != "", err
+	})
+	return url, err
+}
+
+// poll calls ok until it holds, fails, or the step's time is up.
+func (s *session) poll(ctx context.Context, what string, ok func() (bool, error)) error {
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		done, err := ok()
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New(what)
+		}
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // settle waits until a play page has shown its game; other pages are ready

@@ -53,6 +53,18 @@ func fake(t *testing.T) *httptest.Server {
 			json.NewEncoder(w).Encode(map[string]string{"move": "b2"})
 		}
 	})
+	mux.HandleFunc("POST /api/v1/rooms/{room}/export", func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body["format"] != "moves" {
+			t.Errorf("room export body %v (%v): want the format", body, err)
+		}
+		if r.PathValue("room") != "abc" {
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"error":{"code":"room_not_found","message":"no such room (unknown or expired)"}}`)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"text": "a1 b2", "version": 7})
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "3")
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -91,6 +103,12 @@ func TestClient(t *testing.T) {
 	}
 	if _, err := c.Import(ctx, "tictactoe", "moves", "a1"); err != nil {
 		t.Fatal(err)
+	}
+	if txt, v, err := c.ExportRoom(ctx, "abc", "moves"); err != nil || txt != "a1 b2" || v != 7 {
+		t.Fatalf("ExportRoom = %q, %d, %v", txt, v, err)
+	}
+	if _, _, err := c.ExportRoom(ctx, "nope", "moves"); !client.IsCode(err, "room_not_found") {
+		t.Errorf("ExportRoom of no room: %v", err)
 	}
 }
 

@@ -325,3 +325,17 @@ func (p *Player) Close() {
 
 // Conn is the underlying WebSocket (for tests that misbehave on purpose).
 func (p *Player) Conn() *websocket.Conn { return p.ws }
+
+// ExportRoom returns the record of a room's current round in one of the
+// variant's notations, and the room's version (POST
+// /api/v1/rooms/{room}/export). Anyone who knows the room may ask.
+func (c *Client) ExportRoom(ctx context.Context, room, format string) (string, int64, error) {
+	var out struct {
+		Text    string `json:"text"`
+		Version int64  `json:"version"`
+	}
+	if err := c.do(ctx, http.MethodPost, "/api/v1/rooms/"+url.PathEscape(room)+"/export", map[string]string{"format": format}, &out); err != nil {
+		return "", 0, fmt.Errorf("export room %s: %w", room, err)
+	}
+	return out.Text, out.Version, nil
+}
