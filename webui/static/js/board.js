@@ -133,6 +133,17 @@ export class Board {
       if (b) this.setCursor(Number(b.dataset.index), false);
     });
     wrap.addEventListener('pointerdown', (e) => this.onPointerDown(e, null));
+    // A finger that plays a move (a tap on a target, or the end of a drag)
+    // is followed by the click the browser makes for it when it lifts, on
+    // whatever is under it by then: the promotion dialog that move opened.
+    // Cancelling the touchend cancels that click (touch events go to where
+    // the touch began, so this listener gets them).
+    wrap.addEventListener('touchend', (e) => {
+      if (this.playedByTouch) {
+        this.playedByTouch = false;
+        e.preventDefault();
+      }
+    }, { passive: false });
     this.layout();
   }
 
@@ -544,6 +555,7 @@ export class Board {
       if (i < 0) { this.deselect(true); return; }
       if (this.movesOf(this.selected).some((m) => m.to === i)) {
         e.preventDefault();
+        this.playedByTouch = e.pointerType === 'touch';
         this.activateCell(i, false);
         return;
       }
@@ -574,6 +586,7 @@ export class Board {
       if (drag.moved) {
         const i = this.cellAt(ev.clientX, ev.clientY);
         const moves = this.movesOf(sel).filter((m) => m.to === i);
+        this.playedByTouch = moves.length > 0 && ev.pointerType === 'touch';
         if (moves.length) this.choose(moves);
         else if (!(sel.type === 'cell' && sel.index === i)) this.deselect(true);
       } else if (drag.wasSelected) {
