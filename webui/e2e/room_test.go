@@ -451,3 +451,21 @@ func TestRoomNoStorage(t *testing.T) {
 		t.Errorf("the page went to %s", p)
 	}
 }
+
+// TestFriendModeByPlayers: Play with a friend is a button for the two-player
+// games, and for Yonin Shogi says it is coming: its pages promise the
+// computer in empty and away seats, which rooms do not have yet.
+func TestFriendModeByPlayers(t *testing.T) {
+	ctx := tab(t)
+	for _, c := range []struct {
+		variant string
+		button  bool
+	}{{"shogi", true}, {"xiangqi", true}, {"yonin", false}} {
+		do(t, ctx, chromedp.Navigate(baseURL+"/en/"+c.variant+"/"))
+		button := eval[bool](t, ctx, `!!document.querySelector('button.mode-friend')`)
+		soon := eval[string](t, ctx, `document.querySelector('.mode-off')?.textContent ?? ''`)
+		if button != c.button || (!c.button && !strings.Contains(soon, "Coming soon for four players")) {
+			t.Errorf("%s: Play with a friend button %v (want %v), unavailable text %q", c.variant, button, c.button, soon)
+		}
+	}
+}

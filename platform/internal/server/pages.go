@@ -125,6 +125,9 @@ type pageData struct {
 	Mode        string
 	// Rooms: whether this host serves online rooms (Play with a friend).
 	Rooms bool
+	// FriendSoon: rooms are served, but not yet for this variant (see
+	// friendModeSoon).
+	FriendSoon bool
 	// Approximate: the page's language is only a weak substitute for the
 	// one the browser asks for (Simplified for a Traditional Chinese
 	// reader), and the page says so.
@@ -253,7 +256,7 @@ func (s *Server) pageRoutes(app *fiber.App) {
 			return notFoundPage(c)
 		}
 		return pg.render(c, fiber.StatusOK, "landing", pageData{
-			Lang: l, Variant: v, Rooms: s.rooms != nil,
+			Lang: l, Variant: v, Rooms: s.rooms != nil && !friendModeSoon(v), FriendSoon: s.rooms != nil && friendModeSoon(v),
 			Title:       titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
 			Description: titleOr(cat, l, "landing."+v.ID+".meta", ""),
 		})
@@ -355,3 +358,11 @@ func contentHash(fsys fs.FS) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:10]
 }
+
+// friendModeSoon tells whether the landing page offers Play with a friend
+// as coming rather than now: for more than two seats. A room of four waits
+// for everyone to be seated and connected, while such a game's pages promise
+// that the computer fills empty seats and plays for whoever is away, which
+// the host does not do yet (issue 14). Rooms of any size stay open to the
+// API and to invitation links.
+func friendModeSoon(v *variantCard) bool { return v.Players > 2 }
