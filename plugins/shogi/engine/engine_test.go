@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"maps"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/banmen/banmen/plugins/shogi/rules"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/extengine/fsftest"
+	"github.com/banmen/banmen/sdk/sdktest"
 )
 
 // stateOf builds a game State from USI position text ("startpos moves ...",
@@ -215,28 +215,6 @@ func TestDeadlines(t *testing.T) {
 	}
 }
 
-// cancelAtPoll is a context without a deadline that is cancelled at its
-// n-th Err call: a deadline passing in the middle of a search, with no clock
-// in the test. polls counts the calls.
-type cancelAtPoll struct {
-	context.Context
-	cancel context.CancelFunc
-	n      int64
-	polls  atomic.Int64
-}
-
-func newCancelAtPoll(n int64) *cancelAtPoll {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &cancelAtPoll{Context: ctx, cancel: cancel, n: n}
-}
-
-func (c *cancelAtPoll) Err() error {
-	if c.polls.Add(1) == c.n {
-		c.cancel()
-	}
-	return c.Context.Err()
-}
-
 // maxPollsAfterCancel is how often a level may look at its context once it
 // has ended (today it never does: it stops at the look that sees the end).
 // A level that went on would look at it every 256 nodes until its own
@@ -251,7 +229,7 @@ func TestHonoursCancellation(t *testing.T) {
 	for _, pos := range []string{"startpos", matsuri} {
 		s := stateOf(t, pos)
 		for _, lv := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
-			ctx := newCancelAtPoll(2)
+			ctx := sdktest.CancelAtPoll(2)
 			m, err := v.Suggest(ctx, s, toMove(t, s), lv)
 			if err != nil {
 				t.Fatalf("%s: %v", lv, err)
@@ -259,9 +237,9 @@ func TestHonoursCancellation(t *testing.T) {
 			if _, _, err := (rules.Variant{}).Play(s, sdk.Seat(lineOf(t, pos).Pos.Side()), m); err != nil {
 				t.Errorf("%s: illegal %s: %v", lv, m, err)
 			}
-			if n := ctx.polls.Load(); n < ctx.n || n > ctx.n+maxPollsAfterCancel {
+			if n := ctx.Polls(); n < ctx.At || n > ctx.At+maxPollsAfterCancel {
 				t.Errorf("%s at %s: looked at the context %d times; want it cancelled at look %d and at most %d looks after",
-					lv, pos, n, ctx.n, maxPollsAfterCancel)
+					lv, pos, n, ctx.At, maxPollsAfterCancel)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"os"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/extengine/fsftest"
+	"github.com/banmen/banmen/sdk/sdktest"
 )
 
 // The puzzles were taken from games between our levels: Fairy-Stockfish
@@ -149,28 +149,6 @@ func middlegame(t *testing.T) (sdk.State, map[sdk.Move]bool) {
 	return st, legal
 }
 
-// cancelAtPoll is a context without a deadline that is cancelled at its
-// n-th Err call: a deadline passing in the middle of a search, with no clock
-// in the test. polls counts the calls.
-type cancelAtPoll struct {
-	context.Context
-	cancel context.CancelFunc
-	n      int64
-	polls  atomic.Int64
-}
-
-func newCancelAtPoll(n int64) *cancelAtPoll {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &cancelAtPoll{Context: ctx, cancel: cancel, n: n}
-}
-
-func (c *cancelAtPoll) Err() error {
-	if c.polls.Add(1) == c.n {
-		c.cancel()
-	}
-	return c.Context.Err()
-}
-
 // maxPollsAfterCancel is how often a level may look at its context once it
 // has ended (today it never does: it stops at the look that sees the end).
 // A level that went on would look at it every 256 nodes until its own
@@ -185,14 +163,14 @@ const maxPollsAfterCancel = 2
 func TestHonoursCancellation(t *testing.T) {
 	st, legal := middlegame(t)
 	for _, l := range []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard} {
-		ctx := newCancelAtPoll(2)
+		ctx := sdktest.CancelAtPoll(2)
 		m, err := Variant{}.Suggest(ctx, st, toMove(t, st), l)
 		if err != nil || !legal[m] {
 			t.Errorf("%s: %q, %v", l, m, err)
 		}
-		if n := ctx.polls.Load(); n < ctx.n && l != sdk.Easy || n > ctx.n+maxPollsAfterCancel {
+		if n := ctx.Polls(); n < ctx.At && l != sdk.Easy || n > ctx.At+maxPollsAfterCancel {
 			t.Errorf("%s: looked at the context %d times; want it cancelled at look %d and at most %d looks after",
-				l, n, ctx.n, maxPollsAfterCancel)
+				l, n, ctx.At, maxPollsAfterCancel)
 		}
 	}
 }

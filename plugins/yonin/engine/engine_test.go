@@ -5,12 +5,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/banmen/banmen/plugins/yonin/rules"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/sdktest"
 )
 
 var allLevels = []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard}
@@ -215,28 +215,6 @@ func deadlineStates(t *testing.T) []sdk.State {
 	return append(states, st)
 }
 
-// cancelAtPoll is a context without a deadline that is cancelled at its
-// n-th Err call: a deadline passing in the middle of a search, with no clock
-// in the test. polls counts the calls.
-type cancelAtPoll struct {
-	context.Context
-	cancel context.CancelFunc
-	n      int64
-	polls  atomic.Int64
-}
-
-func newCancelAtPoll(n int64) *cancelAtPoll {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &cancelAtPoll{Context: ctx, cancel: cancel, n: n}
-}
-
-func (c *cancelAtPoll) Err() error {
-	if c.polls.Add(1) == c.n {
-		c.cancel()
-	}
-	return c.Context.Err()
-}
-
 // maxPollsAfterCancel is how often a level may look at its context once it
 // has ended (today it never does: it stops at the look that sees the end).
 // A level that went on would look at it every 256 nodes until its own
@@ -250,7 +228,7 @@ const maxPollsAfterCancel = 2
 func TestHonoursCancellation(t *testing.T) {
 	for _, st := range deadlineStates(t) {
 		for _, level := range allLevels {
-			ctx := newCancelAtPoll(2)
+			ctx := sdktest.CancelAtPoll(2)
 			m, err := Variant{}.Suggest(ctx, st, toMove(t, st), level)
 			if err != nil {
 				t.Fatalf("%s: %v", level, err)
@@ -258,9 +236,9 @@ func TestHonoursCancellation(t *testing.T) {
 			if _, _, err := (Variant{}).Play(st, sdk.Seat(strings.Index("SWNE", string(m[0]))), m); err != nil {
 				t.Errorf("%s: suggested %s: %v", level, m, err)
 			}
-			if n := ctx.polls.Load(); n < ctx.n && level == sdk.Hard || n > ctx.n+maxPollsAfterCancel {
+			if n := ctx.Polls(); n < ctx.At && level == sdk.Hard || n > ctx.At+maxPollsAfterCancel {
 				t.Errorf("%s: looked at the context %d times; want it cancelled at look %d and at most %d looks after",
-					level, n, ctx.n, maxPollsAfterCancel)
+					level, n, ctx.At, maxPollsAfterCancel)
 			}
 		}
 	}
