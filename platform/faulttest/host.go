@@ -8,19 +8,18 @@
 package faulttest
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/banmen/banmen/platform/hosttest"
 )
 
 // Host is a running bin/banmen.
@@ -35,8 +34,6 @@ type Host struct {
 	logs    *os.File
 	logPath string
 }
-
-var servingLine = regexp.MustCompile(`Banmen is serving on (\S+)`)
 
 // Options says how to start a host.
 type Options struct {
@@ -86,19 +83,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start host: %w", err)
 	}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, out)
-	}()
+	found := hosttest.ServingURL(out)
 	go func() { h.done <- cmd.Wait() }()
 	select {
 	case h.URL = <-found:

@@ -36,6 +36,27 @@ type Host struct {
 
 var servingLine = regexp.MustCompile(`Banmen is serving on (\S+)`)
 
+// ServingURL reads a starting host's standard output and sends on the
+// channel it returns the URL of the line where the host says it serves;
+// the rest of the output is read and dropped, so the host never blocks on
+// it. Anything that starts bin/banmen as a subprocess can wait on it.
+func ServingURL(out io.Reader) <-chan string {
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case found <- m[1]:
+				default:
+				}
+			}
+		}
+		io.Copy(io.Discard, out)
+	}()
+	return found
+}
+
 // args are the host's arguments: the shipped configuration (written to
 // config) with only what a test host must change overridden, the listen
 // address, the data directory and the plugin directory.
@@ -90,19 +111,7 @@ func Start(ctx context.Context, bin string) (*Host, error) {
 		return fail(fmt.Errorf("start host: %w", err))
 	}
 	h := &Host{cmd: cmd, dir: dir, done: make(chan error, 1), logs: logs}
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
-				select {
-				case found <- m[1]:
-				default:
-				}
-			}
-		}
-		io.Copy(io.Discard, out)
-	}()
+	found := ServingURL(out)
 	go func() { h.done <- cmd.Wait() }()
 	select {
 	case h.URL = <-found:
