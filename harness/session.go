@@ -544,7 +544,7 @@ func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]s
 	var d []string
 	differ := func(what string, want, got any) {
 		if !reflect.DeepEqual(want, got) {
-			d = append(d, fmt.Sprintf("%s: want %v, got %v", what, show(want), show(got)))
+			d = append(d, difference(what, want, got))
 		}
 	}
 	if e.Status != "" {
@@ -739,6 +739,30 @@ func firstDiff(a, b []string) int {
 func at(s []string, i int) string {
 	if i < len(s) {
 		return s[i]
+	}
+	return "(none)"
+}
+
+// difference says how want and got differ. Two lists longer than show
+// prints are named by their first differing index and the items there, as
+// both would otherwise be cut the same way.
+func difference(what string, want, got any) string {
+	w, wok := want.([]string)
+	g, gok := got.([]string)
+	if wok && gok && (len(w) > 12 || len(g) > 12) {
+		i := firstDiff(w, g)
+		n := fmt.Sprintf("%d items each", len(w))
+		if len(w) != len(g) {
+			n = fmt.Sprintf("want %d items, got %d", len(w), len(g))
+		}
+		return fmt.Sprintf("%s: differ at index %d: want %s, got %s (%s)", what, i, quoted(w, i), quoted(g, i), n)
+	}
+	return fmt.Sprintf("%s: want %v, got %v", what, show(want), show(got))
+}
+
+func quoted(s []string, i int) string {
+	if i < len(s) {
+		return fmt.Sprintf("%q", s[i])
 	}
 	return "(none)"
 }
