@@ -337,3 +337,51 @@ steps:
 		}
 	}
 }
+
+// TestOpenFailures: a page the site answers with an HTTP error fails its
+// open step, and a scenario of a variant the site does not have fails
+// before any browser starts, naming the variants it has.
+func TestOpenFailures(t *testing.T) {
+	t.Parallel()
+	browser := findBrowser(t)
+	url := base(t)
+	var scs []*harness.Scenario
+	for name, text := range map[string]string{
+		"http-404": `
+variant: shogi
+steps:
+  - open: /{lang}/no-such-variant/play?mode=local
+`,
+		"unknown-variant": `
+variant: no-such-variant
+steps:
+  - open: play
+`,
+	} {
+		sc, err := harness.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = name
+		scs = append(scs, sc)
+	}
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Parallel: 2, Out: t.TempDir()}, scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"http-404":        {"step 1 (line 4, open /{lang}/no-such-variant/play?mode=local)", "HTTP 404"},
+		"unknown-variant": {`variant "no-such-variant" is not on the site`, "shogi"},
+	}
+	for _, r := range sum.Results {
+		if r.Passed {
+			t.Errorf("%s passed", r.Scenario.Name)
+			continue
+		}
+		for _, w := range want[r.Scenario.Name] {
+			if !strings.Contains(fmt.Sprint(r.Err), w) {
+				t.Errorf("%s: the failure %q does not say %q", r.Scenario.Name, r.Err, w)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -103,6 +104,10 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 	}
 	c := client.New(cfg.Base, nil)
 	start := time.Now()
+	onSite, err := siteVariants(ctx, c)
+	if err != nil {
+		return Summary{}, err
+	}
 	results := make([]Result, len(scenarios))
 	sem := make(chan struct{}, cfg.Parallel)
 	var wg sync.WaitGroup
@@ -111,7 +116,7 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			r := runOne(ctx, &cfg, c, sc)
+			r := runOne(ctx, &cfg, c, sc, onSite)
 			results[i] = r
 			logMu.Lock()
 			defer logMu.Unlock()
@@ -122,10 +127,16 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 	return Summary{Results: results, Duration: time.Since(start)}, nil
 }
 
-func runOne(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario) Result {
+func runOne(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario, onSite []string) Result {
 	r := Result{Scenario: sc}
 	if sc.Skip != "" {
 		r.Skipped = true
+		return r
+	}
+	if !slices.Contains(onSite, sc.Variant) {
+		// Every page of an unknown variant is a 404: say so before
+		// any browser starts.
+		r.Err = fmt.Errorf("variant %q is not on the site %s (it has %s)", sc.Variant, c.Base(), strings.Join(onSite, ", "))
 		return r
 	}
 	start := time.Now()
@@ -146,6 +157,19 @@ func runOne(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario) Re
 	}
 	r.Passed = true
 	return r
+}
+
+// siteVariants asks the site which variants it has.
+func siteVariants(ctx context.Context, c *client.Client) ([]string, error) {
+	vs, err := c.Variants(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(vs))
+	for i, v := range vs {
+		ids[i] = v.ID
+	}
+	return ids, nil
 }
 
 func (r Result) line() string {

@@ -144,7 +144,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	}
 	switch {
 	case url != "":
-		if err := chromedp.Do(t.ctx, chromedp.Navigate(url)); err != nil {
+		if err := navigate(t, url); err != nil {
 			return err
 		}
 		return s.settle(ctx, t)
@@ -240,10 +240,33 @@ func (s *session) open(ctx context.Context, t *tab, how, page string) error {
 		path = page
 	}
 	path = strings.NewReplacer("{lang}", s.sc.Lang, "{variant}", s.sc.Variant).Replace(path)
-	if err := chromedp.Do(t.ctx, chromedp.Navigate(s.client.Base()+path)); err != nil {
+	if err := navigate(t, s.client.Base()+path); err != nil {
 		return err
 	}
+	if page == "play" || page == "computer" {
+		// A play page that shows no board (an unknown variant, a
+		// broken template) must not pass as opened.
+		board, err := eval[bool](t.ctx, `!!document.querySelector('#board-data')`)
+		if err != nil {
+			return err
+		}
+		if !board {
+			return fmt.Errorf("%s has no board (#board-data)", path)
+		}
+	}
 	return s.settle(ctx, t)
+}
+
+// navigate loads url in the tab; an HTTP error status is a failure.
+func navigate(t *tab, url string) error {
+	resp, err := chromedp.RunResponse(t.ctx, chromedp.Navigate(url))
+	if err != nil {
+		return err
+	}
+	if resp != nil && resp.Status >= 400 {
+		return fmt.Errorf("open %s: HTTP %d %s", url, resp.Status, resp.StatusText)
+	}
+	return nil
 }
 
 // seatedToMove is, when t is a room page, the actor whose page holds the
