@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,17 @@ type Config struct {
 	// Log receives a line per scenario as it ends; nil discards them.
 	Log io.Writer
 }
+
+// SetupError is what keeps a whole run from starting (no browser, a site
+// that cannot be reached): Run checks these once, before any scenario, and
+// the command exits 2 on one.
+type SetupError struct {
+	What string
+	Err  error
+}
+
+func (e *SetupError) Error() string { return e.What + ": " + e.Err.Error() }
+func (e *SetupError) Unwrap() error { return e.Err }
 
 // Result is how one scenario went.
 type Result struct {
@@ -91,9 +103,15 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 	if cfg.Chromium == "" {
 		p, err := chromium.Find("", os.Getenv)
 		if err != nil {
-			return Summary{}, err
+			return Summary{}, &SetupError{What: "no browser", Err: err}
 		}
 		cfg.Chromium = p
+	}
+	if fi, err := os.Stat(cfg.Chromium); err != nil || fi.IsDir() {
+		if err == nil {
+			err = errors.New("a directory")
+		}
+		return Summary{}, &SetupError{What: "no browser at " + cfg.Chromium, Err: err}
 	}
 	if cfg.Out == "" {
 		dir, err := os.MkdirTemp("", "banmen-harness-out-")
@@ -106,7 +124,8 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 	start := time.Now()
 	onSite, err := siteVariants(ctx, c)
 	if err != nil {
-		return Summary{}, err
+		// Checked once: every scenario would fail the same way.
+		return Summary{}, &SetupError{What: "the site " + cfg.Base + " cannot be reached", Err: err}
 	}
 	results := make([]Result, len(scenarios))
 	sem := make(chan struct{}, cfg.Parallel)

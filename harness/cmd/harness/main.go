@@ -36,13 +36,22 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
-	if errors.Is(err, errFailed) {
-		os.Exit(1)
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errFailed) {
 		fmt.Fprintln(os.Stderr, "harness:", err)
-		os.Exit(2)
 	}
+	os.Exit(exitCode(err))
+}
+
+// exitCode is 0 when every scenario passed, 1 when one failed, 2 when the
+// run could not start (usage, scenario files, browser, site).
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errFailed):
+		return 1
+	}
+	return 2
 }
 
 var errFailed = errors.New("scenarios failed")
