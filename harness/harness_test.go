@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,49 +71,82 @@ func parallel() int {
 	return 2
 }
 
-// TestScenarios plays every scenario under scenarios/ in Chromium.
+// TestScenarios plays every scenario under scenarios/ in Chromium, each its
+// own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that one.
 func TestScenarios(t *testing.T) {
-	browser := findBrowser(t)
-	url := base(t)
 	scs, err := harness.LoadAll("scenarios")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := os.Getenv("BANMEN_HARNESS_OUT")
-	if out == "" {
-		out, err = os.MkdirTemp("", "banmen-harness-out-")
-		if err != nil {
-			t.Fatal(err)
-		}
+	keep := out != ""
+	if !keep {
+		out = t.TempDir()
 	}
-	sum, err := harness.Run(t.Context(), harness.Config{
-		Base: url, Chromium: browser, Parallel: parallel(), Out: out, Log: testLog{t},
-	}, scs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(sum.Line())
-	if p := os.Getenv("BANMEN_HARNESS_JUNIT"); p != "" {
-		var b bytes.Buffer
-		if err := sum.WriteJUnit(&b); err != nil {
-			t.Fatal(err)
+	var mu sync.Mutex
+	var all harness.Summary
+	// At most BANMEN_HARNESS_PARALLEL at once (and go test's -parallel).
+	sem := make(chan struct{}, parallel())
+	start := time.Now()
+	// Cleanups run once every parallel subtest is done.
+	t.Cleanup(func() {
+		all.Duration = time.Since(start)
+		if len(all.Results) == 0 {
+			return
 		}
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
+		t.Log(all.Line())
+		if p := os.Getenv("BANMEN_HARNESS_JUNIT"); p != "" {
+			var b bytes.Buffer
+			if err := all.WriteJUnit(&b); err != nil {
+				t.Error(err)
+			} else if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+				t.Error(err)
+			}
 		}
-	}
-	for _, r := range sum.Results {
-		t.Run(r.Scenario.Name, func(t *testing.T) {
-			switch {
-			case r.Skipped:
-				t.Skip(r.Scenario.Skip)
-			case !r.Passed:
-				t.Errorf("%s: %v\nartifacts: %s", r.Scenario.File, r.Err, strings.Join(r.Artifacts, " "))
+	})
+	for _, sc := range scs {
+		t.Run(sc.Name, func(t *testing.T) {
+			if sc.Skip != "" {
+				t.Skip(sc.Skip)
+			}
+			t.Parallel()
+			browser := findBrowser(t)
+			url := base(t)
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			sum, err := harness.Run(t.Context(), harness.Config{
+				Base: url, Chromium: browser, Parallel: 1, Out: out, Log: testLog{t},
+			}, []*harness.Scenario{sc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			all.Results = append(all.Results, sum.Results...)
+			mu.Unlock()
+			if r := sum.Results[0]; !r.Passed && !r.Skipped {
+				t.Errorf("%s: %v\nartifacts: %s", sc.File, r.Err, strings.Join(r.Artifacts, " "))
 			}
 		})
 	}
-	if _, failed, _ := sum.Counts(); failed == 0 && os.Getenv("BANMEN_HARNESS_OUT") == "" {
-		os.RemoveAll(out)
+}
+
+// TestScenarioSelected: `-run TestScenarios/NAME` plays that scenario only
+// (the test binary run again, with the one scenario selected).
+func TestScenarioSelected(t *testing.T) {
+	if os.Getenv("BANMEN_HARNESS_CHILD") != "" {
+		t.Skip("in the child run")
+	}
+	findBrowser(t)
+	base(t)
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestScenarios$/^shogi-resume-second-tab$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "BANMEN_HARNESS_CHILD=1", "BANMEN_HARNESS_JUNIT=")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	ran := regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestScenarios/(\S+)`).FindAllStringSubmatch(string(b), -1)
+	if len(ran) != 1 || ran[0][2] != "shogi-resume-second-tab" || ran[0][1] != "PASS" {
+		t.Errorf("selecting one scenario ran %v:\n%s", ran, b)
 	}
 }
 
