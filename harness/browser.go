@@ -208,14 +208,21 @@ func (b *browser) consoleText() string {
 func (b *browser) screenshots(ctx context.Context) map[int][]byte {
 	out := map[int][]byte{}
 	for _, t := range b.tabs {
-		sctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
-		buf, err := chromedp.Run(sctx, chromedp.CaptureScreenshot())
-		cancel()
-		if err == nil {
+		if buf, err := t.screenshot(ctx); err == nil {
 			out[t.n] = buf
 		}
 	}
 	return out
+}
+
+// screenshot is a PNG of the tab's whole page, beyond the screen: on a
+// phone the move list and the buttons are below the board.
+func (t *tab) screenshot(ctx context.Context) ([]byte, error) {
+	sctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
+	defer cancel()
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	return chromedp.Run(sctx, chromedp.FullScreenshot(100))
 }
 
 func (b *browser) close() {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,6 +175,7 @@ actors:
 steps:
   - open: play
   - moves: [7g7f, 3c3d]
+  - screenshot: after-two-moves
   - expect: {ply: 3, toMove: [1], within: 1s}
 `))
 	if err != nil {
@@ -188,7 +191,7 @@ steps:
 		t.Fatal("a wrong expectation passed")
 	}
 	msg := r.Err.Error()
-	for _, want := range []string{"step 3 (line 9, expect)", "ply: want 3, got 2", "to move: want [1], got [0]"} {
+	for _, want := range []string{"step 4 (line 10, expect)", "ply: want 3, got 2", "to move: want [1], got [0]"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the failure %q does not say %q", msg, want)
 		}
@@ -201,6 +204,20 @@ steps:
 	if !bytes.HasPrefix(b, []byte("\x89PNG")) || len(b) < 1000 {
 		t.Errorf("%s is not a screenshot (%d bytes)", png, len(b))
 	}
+	// The whole page, not the screen: on a phone the move list is below
+	// the board, so the picture is taller than the 390x844 screen.
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err != nil {
+		t.Error(err)
+	} else if cfg.Height*390 <= cfg.Width*844 {
+		t.Errorf("%s is %dx%d, the screen only", png, cfg.Width, cfg.Height)
+	}
+	shot := filepath.Join(out, "broken-on-purpose", "after-two-moves.png")
+	if len(r.Screenshots) != 1 || r.Screenshots[0] != shot {
+		t.Errorf("screenshot steps' files %v, want [%s]", r.Screenshots, shot)
+	}
+	if _, err := os.Stat(shot); err != nil {
+		t.Errorf("the screenshot step: %v", err)
+	}
 	if _, err := os.Stat(filepath.Join(out, "broken-on-purpose", "host-console.txt")); err != nil {
 		t.Errorf("no console: %v", err)
 	}
@@ -211,7 +228,7 @@ steps:
 	if err := sum.WriteJUnit(&x); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`failures="1"`, `<failure message="step 3 (line 9, expect): ply: want 3, got 2`, "[[ATTACHMENT|" + png + "]]"} {
+	for _, want := range []string{`failures="1"`, `<failure message="step 4 (line 10, expect): ply: want 3, got 2`, "[[ATTACHMENT|" + png + "]]"} {
 		if !strings.Contains(x.String(), want) {
 			t.Errorf("the JUnit report lacks %q:\n%s", want, x.String())
 		}

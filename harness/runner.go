@@ -56,6 +56,8 @@ type Result struct {
 	Duration time.Duration
 	// Artifacts are the screenshots and consoles written for a failure.
 	Artifacts []string
+	// Screenshots are the files of the scenario's screenshot steps.
+	Screenshots []string
 }
 
 // Summary is the results of a run, in the order the scenarios were given.
@@ -165,6 +167,7 @@ func runOne(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario, on
 	defer s.close()
 	err := s.run(ctx)
 	r.Duration = time.Since(start)
+	r.Screenshots = s.shots
 	if err != nil {
 		r.Err = err
 		// The scenario's context may be the one that ran out: the

@@ -100,6 +100,10 @@ type Step struct {
 	Network string `yaml:"network"`
 	// Wait pauses.
 	Wait Duration `yaml:"wait"`
+	// Screenshot saves the whole page of the actor's tab (not only the
+	// screen) as NAME.png in the scenario's folder under the output
+	// directory, passed or not.
+	Screenshot string `yaml:"screenshot"`
 	// Script runs JavaScript in the page: an escape hatch for what no step
 	// does yet. A rejected promise or a thrown error fails the step.
 	Script string `yaml:"script"`
@@ -342,13 +346,13 @@ func (sc *Scenario) check() error {
 		at := fmt.Sprintf("step %d (line %d)", i+1, s.line)
 		n := 0
 		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Attempt != "", s.Replay != nil,
-			s.Reload, s.Offline != nil, s.Network != "", s.Wait != 0, s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
+			s.Reload, s.Offline != nil, s.Network != "", s.Wait != 0, s.Screenshot != "", s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, network, wait, script, fill, select, expect (found %d)", at, n))
+			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, network, wait, screenshot, script, fill, select, expect (found %d)", at, n))
 		}
 		if s.Actor != "" && !names[s.Actor] {
 			errs = append(errs, fmt.Errorf("%s: no actor %q", at, s.Actor))
@@ -363,6 +367,9 @@ func (sc *Scenario) check() error {
 		}
 		if _, who, ok := openOf(s.Open); ok && !names[who] {
 			errs = append(errs, fmt.Errorf("%s: open %s: no actor %q", at, s.Open, who))
+		}
+		if s.Screenshot != "" && slug(s.Screenshot) != s.Screenshot {
+			errs = append(errs, fmt.Errorf("%s: a screenshot's name is a file name (letters, digits, . _ -), not %q", at, s.Screenshot))
 		}
 		if s.Tab < 0 {
 			errs = append(errs, fmt.Errorf("%s: tabs count from 1", at))

@@ -28,6 +28,8 @@ type session struct {
 	browsers map[string]*browser
 	// roundTrip is the notation a room's record is read in.
 	roundTrip string
+	// shots are the screenshot steps' files.
+	shots []string
 }
 
 // StepError is a failure of one step, with where it is in the scenario file.
@@ -109,6 +111,8 @@ func (st *Step) describe() string {
 		return "network " + st.Network
 	case st.Wait != 0:
 		return "wait " + time.Duration(st.Wait).String()
+	case st.Screenshot != "":
+		return "screenshot " + st.Screenshot
 	case st.Script != "":
 		return "script"
 	case st.Fill != nil:
@@ -214,6 +218,21 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	case st.Screenshot != "":
+		png, err := t.screenshot(ctx)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(s.cfg.Out, slug(s.sc.Name))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		p := filepath.Join(dir, st.Screenshot+".png")
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			return err
+		}
+		s.shots = append(s.shots, p)
+		return nil
 	case st.Script != "":
 		_, err := chromedp.Run(t.ctx, chromedp.Evaluate[chromedp.Void](st.Script, chromedp.EvalAwaitPromise))
 		return err
