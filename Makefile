@@ -10,12 +10,13 @@ FUZZTIME  ?= 3s
 
 all: build
 
-## build: the host and every plugin into bin/
+## build: the host, every plugin and the harness command into bin/
 build:
 	$(GO) build -o $(BIN)/banmen ./platform/cmd/banmen
 	@mkdir -p $(BIN)/plugins
 	@for p in $(PLUGINS); do echo "$(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p"; $(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p || exit 1; done
 	$(GO) build -o $(BIN)/plugins/tictactoe ./sdk/examples/tictactoe/cmd/tictactoe
+	$(GO) build -o $(BIN)/harness ./harness/cmd/harness
 
 ## run: start the site on the embedded defaults (configs/default.yaml)
 run: build

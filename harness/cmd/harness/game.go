@@ -15,24 +15,38 @@ import (
 	"github.com/banmen/banmen/sdk"
 )
 
+type gameOpts struct {
+	base, bin, variant, level *string
+	seed                      *uint64
+	strong, maxPly            *int
+	think                     *time.Duration
+}
+
+func gameFlags(getenv func(string) string) (*flag.FlagSet, gameOpts) {
+	fs := flag.NewFlagSet("harness game", flag.ContinueOnError)
+	var o gameOpts
+	o.base = fs.String("base", "", "the site; empty starts a host")
+	o.bin = fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts")
+	o.variant = fs.String("variant", "", "the variant")
+	o.seed = fs.Uint64("seed", 1, "the random seed of the other seats")
+	o.strong = fs.Int("strong", 0, "the seat the computer plays")
+	o.level = fs.String("level", "hard", "the computer's level")
+	o.think = fs.Duration("think", 300*time.Millisecond, "the computer's time per move")
+	o.maxPly = fs.Int("max", 300, "give up after this many plies")
+	return fs, o
+}
+
 // game writes the moves of a whole game for a new scenario: one seat is the
 // site's computer player, the others pick legal moves at random (seeded), so
 // the game ends soon and differs by seed. Every move comes from the site, so
 // the command knows no rule either.
 func game(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("harness game", flag.ContinueOnError)
+	fs, o := gameFlags(getenv)
 	fs.SetOutput(stderr)
-	base := fs.String("base", "", "the site; empty starts a host")
-	bin := fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts")
-	variant := fs.String("variant", "", "the variant")
-	seed := fs.Uint64("seed", 1, "the random seed of the other seats")
-	strong := fs.Int("strong", 0, "the seat the computer plays")
-	level := fs.String("level", "hard", "the computer's level")
-	think := fs.Duration("think", 300*time.Millisecond, "the computer's time per move")
-	maxPly := fs.Int("max", 300, "give up after this many plies")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	base, bin, variant, seed, strong, level, think, maxPly := o.base, o.bin, o.variant, o.seed, o.strong, o.level, o.think, o.maxPly
 	if *variant == "" {
 		return errors.New("game: say -variant")
 	}

@@ -1,16 +1,17 @@
 // Command harness plays scenario files in headless Chromium against a Banmen
 // site and reports, per scenario, whether it passed:
 //
-//	harness run [-base URL] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] scenarios...
+//	harness run [-base URL] [-bin DIR] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] [-step_timeout D] scenarios...
 //
 // Scenarios are files, directories (every *.yaml inside) or glob patterns.
 //
 // Without -base it starts a host itself, on a free port with a temporary data
 // directory, from the binaries in -bin (default $BANMEN_BIN, else it builds
 // them). It prints a line per scenario and "N passed, N failed"; it exits 1
-// when a scenario failed.
+// when a scenario failed and 2 when the run could not start. `make build`
+// builds it into bin/harness. Run with no arguments, it prints every flag.
 //
-//	harness game -variant ID [-seed N] [-strong SEAT] [-base URL]
+//	harness game -variant ID [-seed N] [-strong SEAT] [-level L] [-think D] [-max N] [-base URL] [-bin DIR]
 //
 // prints the moves of a whole game, for a new scenario. See docs/harness.md.
 package main
@@ -61,22 +62,51 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return game(ctx, args[1:], getenv, stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "run" {
-		fmt.Fprintln(stderr, "usage: harness run [-base URL] [-browser PATH] [-parallel N] [-junit FILE] [-out DIR] [-bin DIR] scenarios...")
-		fmt.Fprintln(stderr, "       harness game -variant ID [-seed N] [-strong SEAT] [-base URL]   (the moves of a whole game, for a new scenario)")
+		usage(stderr, getenv)
 		return errors.New("no command")
 	}
-	fs := flag.NewFlagSet("harness run", flag.ContinueOnError)
+	fs, f := runFlags(getenv)
 	fs.SetOutput(stderr)
-	base := fs.String("base", "", "the site to test; empty starts a host")
-	browser := fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
-	parallel := fs.Int("parallel", 2, "scenarios at once")
-	junit := fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
-	out := fs.String("out", "harness-out", "where failure screenshots and consoles go")
-	bin := fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
-	step := fs.Duration("step_timeout", 10*time.Second, "the longest wait of one step")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
+	return runScenarios(ctx, fs, f, getenv, stdout)
+}
+
+// usage prints both commands with every flag, from the flag sets themselves
+// so no flag goes unmentioned.
+func usage(w io.Writer, getenv func(string) string) {
+	fmt.Fprintln(w, "usage: harness run [flags] scenarios...   (play scenario files, directories, glob patterns)")
+	rfs, _ := runFlags(getenv)
+	rfs.SetOutput(w)
+	rfs.PrintDefaults()
+	fmt.Fprintln(w, "\n       harness game -variant ID [flags]   (the moves of a whole game, for a new scenario)")
+	gfs, _ := gameFlags(getenv)
+	gfs.SetOutput(w)
+	gfs.PrintDefaults()
+}
+
+type runOpts struct {
+	base, browser, junit, out, bin *string
+	parallel                       *int
+	step                           *time.Duration
+}
+
+func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
+	fs := flag.NewFlagSet("harness run", flag.ContinueOnError)
+	var o runOpts
+	o.base = fs.String("base", "", "the site to test; empty starts a host")
+	o.browser = fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
+	o.parallel = fs.Int("parallel", 2, "scenarios at once")
+	o.junit = fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
+	o.out = fs.String("out", "harness-out", "where failure screenshots and consoles go")
+	o.bin = fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
+	o.step = fs.Duration("step_timeout", 10*time.Second, "the longest wait of one step")
+	return fs, o
+}
+
+func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(string) string, stdout io.Writer) error {
+	base, browser, parallel, junit, out, bin, step := o.base, o.browser, o.parallel, o.junit, o.out, o.bin, o.step
 	if fs.NArg() == 0 {
 		return errors.New("no scenario files")
 	}
