@@ -64,7 +64,7 @@ func game(ctx context.Context, args []string, getenv func(string) string, stdout
 	if err != nil {
 		return err
 	}
-	var moves []string
+	var moves []played
 	for g.View.Status == sdk.Playing && len(moves) < *maxPly {
 		seat := g.View.ToMove[0]
 		var m sdk.Move
@@ -84,10 +84,11 @@ func game(ctx context.Context, args []string, getenv func(string) string, stdout
 			}
 			m = cands[rng.IntN(len(cands))]
 		}
+		mark := markOf(g.View.Legal, m)
 		if g, err = c.Play(ctx, *variant, g.State, seat, m); err != nil {
 			return fmt.Errorf("play %s: %w", m, err)
 		}
-		moves = append(moves, string(m))
+		moves = append(moves, played{move: string(m), mark: mark})
 	}
 	fmt.Fprintf(stdout, "# %s, seed %d, seat %d played by the computer (%s): %d plies, %s\n",
 		*variant, *seed, *strong, *level, len(moves), g.View.Status)
@@ -95,8 +96,68 @@ func game(ctx context.Context, args []string, getenv func(string) string, stdout
 		fmt.Fprintf(stdout, "# result: winners %v, %s\n", r.Winners, r.Reason)
 	}
 	fmt.Fprintf(stdout, "# position: %s\n", g.View.Position)
-	for i := 0; i < len(moves); i += 12 {
-		fmt.Fprintf(stdout, "  - moves: [%s]\n", strings.Join(moves[i:min(i+12, len(moves))], ", "))
-	}
+	writeMoves(stdout, moves)
 	return nil
+}
+
+// played is a move of the generated game and what is worth knowing about
+// it when writing a scenario.
+type played struct {
+	move string
+	mark string // "" or "drop", "promotes (optional)", ...
+}
+
+// markOf says whether m is a drop from the hand or a promotion the player
+// chose (the other choice was legal too, so the page asks in its dialog);
+// the move-list text the page shows follows.
+func markOf(legal []sdk.LegalMove, m sdk.Move) string {
+	var l *sdk.LegalMove
+	for i := range legal {
+		if legal[i].Move == m {
+			l = &legal[i]
+			break
+		}
+	}
+	if l == nil {
+		return ""
+	}
+	var what string
+	switch {
+	case l.Kind == sdk.DropMove:
+		what = "drop of " + l.Drop
+	case l.Kind == sdk.BoardMove:
+		for _, o := range legal {
+			if o.Kind == sdk.BoardMove && o.From == l.From && o.To == l.To && o.Seat == l.Seat && o.Promote != l.Promote {
+				what = "declines the promotion (optional: the dialog asks)"
+				if l.Promote {
+					what = "promotes (optional: the dialog asks)"
+				}
+				break
+			}
+		}
+	}
+	if what == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s, shown %q", what, l.Text)
+}
+
+// writeMoves prints the moves as scenario steps, twelve a line, each line
+// followed by a comment naming its drops and optional promotions.
+func writeMoves(w io.Writer, moves []played) {
+	for i := 0; i < len(moves); i += 12 {
+		line := moves[i:min(i+12, len(moves))]
+		names := make([]string, len(line))
+		var marks []string
+		for j, p := range line {
+			names[j] = p.move
+			if p.mark != "" {
+				marks = append(marks, fmt.Sprintf("ply %d %s: %s", i+j+1, p.move, p.mark))
+			}
+		}
+		fmt.Fprintf(w, "  - moves: [%s]\n", strings.Join(names, ", "))
+		if len(marks) > 0 {
+			fmt.Fprintf(w, "    # %s\n", strings.Join(marks, "; "))
+		}
+	}
 }
