@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	_ "image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,12 +98,17 @@ func TestScenarios(t *testing.T) {
 			return
 		}
 		t.Log(all.Line())
-		if p := os.Getenv("BANMEN_HARNESS_JUNIT"); p != "" {
-			var b bytes.Buffer
-			if err := all.WriteJUnit(&b); err != nil {
-				t.Error(err)
-			} else if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-				t.Error(err)
+		for env, write := range map[string]func(io.Writer) error{
+			"BANMEN_HARNESS_JUNIT": all.WriteJUnit,
+			"BANMEN_HARNESS_HTML":  all.WriteHTML,
+		} {
+			if p := os.Getenv(env); p != "" {
+				var b bytes.Buffer
+				if err := write(&b); err != nil {
+					t.Error(err)
+				} else if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+					t.Error(err)
+				}
 			}
 		}
 	})

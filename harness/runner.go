@@ -34,6 +34,9 @@ type Config struct {
 	StepTimeout time.Duration
 	// Log receives a line per scenario as it ends; nil discards them.
 	Log io.Writer
+	// Retries is how many more times a failed scenario is played. One
+	// that passes on a retry is reported flaky, not passed.
+	Retries int
 }
 
 // SetupError is what keeps a whole run from starting (no browser, a site
@@ -58,6 +61,14 @@ type Result struct {
 	Artifacts []string
 	// Screenshots are the files of the scenario's screenshot steps.
 	Screenshots []string
+	// Steps are the steps played (of the last attempt), with their times.
+	Steps []StepResult
+	// Attempts is how many times the scenario was played (1 without
+	// retries). Flaky is set when it passed only on a retry; FirstErr is
+	// then the first attempt's failure.
+	Attempts int
+	Flaky    bool
+	FirstErr error
 }
 
 // Summary is the results of a run, in the order the scenarios were given.
@@ -66,12 +77,15 @@ type Summary struct {
 	Duration time.Duration
 }
 
-// Counts returns how many scenarios passed, failed and were skipped.
+// Counts returns how many scenarios passed, failed and were skipped. A flaky
+// scenario (passed only on a retry) is none of these: see Flaky.
 func (s Summary) Counts() (passed, failed, skipped int) {
 	for _, r := range s.Results {
 		switch {
-		case r.Skipped:
-			skipped++
+		case r.Skipped, r.Flaky:
+			if r.Skipped {
+				skipped++
+			}
 		case r.Passed:
 			passed++
 		default:
@@ -81,10 +95,24 @@ func (s Summary) Counts() (passed, failed, skipped int) {
 	return
 }
 
+// Flaky returns how many scenarios passed only on a retry.
+func (s Summary) Flaky() int {
+	n := 0
+	for _, r := range s.Results {
+		if r.Flaky {
+			n++
+		}
+	}
+	return n
+}
+
 // Line is the summary line: "N passed, N failed".
 func (s Summary) Line() string {
 	p, f, sk := s.Counts()
 	line := fmt.Sprintf("%d passed, %d failed", p, f)
+	if fl := s.Flaky(); fl > 0 {
+		line = fmt.Sprintf("%d passed, %d flaky, %d failed", p, fl, f)
+	}
 	if sk > 0 {
 		line += fmt.Sprintf(" (%d skipped)", sk)
 	}
@@ -160,6 +188,29 @@ func runOne(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario, on
 		r.Err = fmt.Errorf("variant %q is not on the site %s (it has %s)", sc.Variant, c.Base(), strings.Join(onSite, ", "))
 		return r
 	}
+	return retry(cfg.Retries, func() Result { return attempt(ctx, cfg, c, sc) })
+}
+
+// retry plays a scenario once and up to n more times while it fails; one
+// that passes after a failure is flaky and keeps the first failure.
+func retry(n int, play func() Result) Result {
+	r := play()
+	r.Attempts = 1
+	first := r
+	for i := 0; i < n && !r.Passed; i++ {
+		r = play()
+		r.Attempts = i + 2
+	}
+	if r.Passed && r.Attempts > 1 {
+		r.Flaky, r.FirstErr = true, first.Err
+		// The first failure's screenshots and console are the evidence.
+		r.Artifacts = first.Artifacts
+	}
+	return r
+}
+
+func attempt(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario) Result {
+	r := Result{Scenario: sc}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(sc.Timeout))
 	defer cancel()
@@ -168,6 +219,7 @@ func runOne(ctx context.Context, cfg *Config, c *client.Client, sc *Scenario, on
 	err := s.run(ctx)
 	r.Duration = time.Since(start)
 	r.Screenshots = s.shots
+	r.Steps = s.steps
 	if err != nil {
 		r.Err = err
 		// The scenario's context may be the one that ran out: the
@@ -198,6 +250,12 @@ func (r Result) line() string {
 	switch {
 	case r.Skipped:
 		return fmt.Sprintf("SKIP  %s: %s", r.Scenario.Name, r.Scenario.Skip)
+	case r.Flaky:
+		line := fmt.Sprintf("FLAKY %s (%.1fs): passed on attempt %d; first: %v", r.Scenario.Name, r.Duration.Seconds(), r.Attempts, r.FirstErr)
+		if len(r.Artifacts) > 0 {
+			line += "\n      artifacts: " + strings.Join(r.Artifacts, " ")
+		}
+		return line
 	case r.Passed:
 		return fmt.Sprintf("PASS  %s (%.1fs)", r.Scenario.Name, r.Duration.Seconds())
 	}
@@ -222,6 +280,12 @@ func (s Summary) WriteJUnit(w io.Writer) error {
 	type skipped struct {
 		Message string `xml:"message,attr"`
 	}
+	// flakyFailure is Maven Surefire's element for a test that failed and
+	// then passed on a rerun; Jenkins and GitLab read it.
+	type flaky struct {
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	}
 	type testcase struct {
 		Name      string   `xml:"name,attr"`
 		Classname string   `xml:"classname,attr"`
@@ -229,6 +293,7 @@ func (s Summary) WriteJUnit(w io.Writer) error {
 		Time      string   `xml:"time,attr"`
 		Failure   *failure `xml:"failure,omitempty"`
 		Skipped   *skipped `xml:"skipped,omitempty"`
+		Flaky     *flaky   `xml:"flakyFailure,omitempty"`
 		SystemOut string   `xml:"system-out,omitempty"`
 	}
 	type suite struct {
@@ -240,21 +305,19 @@ func (s Summary) WriteJUnit(w io.Writer) error {
 		Time     string     `xml:"time,attr"`
 		Cases    []testcase `xml:"testcase"`
 	}
-	p, f, sk := s.Counts()
-	out := suite{Name: "banmen-harness", Tests: p + f + sk, Failures: f, Skipped: sk, Time: secs(s.Duration)}
+	_, f, sk := s.Counts()
+	out := suite{Name: "banmen-harness", Tests: len(s.Results), Failures: f, Skipped: sk, Time: secs(s.Duration)}
 	for _, r := range s.Results {
 		tc := testcase{Name: r.Scenario.Name, Classname: "harness." + r.Scenario.Variant, File: r.Scenario.File, Time: secs(r.Duration)}
 		switch {
 		case r.Skipped:
 			tc.Skipped = &skipped{Message: r.Scenario.Skip}
+		case r.Flaky:
+			tc.Flaky = &flaky{Message: firstLine(fmt.Sprint(r.FirstErr)), Text: fmt.Sprint(r.FirstErr)}
+			tc.SystemOut = attachments(r.Artifacts)
 		case !r.Passed:
 			tc.Failure = &failure{Message: firstLine(r.Err.Error()), Text: r.Err.Error()}
-			var b strings.Builder
-			for _, a := range r.Artifacts {
-				// The attachment convention of Jenkins and GitLab.
-				fmt.Fprintf(&b, "[[ATTACHMENT|%s]]\n", a)
-			}
-			tc.SystemOut = b.String()
+			tc.SystemOut = attachments(r.Artifacts)
 		}
 		out.Cases = append(out.Cases, tc)
 	}
@@ -268,6 +331,16 @@ func (s Summary) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// attachments lists files in the attachment convention of Jenkins and
+// GitLab.
+func attachments(files []string) string {
+	var b strings.Builder
+	for _, a := range files {
+		fmt.Fprintf(&b, "[[ATTACHMENT|%s]]\n", a)
+	}
+	return b.String()
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }

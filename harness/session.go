@@ -30,6 +30,17 @@ type session struct {
 	roundTrip string
 	// shots are the screenshot steps' files.
 	shots []string
+	// steps are the steps played so far, with their times.
+	steps []StepResult
+}
+
+// StepResult is how one step of a scenario went.
+type StepResult struct {
+	Step     int // from 1
+	Line     int
+	What     string
+	Duration time.Duration
+	Err      string // empty when it passed
 }
 
 // StepError is a failure of one step, with where it is in the scenario file.
@@ -70,7 +81,14 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 func (s *session) run(ctx context.Context) error {
 	for i := range s.sc.Steps {
 		st := &s.sc.Steps[i]
-		if err := s.step(ctx, st); err != nil {
+		start := time.Now()
+		err := s.step(ctx, st)
+		sr := StepResult{Step: i + 1, Line: st.line, What: st.describe(), Duration: time.Since(start)}
+		if err != nil {
+			sr.Err = err.Error()
+		}
+		s.steps = append(s.steps, sr)
+		if err != nil {
 			return &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
 		}
 	}

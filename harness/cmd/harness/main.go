@@ -87,9 +87,9 @@ func usage(w io.Writer, getenv func(string) string) {
 }
 
 type runOpts struct {
-	base, browser, junit, out, bin *string
-	parallel                       *int
-	step                           *time.Duration
+	base, browser, junit, html, out, bin *string
+	parallel, retries                    *int
+	step                                 *time.Duration
 }
 
 func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
@@ -99,6 +99,8 @@ func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
 	o.browser = fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
 	o.parallel = fs.Int("parallel", 2, "scenarios at once")
 	o.junit = fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
+	o.html = fs.String("html", "harness-report.html", "the HTML report to write: every scenario, its steps and times, screenshots inline (empty: none)")
+	o.retries = fs.Int("retries", 0, "play a failed scenario up to N more times; one that passes on a retry is reported flaky")
 	o.out = fs.String("out", "harness-out", "where failure screenshots and consoles go")
 	o.bin = fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
 	o.step = fs.Duration("step_timeout", 10*time.Second, "the longest wait of one step")
@@ -130,23 +132,16 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
 	sum, err := harness.Run(ctx, harness.Config{
-		Base: *base, Chromium: exe, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout,
+		Base: *base, Chromium: exe, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
 	}, scs)
 	if err != nil {
 		return err
 	}
-	if *junit != "" {
-		f, err := os.Create(*junit)
-		if err != nil {
-			return err
-		}
-		if err := sum.WriteJUnit(f); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
+	if err := writeReport(*junit, sum.WriteJUnit); err != nil {
+		return err
+	}
+	if err := writeReport(*o.html, sum.WriteHTML); err != nil {
+		return err
 	}
 	fmt.Fprintln(stdout, sum.Line())
 	if _, failed, _ := sum.Counts(); failed > 0 {
@@ -163,4 +158,20 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 		return errFailed
 	}
 	return nil
+}
+
+// writeReport writes a report to path, unless path is empty.
+func writeReport(path string, write func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

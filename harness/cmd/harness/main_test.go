@@ -62,8 +62,8 @@ func TestSetupErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{append([]string{"run", "-junit", "", "-base", "http://127.0.0.1:1", "-browser", self}, files...), "the site http://127.0.0.1:1 cannot be reached"},
-		{append([]string{"run", "-junit", "", "-base", "http://127.0.0.1:1", "-browser", filepath.Join(dir, "no-browser")}, files...), "no-browser"},
+		{append([]string{"run", "-junit", "", "-html", "", "-base", "http://127.0.0.1:1", "-browser", self}, files...), "the site http://127.0.0.1:1 cannot be reached"},
+		{append([]string{"run", "-junit", "", "-html", "", "-base", "http://127.0.0.1:1", "-browser", filepath.Join(dir, "no-browser")}, files...), "no-browser"},
 	} {
 		var out, errb bytes.Buffer
 		err := run(context.Background(), tc.args, getenv, &out, &errb)
