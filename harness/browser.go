@@ -32,13 +32,13 @@ type tab struct {
 }
 
 // launch starts the actor's browser with the engine's binary exe.
-func launch(ctx context.Context, a Actor, engineName, exe string) (*browser, error) {
+func launch(ctx context.Context, a Actor, engineName, exe string, sh *share) (*browser, error) {
 	e, ok := engines[engineName]
 	if !ok {
 		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(engineNames(), ", "))
 	}
 	b := &browser{actor: a, engine: engineName, dev: a.device(), ctx: ctx}
-	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log})
+	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh})
 	if err != nil {
 		return nil, err
 	}

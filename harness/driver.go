@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -25,6 +26,27 @@ type startOptions struct {
 	dev     Device
 	preload string
 	console func(consoleEntry)
+	// share is the scenario's: what its browsers of one engine may share
+	// (Firefox: one process for every actor).
+	share *share
+}
+
+// share holds what a scenario's browsers share, closed at its end.
+type share struct {
+	mu      sync.Mutex
+	things  map[string]any
+	closers []func()
+}
+
+func newShare() *share { return &share{things: map[string]any{}} }
+
+func (sh *share) close() {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	for i := len(sh.closers) - 1; i >= 0; i-- {
+		sh.closers[i]()
+	}
+	sh.closers, sh.things = nil, map[string]any{}
 }
 
 // consoleEntry is one line of a page's console, or an uncaught exception.
@@ -88,6 +110,7 @@ type page interface {
 // Engines are the browser engines a run or an actor may name.
 var engines = map[string]engine{
 	"chromium": chromeEngine{},
+	"firefox":  firefoxEngine{},
 }
 
 // engineNames lists them, for messages.

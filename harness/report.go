@@ -31,7 +31,7 @@ func (s Summary) WriteHTML(w io.Writer) error {
 		x := row{Result: r}
 		switch {
 		case r.Skipped:
-			x.Class, x.Outcome = "skip", "skipped: "+r.Scenario.Skip
+			x.Class, x.Outcome = "skip", "skipped: "+r.Why()
 		case r.Flaky:
 			x.Class, x.Outcome = "flaky", fmt.Sprintf("flaky: passed on attempt %d", r.Attempts)
 		case r.Passed:
@@ -71,8 +71,8 @@ tr.bad td{color:#c22}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em}
 img{max-width:320px;border:1px solid #ccc;margin:4px}figure{display:inline-block;margin:0}
 </style></head><body>
 <h1>{{.Line}}</h1>
-{{range .Rows}}<section class="{{.Class}}" id="{{.Scenario.Name}}">
-<h2>{{.Scenario.Name}} <small>{{.Outcome}}{{if not .Skipped}}, {{secs .Duration}}{{end}}</small></h2>
+{{range .Rows}}<section class="{{.Class}}" id="{{.Name}}">
+<h2>{{.Name}} <small>{{.Outcome}}{{if not .Skipped}}, {{secs .Duration}}{{end}}</small></h2>
 {{with .Scenario.File}}<p>{{.}}</p>{{end}}
 {{if .Err}}<pre>{{str .Err}}</pre>{{end}}
 {{if .Flaky}}<p>The first attempt failed:</p><pre>{{str .FirstErr}}</pre>{{end}}

@@ -35,6 +35,10 @@ type Scenario struct {
 	Lang string `yaml:"lang"`
 	// Skip, when set, is why the scenario does not run yet.
 	Skip string `yaml:"skip"`
+	// SkipIn says, per browser engine ("firefox"), why the scenario does
+	// not run in it: a run in that engine reports it skipped with the
+	// reason, never silently.
+	SkipIn map[string]string `yaml:"skipIn"`
 	// Timeout bounds the whole scenario (5m by default).
 	Timeout Duration `yaml:"timeout"`
 	// Actors are the people at the table; the first is the default actor of
@@ -57,6 +61,9 @@ type Actor struct {
 	// Input is how the actor moves pieces: mouse, drag, touch, touch-drag or
 	// keyboard (default: touch on touch devices, else mouse).
 	Input string `yaml:"input"`
+	// Browser is the actor's engine, "chromium" or "firefox", whatever
+	// the run's engine (default: the run's).
+	Browser string `yaml:"browser"`
 }
 
 // Step is one thing an actor does or checks. Exactly one action field is set.
@@ -339,6 +346,17 @@ func (sc *Scenario) check() error {
 		}
 		if err := checkInput(a.Input, dev, a.Viewport); err != nil {
 			errs = append(errs, fmt.Errorf("actor %q: %w", a.Name, err))
+		}
+		if _, ok := engines[a.Browser]; a.Browser != "" && !ok {
+			errs = append(errs, fmt.Errorf("actor %q: unknown browser %q (have %s)", a.Name, a.Browser, strings.Join(engineNames(), ", ")))
+		}
+	}
+	for e, why := range sc.SkipIn {
+		if _, ok := engines[e]; !ok {
+			errs = append(errs, fmt.Errorf("skipIn: unknown browser %q (have %s)", e, strings.Join(engineNames(), ", ")))
+		}
+		if strings.TrimSpace(why) == "" {
+			errs = append(errs, fmt.Errorf("skipIn %s: say why the scenario cannot run there", e))
 		}
 	}
 	for i := range sc.Steps {

@@ -20,6 +20,9 @@ import (
 // session is one run of a scenario: its browsers and where it reports.
 type session struct {
 	sc       *Scenario
+	name     string // the scenario's, with its engine when not Chromium
+	engine   string // the run's engine: actors without a browser of their own use it
+	share    *share
 	cfg      *Config
 	client   *client.Client
 	browsers map[string]*browser
@@ -63,7 +66,15 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 	}
 	for _, a := range s.sc.Actors {
 		if a.Name == name {
-			b, err := launch(ctx, a, "chromium", s.cfg.Chromium)
+			e := a.Browser
+			if e == "" {
+				e = s.engine
+			}
+			exe := s.cfg.Chromium
+			if e == "firefox" {
+				exe = s.cfg.Firefox
+			}
+			b, err := launch(ctx, a, e, exe, s.share)
 			if err != nil {
 				return nil, err
 			}
@@ -238,7 +249,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		if err != nil {
 			return err
 		}
-		dir := filepath.Join(s.cfg.Out, slug(s.sc.Name))
+		dir := filepath.Join(s.cfg.Out, slug(s.name))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -870,4 +881,5 @@ func (s *session) close() {
 	for _, b := range s.browsers {
 		b.close()
 	}
+	s.share.close()
 }

@@ -25,6 +25,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -87,9 +89,9 @@ func usage(w io.Writer, getenv func(string) string) {
 }
 
 type runOpts struct {
-	base, browser, junit, html, out, bin *string
-	parallel, retries                    *int
-	step                                 *time.Duration
+	base, browser, firefox, engine, junit, html, out, bin *string
+	parallel, retries                                     *int
+	step                                                  *time.Duration
 }
 
 func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
@@ -97,6 +99,8 @@ func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
 	var o runOpts
 	o.base = fs.String("base", "", "the site to test; empty starts a host")
 	o.browser = fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
+	o.firefox = fs.String("firefox", "", "the Firefox binary (default: $BANMEN_FIREFOX, else firefox-esr or firefox on PATH, else /usr/bin/firefox-esr)")
+	o.engine = fs.String("engine", "chromium", "the browser engines to play every scenario in, comma-separated: chromium, firefox (an actor's own browser: wins)")
 	o.parallel = fs.Int("parallel", 2, "scenarios at once")
 	o.junit = fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
 	o.html = fs.String("html", "harness-report.html", "the HTML report to write: every scenario, its steps and times, screenshots inline (empty: none)")
@@ -116,9 +120,19 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 	if err != nil {
 		return err
 	}
-	exe, err := chromium.Find(*browser, getenv)
-	if err != nil {
-		return err
+	engines := strings.Split(*o.engine, ",")
+	// The browsers are looked for before a host is started: a missing
+	// one is a setup error, said once.
+	var exe, ff string
+	if *browser != "" || slices.Contains(engines, "chromium") || needs(scs, "chromium") {
+		if exe, err = chromium.Find(*browser, getenv); err != nil {
+			return err
+		}
+	}
+	if *o.firefox != "" || slices.Contains(engines, "firefox") || needs(scs, "firefox") {
+		if ff, err = harness.FindFirefox(*o.firefox, getenv); err != nil {
+			return err
+		}
 	}
 	var host *hosttest.Host
 	if *base == "" {
@@ -132,7 +146,7 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
 	sum, err := harness.Run(ctx, harness.Config{
-		Base: *base, Chromium: exe, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
+		Base: *base, Chromium: exe, Firefox: ff, Engines: engines, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
 	}, scs)
 	if err != nil {
 		return err
@@ -174,4 +188,16 @@ func writeReport(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// needs tells whether an actor of the scenarios names the engine.
+func needs(scs []*harness.Scenario, engine string) bool {
+	for _, sc := range scs {
+		for _, a := range sc.Actors {
+			if a.Browser == engine {
+				return true
+			}
+		}
+	}
+	return false
 }
