@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,7 +75,8 @@ func parallel() int {
 	return 2
 }
 
-// TestScenarios plays every scenario under scenarios/ in Chromium, each its
+// TestScenarios plays every scenario under scenarios/ in Chromium and in
+// Firefox (TestScenarios/NAME/chromium, .../firefox), each its
 // own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that one.
 func TestScenarios(t *testing.T) {
 	scs, err := harness.LoadAll("scenarios")
@@ -117,25 +119,69 @@ func TestScenarios(t *testing.T) {
 			if sc.Skip != "" {
 				t.Skip(sc.Skip)
 			}
-			t.Parallel()
-			browser := findBrowser(t)
-			url := base(t)
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			sum, err := harness.Run(t.Context(), harness.Config{
-				Base: url, Chromium: browser, Parallel: 1, Out: out, Log: testLog{t},
-			}, []*harness.Scenario{sc})
-			if err != nil {
-				t.Fatal(err)
-			}
-			mu.Lock()
-			all.Results = append(all.Results, sum.Results...)
-			mu.Unlock()
-			if r := sum.Results[0]; !r.Passed && !r.Skipped {
-				t.Errorf("%s: %v\nartifacts: %s", sc.File, r.Err, strings.Join(r.Artifacts, " "))
+			for _, engine := range scenarioEngines(sc) {
+				t.Run(engine, func(t *testing.T) {
+					if why := sc.SkipIn[engine]; why != "" {
+						t.Skip(why)
+					}
+					t.Parallel()
+					cfg := harness.Config{Parallel: 1, Out: out, Log: testLog{t}}
+					for _, e := range strings.Split(engine, "+") {
+						switch e {
+						case "chromium":
+							cfg.Chromium = findBrowser(t)
+						case "firefox":
+							cfg.Firefox = findFirefox(t)
+						}
+					}
+					if !strings.Contains(engine, "+") {
+						cfg.Engines = []string{engine}
+					}
+					cfg.Base = base(t)
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+					if err != nil {
+						t.Fatal(err)
+					}
+					mu.Lock()
+					all.Results = append(all.Results, sum.Results...)
+					mu.Unlock()
+					if r := sum.Results[0]; !r.Passed && !r.Skipped {
+						t.Errorf("%s: %v\nartifacts: %s", sc.File, r.Err, strings.Join(r.Artifacts, " "))
+					}
+				})
 			}
 		})
 	}
+}
+
+// scenarioEngines are the engines a shipped scenario is played in: both, or,
+// when its every actor names a browser, theirs together ("firefox+chromium").
+func scenarioEngines(sc *harness.Scenario) []string {
+	var own []string
+	for _, a := range sc.Actors {
+		if a.Browser == "" {
+			return []string{"chromium", "firefox"}
+		}
+		if !slices.Contains(own, a.Browser) {
+			own = append(own, a.Browser)
+		}
+	}
+	return []string{strings.Join(own, "+")}
+}
+
+// findFirefox finds Firefox as the harness does, or skips as findBrowser.
+func findFirefox(t *testing.T) string {
+	t.Helper()
+	p, err := harness.FindFirefox("", os.Getenv)
+	if errors.Is(err, chromium.ErrNotFound) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestScenarioSelected: `-run TestScenarios/NAME` plays that scenario only
@@ -146,14 +192,14 @@ func TestScenarioSelected(t *testing.T) {
 	}
 	findBrowser(t)
 	base(t)
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestScenarios$/^shogi-resume-second-tab$", "-test.v", "-test.count=1")
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestScenarios$/^shogi-resume-second-tab$/^chromium$", "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), "BANMEN_HARNESS_CHILD=1", "BANMEN_HARNESS_JUNIT=")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
-	ran := regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestScenarios/(\S+)`).FindAllStringSubmatch(string(b), -1)
-	if len(ran) != 1 || ran[0][2] != "shogi-resume-second-tab" || ran[0][1] != "PASS" {
+	ran := regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestScenarios/(\S+)/(\S+)`).FindAllStringSubmatch(string(b), -1)
+	if len(ran) != 1 || ran[0][2] != "shogi-resume-second-tab" || ran[0][3] != "chromium" || ran[0][1] != "PASS" {
 		t.Errorf("selecting one scenario ran %v:\n%s", ran, b)
 	}
 }
