@@ -16,6 +16,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -85,6 +87,7 @@ func servePlugin(reg *registry) {
 	// Plugin logs go to stderr as the JSON lines go-plugin forwards to the
 	// host's log, so slog.Info in a variant ends up in the host's log.
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{ReplaceAttr: hclogKeys})))
+	defer startProfile(os.Getenv("BANMEN_PLUGIN_CPUPROFILE"))()
 	srv := &server{reg: reg}
 	if ch, err := channel.Listen(srv.dispatch); err != nil {
 		slog.Warn("no channel: every call goes over gRPC", "err", err.Error())
@@ -99,6 +102,31 @@ func servePlugin(reg *registry) {
 			Output: os.Stderr, JSONFormat: true, Level: hclog.Info,
 		}),
 	})
+}
+
+// startProfile profiles the plugin's CPU into dir (the host passes it in
+// plugin_env, the load command's -plugin-cpuprofile) as
+// <binary>-<pid>.prof, until the returned stop, which runs when the host
+// ends the plugin gracefully. Empty dir: nothing.
+func startProfile(dir string) (stop func()) {
+	if dir == "" {
+		return func() {}
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.prof", filepath.Base(os.Args[0]), os.Getpid()))
+	f, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		slog.Warn("no CPU profile", "err", err.Error())
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // hclogKeys renames slog's keys to the ones go-plugin reads from a plugin's
