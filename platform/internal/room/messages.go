@@ -158,6 +158,9 @@ type Event struct {
 	SeatKey string  `json:"seatKey,omitempty"`
 	Resync  string  `json:"resync,omitempty"` // "full" or "events"
 	Broken  *Broken `json:"broken,omitempty"`
+	// Settings are the options the room was created with (the variant's
+	// and the host settings): every visitor sees them.
+	Settings sdk.Options `json:"settings,omitempty"`
 }
 
 // Pending is a new-round request waiting for consent.

@@ -783,7 +783,7 @@ func (r *Room) matchKey(key string) (sdk.Seat, bool) {
 // the client's version when they are all still kept.
 func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	w := Event{Type: EvWelcome, Version: r.version, Round: r.round, Seat: seatPtr(s.seat), Room: r.id,
-		Variant: r.meta.Variant, SeatKey: newKey, Broken: r.broken, Presence: r.presence(), Clock: r.clock(r.m.cfg.Now())}
+		Variant: r.meta.Variant, SeatKey: newKey, Broken: r.broken, Presence: r.presence(), Clock: r.clock(r.m.cfg.Now()), Settings: r.meta.Options}
 	if r.pending != nil {
 		p := *r.pending
 		w.NewRound = &p
