@@ -28,9 +28,13 @@ import (
 
 // Config is the whole configuration of a host.
 type Config struct {
-	Host      string            `yaml:"host"`
-	Port      int               `yaml:"port"`
-	DataDir   string            `yaml:"data_dir" config:"path"`
+	Host    string `yaml:"host"`
+	Port    int    `yaml:"port"`
+	DataDir string `yaml:"data_dir" config:"path"`
+	// Store is where rooms live: "sqlite" (rooms.db in DataDir) or
+	// "postgres" (StoreDSN; several hosts may share it).
+	Store     string            `yaml:"store"`
+	StoreDSN  string            `yaml:"store_dsn"`
 	PluginDir string            `yaml:"plugin_dir" config:"path"`
 	Variants  []string          `yaml:"variants"`
 	PluginEnv map[string]string `yaml:"plugin_env"`
@@ -75,6 +79,7 @@ func Default() Config {
 	return Config{
 		Port:      8080,
 		DataDir:   "data",
+		Store:     "sqlite",
 		PluginDir: "plugins",
 		LogLevel:  "info",
 		LogFormat: "text",
@@ -238,6 +243,10 @@ func (c Config) validate() error {
 	switch {
 	case c.Port < 0 || c.Port > 65535:
 		return fmt.Errorf("port %d out of range", c.Port)
+	case c.Store != "sqlite" && c.Store != "postgres":
+		return fmt.Errorf("store %q: want sqlite or postgres", c.Store)
+	case c.Store == "postgres" && c.StoreDSN == "":
+		return errors.New("store postgres needs store_dsn (or BANMEN_STORE_DSN), the database's connection string")
 	case c.PluginDir == "":
 		return errors.New("plugin_dir is empty")
 	case c.Limits.BodyBytes <= 0:
