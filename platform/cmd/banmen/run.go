@@ -79,8 +79,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer st.Close()
+	cluster, startCluster, stopCluster, err := joinCluster(ctx, st, cfg, logger)
+	if err != nil {
+		return err
+	}
 	rooms := room.New(room.Config{Store: st, Rules: server.RoomRules(host), Logger: logger,
-		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL})
+		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL, Cluster: cluster})
+	startCluster(rooms)
+	defer stopCluster()
 	sweepDone := make(chan struct{})
 	defer func() { <-sweepDone }()
 	sweepCtx, stopSweep := context.WithCancel(ctx)

@@ -71,6 +71,10 @@ type Limits struct {
 	RoomsPerMinute     int           `yaml:"rooms_per_minute"`
 	WrongKeysPerMinute int           `yaml:"wrong_keys_per_minute"`
 	SeatCodeTTL        time.Duration `yaml:"seat_code_ttl"`
+	// HostHeartbeat is how often a host sharing a PostgreSQL store says it
+	// is alive; one not heard of for three beats is dead and its
+	// connections no longer count.
+	HostHeartbeat time.Duration `yaml:"host_heartbeat"`
 }
 
 // Default is the configuration when nothing overrides it. Its relative
@@ -103,6 +107,7 @@ func Default() Config {
 			RoomsPerMinute:     10,
 			WrongKeysPerMinute: 10,
 			SeatCodeTTL:        5 * time.Minute,
+			HostHeartbeat:      5 * time.Second,
 		},
 	}
 }
@@ -257,8 +262,8 @@ func (c Config) validate() error {
 		return errors.New("limits.room_ttl and limits.room_sweep must be positive")
 	case c.Limits.FrameBytes < 1024 || c.Limits.SocketQueue <= 0 || c.Limits.SocketBurst <= 0 || c.Limits.SocketRate <= 0:
 		return errors.New("limits.frame_bytes (≥ 1024), socket_queue, socket_burst and socket_rate must be positive")
-	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0:
-		return errors.New("limits.ping_interval and limits.seat_code_ttl must be positive")
+	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0 || c.Limits.HostHeartbeat <= 0:
+		return errors.New("limits.ping_interval, limits.seat_code_ttl and limits.host_heartbeat must be positive")
 	}
 	return nil
 }

@@ -86,6 +86,9 @@ type Config struct {
 	// RulesVersion reads a Description's rules version (its RulesVersion
 	// by default; tests stand in an upgraded plugin).
 	RulesVersion func(sdk.Description) string
+	// Cluster shares presence with the other hosts of the store; nil for
+	// a host alone (cluster.go).
+	Cluster Cluster
 }
 
 // Manager holds the rooms in memory and loads the others from the store.
@@ -286,8 +289,8 @@ func (m *Manager) Join(ctx context.Context, id string, h Hello, sub Subscriber) 
 			return nil, err
 		}
 		s, err := r.join(ctx, h, sub)
-		if errors.Is(err, errDropped) {
-			continue // dropped from memory between Open and join: load again
+		if errors.Is(err, errDropped) || errors.Is(err, errRetry) {
+			continue // dropped from memory between Open and join, or changed on another host
 		}
 		return s, err
 	}
@@ -332,6 +335,8 @@ type Room struct {
 	// gone: dropped from memory (a new Room will load); expiredGone: and
 	// expired.
 	gone, expiredGone bool
+	// cl is what other hosts hold of the room (nil without a Cluster).
+	cl *clusterRoom
 }
 
 type seatCode struct {
@@ -434,6 +439,9 @@ func (r *Room) load(ctx context.Context) error {
 	}
 	if r.version != meta.Version {
 		fail(r.version, fmt.Errorf("the log ends at version %d, the room says %d", r.version, meta.Version))
+	}
+	if _, err := r.refreshPresence(ctx); err != nil {
+		return fmt.Errorf("load presence: %w", err)
 	}
 	return nil
 }
@@ -613,6 +621,7 @@ type Session struct {
 	seat sdk.Seat // -1 for a spectator
 	sub  Subscriber
 	left bool
+	conn string // its ID in the Cluster
 }
 
 // Seat is the session's seat, -1 for a spectator.
@@ -659,6 +668,9 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		key, hash := newKeyPair()
 		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindRekey, Seat: int(seat), At: r.m.cfg.Now(), KeyHash: hash}
 		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			if errors.Is(err, store.ErrConflict) && r.catchUp(ctx) == nil {
+				return nil, errRetry
+			}
 			return nil, r.storeError(err)
 		}
 		ev := r.commit(a, effect{ev: EvRekey})
@@ -675,6 +687,9 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		key, hash := newKeyPair()
 		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindClaim, Seat: free, At: r.m.cfg.Now(), KeyHash: hash}
 		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			if errors.Is(err, store.ErrConflict) && r.catchUp(ctx) == nil {
+				return nil, errRetry
+			}
 			return nil, r.storeError(err)
 		}
 		ev := r.commit(a, effect{ev: EvJoin})
@@ -686,6 +701,7 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 			r.replace(old, "another_connection")
 		}
 		r.conns[s.seat] = s
+		r.clusterJoined(s)
 	} else {
 		r.spectators[s] = struct{}{}
 	}
@@ -782,7 +798,7 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
 func (r *Room) presence() *Presence {
 	p := &Presence{Seats: make([]SeatPresence, len(r.taken)), Spectators: len(r.spectators)}
 	for i := range r.taken {
-		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.conns[i] != nil}
+		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.seatConnected(i)}
 	}
 	return p
 }
@@ -850,6 +866,7 @@ func (s *Session) Leave() {
 		if r.conns[s.seat] == s {
 			r.conns[s.seat] = nil
 		}
+		r.clusterLeft(s)
 	} else {
 		delete(r.spectators, s)
 	}
@@ -927,7 +944,7 @@ func (s *Session) Act(ctx context.Context, req Request) {
 			refuse("waiting", "a seat is still free: moves start when every seat is taken")
 			return
 		}
-		if slices.Contains(r.conns, nil) {
+		if !r.allConnected() {
 			refuse("paused", "a player is away: moves wait until everyone is connected")
 			return
 		}
@@ -943,6 +960,9 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+		if r.lostRace(ctx, s, req, a, err) {
+			return
+		}
 		err = r.storeError(err)
 		r.m.cfg.Logger.Error("room action not stored", "room", r.id, "kind", a.Kind, "err", err)
 		refuse("not_stored", "the action could not be stored; it was not played")
