@@ -97,6 +97,17 @@ func joinCluster(ctx context.Context, st store.Store, cfg config.Config, logger 
 				if err := c.Heartbeat(runCtx); err != nil && runCtx.Err() == nil {
 					logger.Warn("host heartbeat failed", "err", err)
 				}
+				// A note lost (a host died between its commit and its
+				// NOTIFY) delays an event by one beat at most.
+				if ids := m.LoadedIDs(); len(ids) > 0 {
+					vs, err := pg.Versions(runCtx, ids)
+					if err != nil && runCtx.Err() == nil {
+						logger.Warn("room version check failed", "err", err)
+					}
+					for id, v := range vs {
+						m.Changed(id, v)
+					}
+				}
 			}
 		}()
 	}

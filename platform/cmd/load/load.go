@@ -38,6 +38,7 @@ type options struct {
 	parallel   int
 	cpuprofile string
 	keep       bool
+	stores     bool // stores.go
 }
 
 func parse(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
@@ -60,6 +61,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary data directory and host log")
+	fs.BoolVar(&o.stores, "stores", false, "compare one host on SQLite, one on PostgreSQL and two sharing one PostgreSQL (stores.go); needs PostgreSQL's initdb")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -77,6 +79,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		return err
+	}
+	if o.stores {
+		return runStores(ctx, o, stdout, stderr)
 	}
 	out := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
 	var echo float64

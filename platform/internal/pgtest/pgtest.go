@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -91,8 +92,13 @@ func version(initdb string) int {
 	return n
 }
 
-// Start creates and starts a cluster in a new temporary directory.
-func Start() (*Cluster, error) {
+// Start creates and starts a cluster in a new temporary directory, with
+// fsync off (tests need no crash safety).
+func Start() (*Cluster, error) { return StartWith(false) }
+
+// StartWith is Start; durable keeps PostgreSQL's fsync on, for
+// measurements that compare it with a store that syncs.
+func StartWith(durable bool) (*Cluster, error) {
 	bin, err := BinDir()
 	if err != nil {
 		return nil, err
@@ -123,7 +129,10 @@ func Start() (*Cluster, error) {
 	}
 	// Only the socket in dir; fsync off: a test cluster need not survive a
 	// crash of the machine (the store's own durability is PostgreSQL's).
-	opts := fmt.Sprintf("-k %s -c listen_addresses= -c fsync=off -c full_page_writes=off -c max_connections=200", dir)
+	opts := fmt.Sprintf("-k %s -c listen_addresses= -c max_connections=200", dir)
+	if !durable {
+		opts += " -c fsync=off -c full_page_writes=off"
+	}
 	if out, err := c.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		os.RemoveAll(dir)
@@ -140,6 +149,16 @@ func (c *Cluster) run(prog string, args ...string) ([]byte, error) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
 	}
 	return cmd.CombinedOutput()
+}
+
+// PID is the postmaster's process ID (its children are the backends).
+func (c *Cluster) PID() (int, error) {
+	b, err := os.ReadFile(filepath.Join(c.Dir, "data", "postmaster.pid"))
+	if err != nil {
+		return 0, err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strconv.Atoi(strings.TrimSpace(line))
 }
 
 // Stop stops the cluster (fast shutdown) and removes its directory.

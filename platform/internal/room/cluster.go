@@ -283,16 +283,22 @@ func (m *Manager) Purged(room string) {
 // Resync catches every room in memory up with the store, actions and
 // presence: notes may have been lost (the listener reconnected).
 func (m *Manager) Resync() {
+	for _, id := range m.LoadedIDs() {
+		m.Changed(id, 0)
+		m.PresenceChanged(id)
+	}
+}
+
+// LoadedIDs lists the rooms in memory (a host compares their versions with
+// the store's now and then: a note may be lost).
+func (m *Manager) LoadedIDs() []string {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	ids := make([]string, 0, len(m.rooms))
 	for id := range m.rooms {
 		ids = append(ids, id)
 	}
-	m.mu.Unlock()
-	for _, id := range ids {
-		m.Changed(id, 0)
-		m.PresenceChanged(id)
-	}
+	return ids
 }
 
 // loaded is the room if it is in memory and loaded.
