@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -37,6 +38,12 @@ type Cluster interface {
 	Disconnect(ctx context.Context, room string, seat int, conn string) error
 	// Presence is the connection holding each connected seat, any host.
 	Presence(ctx context.Context, room string) (map[int]string, error)
+	// PutCode makes code (until expires) the seat's one-time code, on
+	// every host, replacing its previous one.
+	PutCode(ctx context.Context, room string, seat int, code string, expires time.Time) error
+	// TakeCode uses up a code valid at now and tells the seat it moves;
+	// ok is false for a wrong, used or expired code.
+	TakeCode(ctx context.Context, room, code string, now time.Time) (seat int, ok bool, err error)
 }
 
 // clusterRoom is a room's view of the other hosts' connections.
@@ -256,6 +263,12 @@ func (m *Manager) PresenceChanged(room string) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), clusterTimeout)
 		defer cancel()
+		// The log first: a connection that came with a seat code arrives
+		// with a rekey whose note may still be on its way, and the seat's
+		// old connection must hear that it moved.
+		if err := r.catchUp(ctx); err != nil {
+			m.cfg.Logger.Warn("room catch-up failed", "room", room, "err", err)
+		}
 		changed, err := r.refreshPresence(ctx)
 		if err != nil {
 			m.cfg.Logger.Warn("room presence not read", "room", room, "err", err)
@@ -319,4 +332,35 @@ func isReady(r *Room) bool {
 	default:
 		return false
 	}
+}
+
+// shareCode makes a seat code valid on every host (the device it moves the
+// seat to may reach another host). Called with r.mu.
+func (r *Room) shareCode(c seatCode) {
+	if r.m.cfg.Cluster == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), clusterTimeout)
+	defer cancel()
+	if err := r.m.cfg.Cluster.PutCode(ctx, r.id, int(c.seat), c.code, c.expires); err != nil {
+		r.m.cfg.Logger.Warn("seat code not shared", "room", r.id, "seat", c.seat, "err", err)
+	}
+}
+
+// takeSharedCode is redeemCode with the codes of every host: the store
+// decides, so a code is used once whichever hosts it is tried on. Called
+// with r.mu.
+func (r *Room) takeSharedCode(code string, now time.Time) (sdk.Seat, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), clusterTimeout)
+	defer cancel()
+	seat, ok, err := r.m.cfg.Cluster.TakeCode(ctx, r.id, code, now)
+	if err != nil {
+		return -1, err
+	}
+	if !ok || seat < 0 || seat >= len(r.taken) {
+		r.codeFails = append(r.codeFails, now)
+		return -1, ErrBadCode
+	}
+	r.codes = slices.DeleteFunc(r.codes, func(c seatCode) bool { return c.seat == sdk.Seat(seat) })
+	return sdk.Seat(seat), nil
 }

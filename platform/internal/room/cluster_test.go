@@ -299,3 +299,36 @@ func TestSecondTabOnOtherHostReplaces(t *testing.T) {
 	})
 	_ = tab
 }
+
+// TestSeatCodeAcrossHosts: a seat code asked for on one host moves the
+// seat to a device on the other; the old connection is told it moved, and
+// the code works once.
+func TestSeatCodeAcrossHosts(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	room, s, c := twoHostRoom(t, a, b)
+	id := cact(s[0], TypeSeatCode, 0, "")
+	var code string
+	c[0].await(t, "a seat code", func(evs []Event, _ int) bool {
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.ID == id && e.Type == EvSeatCode })
+		if i >= 0 {
+			code = evs[i].SeatCode
+		}
+		return i >= 0
+	})
+	moved, dev := joinOn(t, b, room, Hello{Code: code})
+	if moved.Seat() != 0 {
+		t.Fatalf("the code moved seat %d, want 0", moved.Seat())
+	}
+	welcome, _ := find(dev.await(t, "welcome", func(evs []Event, _ int) bool { _, ok := find(evs, EvWelcome); return ok }), EvWelcome)
+	if welcome.SeatKey == "" {
+		t.Error("the moved seat got no new key")
+	}
+	c[0].await(t, "moved", func(evs []Event, closed int) bool {
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.Type == EvReplaced })
+		return i >= 0 && evs[i].Reason == "moved" && closed == CloseReplaced
+	})
+	if _, err := a.m.Join(context.Background(), room, Hello{Code: code}, newCsub()); err != ErrBadCode {
+		t.Errorf("the used code on the other host: %v, want ErrBadCode", err)
+	}
+}

@@ -1025,6 +1025,7 @@ func (r *Room) newCode(seat sdk.Seat) (string, time.Time) {
 	}
 	c := seatCode{seat: seat, code: string(b), expires: now.Add(r.m.cfg.SeatCodeTTL)}
 	r.codes = append(r.codes, c)
+	r.shareCode(c)
 	return c.code, c.expires
 }
 
@@ -1036,6 +1037,9 @@ func (r *Room) redeemCode(code string) (sdk.Seat, error) {
 		return -1, ErrTooManyAttempts
 	}
 	code = strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
+	if r.m.cfg.Cluster != nil {
+		return r.takeSharedCode(code, now)
+	}
 	found := -1
 	for i, c := range r.codes {
 		if subtle.ConstantTimeCompare([]byte(c.code), []byte(code)) == 1 && now.Before(c.expires) {

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -186,4 +187,32 @@ WHERE p.room = $1 AND h.seen >= now() - make_interval(secs => $2)`, room, c.ttl.
 		out[seat] = conn
 	}
 	return out, rows.Err()
+}
+
+// PutCode makes code the seat's one-time code until expires (only its hash
+// is stored), replacing the seat's previous code.
+func (c *Cluster) PutCode(ctx context.Context, room string, seat int, code string, expires time.Time) error {
+	h := sha256.Sum256([]byte(code))
+	_, err := c.s.pool.Exec(ctx, `
+INSERT INTO seat_codes(room, seat, code_hash, expires) VALUES ($1, $2, $3, $4)
+ON CONFLICT (room, seat) DO UPDATE SET code_hash = excluded.code_hash, expires = excluded.expires`,
+		room, seat, h[:], expires.UnixNano())
+	return err
+}
+
+// TakeCode uses up room's code if it is valid at now: exactly one taker
+// wins, whichever host it is on.
+func (c *Cluster) TakeCode(ctx context.Context, room, code string, now time.Time) (int, bool, error) {
+	h := sha256.Sum256([]byte(code))
+	var seat int
+	err := c.s.pool.QueryRow(ctx, `
+DELETE FROM seat_codes WHERE room = $1 AND code_hash = $2 AND expires > $3 RETURNING seat`,
+		room, h[:], now.UnixNano()).Scan(&seat)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return -1, false, nil
+	}
+	if err != nil {
+		return -1, false, err
+	}
+	return seat, true, nil
 }

@@ -71,6 +71,16 @@ CREATE TABLE presence (
 );
 CREATE INDEX presence_host ON presence(host);
 `,
+	2: `
+-- One-time seat codes, valid on every host (cluster.go).
+CREATE TABLE seat_codes (
+	room      text NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+	seat      integer NOT NULL,
+	code_hash bytea NOT NULL,
+	expires   bigint NOT NULL,
+	PRIMARY KEY (room, seat)
+);
+`,
 }
 
 // Channel is the NOTIFY channel of room events.
