@@ -77,6 +77,18 @@ func fill(rng *rand.Rand, v reflect.Value, depth int) {
 			fill(rng, s.Index(i), depth+1)
 		}
 		v.Set(s)
+	case reflect.Map:
+		if rng.IntN(3) == 0 {
+			return // nil
+		}
+		m := reflect.MakeMap(v.Type())
+		for range rng.IntN(4) {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(rng, k, depth+1)
+			fill(rng, e, depth+1)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
 	case reflect.Struct:
 		for i := range v.NumField() {
 			fill(rng, v.Field(i), depth+1)
