@@ -131,6 +131,11 @@ type Description struct {
 	Resign bool `json:"resign"`
 	// Hands tells whether captured pieces go to hands shown beside the board.
 	Hands bool `json:"hands"`
+	// Texts are the variant's strings per language (see Texts): its names,
+	// seats, pieces, options, results, notices, errors and its pages. The
+	// host merges them with the site's own and never sends them on to
+	// browsers as part of the Description.
+	Texts Texts `json:"texts,omitempty"`
 }
 
 // SeatInfo names a seat.

@@ -86,7 +86,7 @@ func (s *Server) getVariant(c *fiber.Ctx) error {
 	if !ok {
 		return notFound("unknown_variant", "no such game: "+c.Params("variant"))
 	}
-	return c.JSON(d)
+	return c.JSON(public(d))
 }
 
 func (s *Server) start(c *fiber.Ctx) error {

@@ -10,6 +10,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/banmen/banmen/platform/internal/config"
@@ -45,8 +46,11 @@ type Server struct {
 	cfg     config.Config
 	log     *slog.Logger
 	metrics *Metrics
-	// visible are the variants the site shows, in the configured order.
+	// visible are the variants the site shows, in the configured order,
+	// without their Texts (public).
 	visible []sdk.Description
+	// texts are each variant's own strings, merged into its pages.
+	texts map[string]sdk.Texts
 
 	rooms       *room.Manager
 	sockets     *socket.Handler
@@ -62,7 +66,15 @@ func New(d Deps) *fiber.App {
 		d.Metrics = NewMetrics()
 	}
 	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics}
+	s.texts = map[string]sdk.Texts{}
+	for _, v := range d.Games.Descriptions() {
+		s.texts[v.ID] = v.Texts
+	}
 	s.visible = visibleVariants(d.Games, d.Config.Variants)
+	for i := range s.visible {
+		s.visible[i] = public(s.visible[i])
+	}
+	s.logHidden(d.Config.Variants)
 	if d.Rooms != nil {
 		l := d.Config.Limits
 		s.rooms = d.Rooms
@@ -93,7 +105,7 @@ func New(d Deps) *fiber.App {
 // shows them all.
 func visibleVariants(g Games, order []string) []sdk.Description {
 	if len(order) == 0 {
-		return g.Descriptions()
+		return slices.Clone(g.Descriptions())
 	}
 	var out []sdk.Description
 	for _, id := range order {
@@ -102,4 +114,32 @@ func visibleVariants(g Games, order []string) []sdk.Description {
 		}
 	}
 	return out
+}
+
+// public is a Description as browsers and API clients get it: without its
+// Texts, which the host merges into the pages instead.
+func public(d sdk.Description) sdk.Description {
+	d.Texts = nil
+	return d
+}
+
+// logHidden names, at start, the variants a plugin serves that the
+// configuration's variants list leaves off the site: their pages answer
+// 404 and the home page does not list them, while their API stays open to
+// programs (and to rooms already made). Listed variants no plugin serves
+// are named too.
+func (s *Server) logHidden(order []string) {
+	if len(order) == 0 {
+		return
+	}
+	for _, d := range s.games.Descriptions() {
+		if !slices.Contains(order, d.ID) {
+			s.log.Warn("variant loaded but not in the configuration's variants list: not shown on the site, its API answers", "variant", d.ID)
+		}
+	}
+	for _, id := range order {
+		if _, ok := s.games.Description(id); !ok {
+			s.log.Warn("variant in the configuration's variants list but served by no plugin", "variant", id)
+		}
+	}
 }

@@ -36,6 +36,7 @@ func (Variant) Describe() sdk.Description {
 		ID:           variantID,
 		Name:         "Xiangqi",
 		NameKey:      "variant.xiangqi",
+		Texts:        texts,
 		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "Red", NameKey: "seat.xiangqi.red", Color: "#c0392b"},

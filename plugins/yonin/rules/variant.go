@@ -39,6 +39,7 @@ func describe() sdk.Description {
 		ID:           "yonin",
 		Name:         "Yonin Shogi",
 		NameKey:      "variant.yonin",
+		Texts:        texts,
 		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "South", NameKey: "seat.yonin.south", Color: "#c0392b"},

@@ -41,6 +41,7 @@ const rulesVersion = "1"
 func (Variant) Describe() sdk.Description {
 	return sdk.Description{
 		ID: ID, Name: "Tic-tac-toe", NameKey: "variant.tictactoe", RulesVersion: rulesVersion,
+		Texts: texts,
 		Seats: []sdk.SeatInfo{
 			{Name: "X", NameKey: "seat.tictactoe.x", Color: "#c0392b"},
 			{Name: "O", NameKey: "seat.tictactoe.o", Color: "#2471a3"},

@@ -1,0 +1,16 @@
+package rules
+
+import (
+	"embed"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// texts are the variant's own strings, one texts/<lang>.json per language:
+// names, seats, pieces, results, notices, errors and its pages on the site.
+// They travel to the host in the Description (sdk.Texts).
+//
+//go:embed texts/*.json
+var textFS embed.FS
+
+var texts = sdk.MustLoadTexts(textFS, "texts")
