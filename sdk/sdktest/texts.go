@@ -115,3 +115,38 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// CheckLooks checks a Description's looks as a host will: its Card and every
+// piece drawing must pass sdk.SanitizeSVG within their budgets (a host
+// drops one that does not), and a drawing has one entry or one per seat.
+func CheckLooks(d sdk.Description) error {
+	var errs []error
+	if d.Card != "" {
+		if _, err := sdk.SanitizeSVG(d.Card, false, sdk.CardBudget); err != nil {
+			errs = append(errs, fmt.Errorf("card: %w", err))
+		}
+	}
+	check := func(what string, ds []string) {
+		if len(ds) > 1 && len(ds) != len(d.Seats) {
+			errs = append(errs, fmt.Errorf("piece %s: %d drawings for %d seats (want 1 or one per seat)", what, len(ds), len(d.Seats)))
+		}
+		for i, src := range ds {
+			if _, err := sdk.SanitizeSVG(src, true, sdk.DrawingBudget); err != nil {
+				errs = append(errs, fmt.Errorf("piece %s drawing %d: %w", what, i, err))
+			}
+		}
+	}
+	for _, p := range d.Pieces {
+		check(p.ID, p.Drawing)
+		if p.Promoted != nil {
+			check(p.ID+" promoted", p.Promoted.Drawing)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (s *suite) testLooks(t *testing.T) {
+	if err := CheckLooks(s.d); err != nil {
+		t.Error(err)
+	}
+}

@@ -171,6 +171,8 @@ type variantCard struct {
 	// CardLang is set when the card's texts are not in the page's language
 	// but in English, the variant's fallback.
 	CardLang string
+	// Art: the variant has a card picture (Description.Card).
+	Art bool
 }
 
 // boardData is the JSON the board's scripts read from the page.
@@ -284,6 +286,7 @@ func (s *Server) pageRoutes(app *fiber.App) {
 			m := vcat[d.ID]
 			v.Name = m.T(l, d.NameKey)
 			v.Card, _ = m.Lookup(l, "home.card."+d.ID)
+			_, v.Art = s.cards[d.ID]
 			if m.English[l] {
 				v.CardLang = i18n.Fallback
 			}

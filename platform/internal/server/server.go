@@ -51,6 +51,10 @@ type Server struct {
 	visible []sdk.Description
 	// texts are each variant's own strings, merged into its pages.
 	texts map[string]sdk.Texts
+	// cards are the variants' home card pictures, sanitized (none: no
+	// entry); public the Descriptions as clients get them (public).
+	cards  map[string]string
+	public map[string]sdk.Description
 
 	rooms       *room.Manager
 	sockets     *socket.Handler
@@ -67,12 +71,15 @@ func New(d Deps) *fiber.App {
 	}
 	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics}
 	s.texts = map[string]sdk.Texts{}
+	s.cards = map[string]string{}
+	s.public = map[string]sdk.Description{}
 	for _, v := range d.Games.Descriptions() {
 		s.texts[v.ID] = v.Texts
+		s.public[v.ID] = s.looks(v)
 	}
 	s.visible = visibleVariants(d.Games, d.Config.Variants)
 	for i := range s.visible {
-		s.visible[i] = public(s.visible[i])
+		s.visible[i] = s.public[s.visible[i].ID]
 	}
 	s.logHidden(d.Config.Variants)
 	if d.Rooms != nil {
@@ -116,10 +123,44 @@ func visibleVariants(g Games, order []string) []sdk.Description {
 	return out
 }
 
-// public is a Description as browsers and API clients get it: without its
-// Texts, which the host merges into the pages instead.
-func public(d sdk.Description) sdk.Description {
+// looks returns a Description as browsers and API clients get it: without
+// its Texts, which the host merges into the pages instead, and its Card,
+// served on its own; with its pieces' drawings sanitized. A card or a
+// drawing that fails sdk.SanitizeSVG is dropped (a plain card, the glyph
+// token) and logged.
+func (s *Server) looks(d sdk.Description) sdk.Description {
 	d.Texts = nil
+	if d.Card != "" {
+		if c, err := sdk.SanitizeSVG(d.Card, false, sdk.CardBudget); err != nil {
+			s.log.Warn("variant looks: card picture refused", "variant", d.ID, "err", err)
+		} else {
+			s.cards[d.ID] = c
+		}
+		d.Card = ""
+	}
+	drawings := func(what string, in []string) []string {
+		var out []string
+		for _, src := range in {
+			c, err := sdk.SanitizeSVG(src, true, sdk.DrawingBudget)
+			if err != nil {
+				s.log.Warn("variant looks: piece drawing refused, drawn as a token", "variant", d.ID, "piece", what, "err", err)
+				return nil
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	d.Pieces = slices.Clone(d.Pieces)
+	for i, p := range d.Pieces {
+		if len(p.Drawing) > 0 {
+			d.Pieces[i].Drawing = drawings(p.ID, p.Drawing)
+		}
+		if p.Promoted != nil && len(p.Promoted.Drawing) > 0 {
+			pf := *p.Promoted
+			pf.Drawing = drawings(p.ID+"+", pf.Drawing)
+			d.Pieces[i].Promoted = &pf
+		}
+	}
 	return d
 }
 

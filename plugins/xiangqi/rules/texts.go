@@ -14,3 +14,9 @@ import (
 var textFS embed.FS
 
 var texts = sdk.MustLoadTexts(textFS, "texts")
+
+// card is the picture of the variant's card on the site's home page
+// (Description.Card).
+//
+//go:embed card.svg
+var card string

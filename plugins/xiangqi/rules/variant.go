@@ -37,6 +37,7 @@ func (Variant) Describe() sdk.Description {
 		Name:         "Xiangqi",
 		NameKey:      "variant.xiangqi",
 		Texts:        texts,
+		Card:         card,
 		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "Red", NameKey: "seat.xiangqi.red", Color: "#c0392b"},

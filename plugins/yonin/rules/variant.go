@@ -40,6 +40,7 @@ func describe() sdk.Description {
 		Name:         "Yonin Shogi",
 		NameKey:      "variant.yonin",
 		Texts:        texts,
+		Card:         card,
 		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "South", NameKey: "seat.yonin.south", Color: "#c0392b"},

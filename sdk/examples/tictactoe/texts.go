@@ -14,3 +14,15 @@ import (
 var textFS embed.FS
 
 var texts = sdk.MustLoadTexts(textFS, "texts")
+
+// The variant's looks: its home card picture (Description.Card) and its
+// marks drawn as SVG (PieceKind.Drawing), in the seat's colour
+// (currentColor), instead of tokens with a glyph.
+var (
+	//go:embed looks/card.svg
+	card string
+	//go:embed looks/x.svg
+	drawingX string
+	//go:embed looks/o.svg
+	drawingO string
+)
