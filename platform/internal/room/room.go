@@ -949,8 +949,7 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	ev := r.commit(a, e)
-	r.broadcast(ev)
-	s.send(r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
+	r.broadcastAck(ev, s, r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
 }
 
 // isDuplicate tells whether a request answering version v is the very
