@@ -1,5 +1,11 @@
 package room
 
+import (
+	"slices"
+
+	"github.com/banmen/banmen/sdk"
+)
+
 // BatchSubscriber is a Subscriber that can queue several messages to leave
 // in one write (package socket's connections are). The mover's event and
 // ack go out together this way: one write system call instead of two.
@@ -35,4 +41,28 @@ type holdBack struct {
 func (h *holdBack) Send(b []byte) bool {
 	h.msgs = append(h.msgs, b)
 	return true
+}
+
+// ownMoves is the moves of legal that seat makes: legal itself when they
+// all are (one seat to move, the usual case: the list is only read, and a
+// copy of it per move was the largest allocation of a broadcast), else a
+// new list of them, nil for none.
+func ownMoves(legal []sdk.LegalMove, seat sdk.Seat) []sdk.LegalMove {
+	i := slices.IndexFunc(legal, func(l sdk.LegalMove) bool { return l.Seat != seat })
+	if i < 0 {
+		if len(legal) == 0 {
+			return nil
+		}
+		return legal
+	}
+	out := slices.Clone(legal[:i])
+	for _, l := range legal[i:] {
+		if l.Seat == seat {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

@@ -3,8 +3,11 @@ package room
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 	"testing"
+
+	"github.com/banmen/banmen/sdk"
 )
 
 // batchSub is a sub that also takes batches, and records them apart.
@@ -66,5 +69,28 @@ func TestMoverGetsEventAndAckTogether(t *testing.T) {
 	act(host, TypeMove, 1, "a1")
 	if r := hs.last(t); r.Type != EvRefused {
 		t.Errorf("stale move answered %+v", r)
+	}
+}
+
+func TestOwnMoves(t *testing.T) {
+	a := sdk.LegalMove{Seat: 0, Move: "a"}
+	b := sdk.LegalMove{Seat: 1, Move: "b"}
+	c := sdk.LegalMove{Seat: 0, Move: "c"}
+	all := []sdk.LegalMove{a, c}
+	if got := ownMoves(all, 0); len(got) != 2 || &got[0] != &all[0] {
+		t.Errorf("every move the seat's: got %v, want the list itself", got)
+	}
+	mixed := []sdk.LegalMove{a, b, c}
+	if got := ownMoves(mixed, 0); !slices.Equal(got, []sdk.LegalMove{a, c}) {
+		t.Errorf("seat 0 of a mixed list: %v", got)
+	}
+	if got := ownMoves(mixed, 1); !slices.Equal(got, []sdk.LegalMove{b}) {
+		t.Errorf("seat 1 of a mixed list: %v", got)
+	}
+	if got := ownMoves(mixed, 2); got != nil {
+		t.Errorf("a seat with no moves: %v, want nil", got)
+	}
+	if got := ownMoves(nil, 0); got != nil {
+		t.Errorf("no moves: %v, want nil", got)
 	}
 }

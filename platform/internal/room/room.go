@@ -767,11 +767,7 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
 	}
 	v.Legal = nil
 	if seat >= 0 && slices.Contains(r.view.ToMove, seat) {
-		for _, l := range r.view.Legal {
-			if l.Seat == seat {
-				v.Legal = append(v.Legal, l)
-			}
-		}
+		v.Legal = ownMoves(r.view.Legal, seat)
 	}
 	if v.Legal == nil {
 		v.Legal = []sdk.LegalMove{}
