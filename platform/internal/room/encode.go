@@ -2,7 +2,9 @@ package room
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,15 +48,16 @@ func marshal(ev Event) ([]byte, error) {
 var shapes = map[reflect.Type]string{
 	reflect.TypeFor[Event](): `Type string json:"type"|Version int64 json:"version"|Round int json:"round,omitempty"|` +
 		`Seat *sdk.Seat json:"seat,omitempty"|Move sdk.Move json:"move,omitempty"|Played *sdk.PlayedMove json:"played,omitempty"|` +
-		`View *sdk.View json:"view,omitempty"|NewRound *room.Pending json:"newRound,omitempty"|Presence *room.Presence json:"presence,omitempty"|` +
+		`Computer bool json:"computer,omitempty"|Clock *room.Clock json:"clock,omitempty"|View *sdk.View json:"view,omitempty"|NewRound *room.Pending json:"newRound,omitempty"|Presence *room.Presence json:"presence,omitempty"|` +
 		`ID string json:"id,omitempty"|Duplicate bool json:"duplicate,omitempty"|Code string json:"code,omitempty"|` +
 		`Key string json:"key,omitempty"|Message string json:"message,omitempty"|Reason string json:"reason,omitempty"|` +
 		`SeatCode string json:"seatCode,omitempty"|Expires *time.Time json:"expires,omitempty"|Room string json:"room,omitempty"|` +
 		`Variant string json:"variant,omitempty"|SeatKey string json:"seatKey,omitempty"|Resync string json:"resync,omitempty"|` +
-		`Broken *room.Broken json:"broken,omitempty"`,
+		`Broken *room.Broken json:"broken,omitempty"|Settings sdk.Options json:"settings,omitempty"`,
+	reflect.TypeFor[Clock]():        `Seat sdk.Seat json:"seat"|Limit int64 json:"limit"|Remaining int64 json:"remaining"`,
 	reflect.TypeFor[Pending]():      `By sdk.Seat json:"by"|Accepted []sdk.Seat json:"accepted"`,
-	reflect.TypeFor[Presence]():     `Seats []room.SeatPresence json:"seats"|Spectators int json:"spectators"`,
-	reflect.TypeFor[SeatPresence](): `Taken bool json:"taken"|Connected bool json:"connected"`,
+	reflect.TypeFor[Presence]():     `Seats []room.SeatPresence json:"seats"|Spectators int json:"spectators"|Started bool json:"started,omitempty"`,
+	reflect.TypeFor[SeatPresence](): `Taken bool json:"taken"|Connected bool json:"connected"|Computer bool json:"computer,omitempty"`,
 	reflect.TypeFor[Broken](): `Code string json:"code"|Message string json:"message"|At int64 json:"at"|` +
 		`RulesVersion string json:"rulesVersion,omitempty"|Installed string json:"installed,omitempty"`,
 	reflect.TypeFor[sdk.View](): `Ply int json:"ply"|Status sdk.Status json:"status"|Position string json:"position"|` +
@@ -198,6 +201,12 @@ func appendEvent(b []byte, ev *Event) ([]byte, error) {
 	if ev.Played != nil {
 		b = appendPlayed(append(b, `,"played":`...), ev.Played)
 	}
+	b = appendBoolOmit(b, `,"computer":`, ev.Computer)
+	if c := ev.Clock; c != nil {
+		b = appendInt(append(b, `,"clock":`...), `{"seat":`, c.Seat)
+		b = appendInt(b, `,"limit":`, c.Limit)
+		b = append(appendInt(b, `,"remaining":`, c.Remaining), '}')
+	}
 	if ev.View != nil {
 		b = appendView(append(b, `,"view":`...), ev.View)
 	}
@@ -208,9 +217,11 @@ func appendEvent(b []byte, ev *Event) ([]byte, error) {
 	if p := ev.Presence; p != nil {
 		b = appendList(append(b, `,"presence":{`...), `"seats":`, p.Seats, func(b []byte, s *SeatPresence) []byte {
 			b = appendBool(append(b, '{'), `"taken":`, s.Taken)
-			return append(appendBool(b, `,"connected":`, s.Connected), '}')
+			b = appendBool(b, `,"connected":`, s.Connected)
+			return append(appendBoolOmit(b, `,"computer":`, s.Computer), '}')
 		})
-		b = append(appendInt(b, `,"spectators":`, p.Spectators), '}')
+		b = appendInt(b, `,"spectators":`, p.Spectators)
+		b = append(appendBoolOmit(b, `,"started":`, p.Started), '}')
 	}
 	b = appendStrOmit(b, `,"id":`, ev.ID)
 	b = appendBoolOmit(b, `,"duplicate":`, ev.Duplicate)
@@ -236,6 +247,17 @@ func appendEvent(b []byte, ev *Event) ([]byte, error) {
 		b = appendInt(b, `,"at":`, br.At)
 		b = appendStrOmit(b, `,"rulesVersion":`, br.RulesVersion)
 		b = append(appendStrOmit(b, `,"installed":`, br.Installed), '}')
+	}
+	if len(ev.Settings) > 0 {
+		b = append(b, `,"settings":{`...)
+		for i, k := range slices.Sorted(maps.Keys(ev.Settings)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, k), ':')
+			b = appendString(b, ev.Settings[k])
+		}
+		b = append(b, '}')
 	}
 	return append(b, '}'), nil
 }

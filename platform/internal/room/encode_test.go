@@ -77,6 +77,22 @@ func fill(rng *rand.Rand, v reflect.Value, depth int) {
 			fill(rng, s.Index(i), depth+1)
 		}
 		v.Set(s)
+	case reflect.Map:
+		switch rng.IntN(6) {
+		case 0:
+			return // nil
+		case 1:
+			v.Set(reflect.MakeMap(v.Type()))
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		for range 1 + rng.IntN(4) {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(rng, k, depth+1)
+			fill(rng, e, depth+1)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
 	case reflect.Struct:
 		for i := range v.NumField() {
 			fill(rng, v.Field(i), depth+1)
