@@ -246,10 +246,17 @@ func (c *conn) writer() {
 	ping := time.NewTicker(cfg.PingInterval)
 	defer ping.Stop()
 	var buf []byte
+	var writeBy time.Time
 	write := func(first item) bool {
 		buf = c.frames(buf[:0], first)
 		nc := ws.NetConn()
-		nc.SetWriteDeadline(time.Now().Add(cfg.WriteTimeout))
+		// A write gets between half and all of WriteTimeout: the deadline
+		// moves only when less than half is left (a timer change per
+		// write was a measurable share of the host's CPU).
+		if now := time.Now(); writeBy.Sub(now) < cfg.WriteTimeout/2 {
+			writeBy = now.Add(cfg.WriteTimeout)
+			nc.SetWriteDeadline(writeBy)
+		}
 		// One Write call: the library's own control frames (a pong or
 		// the 1009 close the reader may send) are single Write calls
 		// too, and the descriptor's write lock keeps them whole.
@@ -363,7 +370,8 @@ func (h *Handler) serve(ws *websocket.Conn) {
 	}
 	defer sess.Leave()
 	wait := 5 * h.cfg.PingInterval / 2
-	ws.SetReadDeadline(time.Now().Add(wait))
+	readBy := time.Now().Add(wait)
+	ws.SetReadDeadline(readBy)
 	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(wait)) })
 	credits := newCredits(h.cfg.Burst, h.cfg.Rate, h.cfg.Now)
 	for {
@@ -371,7 +379,12 @@ func (h *Handler) serve(ws *websocket.Conn) {
 		if err != nil {
 			return // closed, dead (deadline), or over the frame limit (1009 sent by the library)
 		}
-		ws.SetReadDeadline(time.Now().Add(wait))
+		// The deadline moves on when an eighth of the wait has passed, not
+		// on every message: a silent peer is dead after 7/8 to all of it.
+		if now := time.Now(); readBy.Sub(now) < wait-wait/8 {
+			readBy = now.Add(wait)
+			ws.SetReadDeadline(readBy)
+		}
 		if !credits.take() {
 			c.closeWith(CloseFlood, "too many messages", false)
 			return
