@@ -262,8 +262,8 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		return pg.render(c, fiber.StatusOK, "landing", pageData{
 			Lang: l, Variant: v, Rooms: s.rooms != nil && !friendModeSoon(d), FriendSoon: s.rooms != nil && friendModeSoon(d),
 			RoomSettings: roomSettings(d),
-			Title:       titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
-			Description: titleOr(cat, l, "landing."+v.ID+".meta", ""),
+			Title:        titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
+			Description:  titleOr(cat, l, "landing."+v.ID+".meta", ""),
 		})
 	})
 	app.Get("/:lang/:variant/play", func(c *fiber.Ctx) error {
@@ -394,4 +394,3 @@ func roomSettings(d sdk.Description) []sdk.OptionSpec {
 	}
 	return out
 }
-
