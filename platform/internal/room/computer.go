@@ -99,7 +99,9 @@ func (r *Room) think(version int64, seat sdk.Seat, st sdk.State, why string) {
 	}
 	ev := r.commit(a, e)
 	r.broadcast(ev)
-	r.broadcastPresence()
+	if r.presenceKey() != r.shownComputer {
+		r.broadcastPresence()
+	}
 	r.kick()
 }
 
@@ -132,17 +134,17 @@ func (m *Manager) Tick() {
 			continue
 		}
 		r.mu.Lock()
-		before := r.presenceKey()
-		r.kick()
-		if r.presenceKey() != before {
-			r.broadcastPresence()
+		if r.presenceKey() != r.shownComputer {
+			r.broadcastPresence() // an away player's grace ran out
 		}
+		r.kick()
 		r.mu.Unlock()
 	}
 }
 
 // presenceKey is a short summary of which seats the computer plays, so
-// Tick tells the room when an away player's seat passes to the computer.
+// Tick tells the room when an away player's seat passes to the computer
+// (shownComputer is the one the last presence said).
 func (r *Room) presenceKey() string {
 	now := r.m.cfg.Now()
 	b := make([]byte, len(r.taken))
