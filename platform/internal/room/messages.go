@@ -200,8 +200,6 @@ type Broken struct {
 
 func seatPtr(s sdk.Seat) *sdk.Seat { return &s }
 
-func marshal(ev Event) ([]byte, error) { return json.Marshal(ev) }
-
 // EncodeError is the error event that precedes a close.
 func EncodeError(code, msg string) ([]byte, error) {
 	return marshal(Event{Type: EvError, Code: code, Message: msg})
