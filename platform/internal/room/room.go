@@ -372,6 +372,9 @@ type Room struct {
 	turnAt    time.Time
 	awaySince []time.Time
 	thinking  bool
+	// shownComputer is which seats the computer played in the last
+	// presence sent (presenceKey).
+	shownComputer string
 
 	conns      []*Session
 	spectators map[*Session]struct{}
@@ -861,6 +864,7 @@ func (r *Room) presence() *Presence {
 	for i := range r.taken {
 		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.seatConnected(i), Computer: r.playedByComputer(i, now)}
 	}
+	r.shownComputer = r.presenceKey()
 	return p
 }
 
