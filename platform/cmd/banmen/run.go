@@ -84,9 +84,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	rooms := room.New(room.Config{Store: st, Rules: server.RoomRules(host), Logger: logger,
-		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL, Cluster: cluster})
+		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL, ThinkTimeout: cfg.Limits.SuggestTimeout,
+		Cluster: cluster})
 	startCluster(rooms)
 	defer stopCluster()
+	// The rooms' clock: away players and times per move passing to the
+	// computer. Stopped (its computer moves finished) before the store
+	// closes.
+	tickCtx, stopTicks := context.WithCancel(ctx)
+	ticksDone := make(chan struct{})
+	go func() { rooms.Run(tickCtx, computerTick); close(ticksDone) }()
+	defer func() { stopTicks(); <-ticksDone }()
 	sweepDone := make(chan struct{})
 	defer func() { <-sweepDone }()
 	sweepCtx, stopSweep := context.WithCancel(ctx)
@@ -112,6 +120,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	return nil
 }
+
+// computerTick is how often the rooms look for a computer move that is due
+// (an away player's seat, a time per move run out).
+const computerTick = 250 * time.Millisecond
 
 // sweep purges expired rooms now and then until ctx ends.
 func sweep(ctx context.Context, rooms *room.Manager, every time.Duration, logger *slog.Logger, done chan<- struct{}) {
