@@ -15,7 +15,7 @@ build:
 	$(GO) build -o $(BIN)/banmen ./platform/cmd/banmen
 	@mkdir -p $(BIN)/plugins
 	@for p in $(PLUGINS); do echo "$(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p"; $(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p || exit 1; done
-	$(GO) build -o $(BIN)/plugins/tictactoe ./sdk/examples/tictactoe/cmd/tictactoe
+	$(GO) build -o $(BIN)/plugins/tictactoe github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe
 
 ## run: start the site on the embedded defaults (configs/default.yaml)
 run: build
@@ -28,17 +28,23 @@ deps:
 ## test: vet, unit and integration tests (race detector on the host and sdk), browser tests, fuzz smoke runs
 test: deps build vet test-race test-unit test-browser fuzz-smoke
 
+# The sdk is a module of its own (sdk/go.mod): its packages are vetted and
+# tested from its directory.
 vet:
 	$(GO) vet ./...
+	cd sdk && $(GO) vet ./...
+	cd sdk/examples/connect4 && $(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "not gofmt-clean:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 # The host and the contract run under the race detector; the rules plugins'
 # perft tests are CPU-bound and run without it.
 test-race:
-	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./sdk/... ./platform/...
+	cd sdk && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./...
+	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./platform/...
 
 test-unit:
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest)
+	cd sdk/examples/connect4 && $(GO) test -count=1 ./...
 
 # The browser tests (Debian's chromium): the QR encoder's, the board's own tests, then every
 # harness scenario against a host the harness starts. deps makes sure there
