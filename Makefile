@@ -10,12 +10,13 @@ FUZZTIME  ?= 3s
 
 all: build
 
-## build: the host and every plugin into bin/
+## build: the host, every plugin and the harness command into bin/
 build:
 	$(GO) build -o $(BIN)/banmen ./platform/cmd/banmen
 	@mkdir -p $(BIN)/plugins
 	@for p in $(PLUGINS); do echo "$(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p"; $(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p || exit 1; done
 	$(GO) build -o $(BIN)/plugins/tictactoe github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe
+	$(GO) build -o $(BIN)/harness ./harness/cmd/harness
 
 ## run: start the site on the embedded defaults (configs/default.yaml)
 run: build
@@ -52,7 +53,7 @@ test-unit:
 test-browser: deps
 	BANMEN_REQUIRE_BROWSER=1 $(GO) test -count=1 ./webui/qrtest/
 	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 20m ./webui/e2e/
-	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml $(GO) test -count=1 -timeout 25m ./harness/...
+	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml BANMEN_HARNESS_HTML=$(CURDIR)/$(BIN)/harness-report.html $(GO) test -count=1 -timeout 25m ./harness/...
 
 ## fuzz-smoke: every fuzz target for $(FUZZTIME) (make fuzz FUZZTIME=5m for longer)
 fuzz-smoke:

@@ -9,9 +9,6 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
-
 	"github.com/banmen/banmen/harness/chromium"
 	"github.com/banmen/banmen/platform/client"
 	"github.com/banmen/banmen/sdk"
@@ -94,7 +91,7 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
-	s := &session{sc: sc, cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
+	s := &session{sc: sc, name: sc.Name, engine: "chromium", share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
 	defer s.close()
 	rnd := rand.New(rand.NewPCG(c.Seed, 0x62616e6d656e))
 	var err error
@@ -185,7 +182,7 @@ func (s *session) conformanceGame(ctx context.Context, actor string, inputs []st
 // game is over when it is, no text shows as its raw key, and no JavaScript
 // error happened.
 func (s *session) conformanceEnd(ctx context.Context, b *browser, t *tab, view sdk.View) error {
-	snap, err := s.snapshot(t.ctx, true)
+	snap, err := s.snapshot(t, true)
 	if err != nil {
 		return err
 	}
@@ -224,17 +221,17 @@ func (s *session) supplyDrop(ctx context.Context, t *tab, how string, v sdk.View
 	cell := cellSelector(m.To)
 	switch how {
 	case "keyboard":
-		if err := tabTo(t.ctx, "#arena .cell"); err != nil {
+		if err := tabTo(t, "#arena .cell"); err != nil {
 			return err
 		}
-		if err := arrowTo(t.ctx, cell); err != nil {
+		if err := arrowTo(t, cell); err != nil {
 			return err
 		}
-		if err := chromedp.Do(t.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+		if err := t.p.key(t.ctx, "Enter", false); err != nil {
 			return err
 		}
 	default:
-		p, err := center(t.ctx, cell)
+		p, err := center(t, cell)
 		if err != nil {
 			return err
 		}
@@ -242,7 +239,7 @@ func (s *session) supplyDrop(ctx context.Context, t *tab, how string, v sdk.View
 		if how == "touch" || how == "touch-drag" {
 			press = "touch"
 		}
-		if err := s.press(t.ctx, press, p); err != nil {
+		if err := s.press(t, press, p); err != nil {
 			return err
 		}
 	}
@@ -257,17 +254,17 @@ func (s *session) supplyDrop(ctx context.Context, t *tab, how string, v sdk.View
 		if err := s.waitVisible(ctx, t, sel); err != nil {
 			return err
 		}
-		p, err := center(t.ctx, sel)
+		p, err := center(t, sel)
 		if err != nil {
 			return err
 		}
-		if err := s.press(t.ctx, "mouse", p); err != nil {
+		if err := s.press(t, "mouse", p); err != nil {
 			return err
 		}
 	}
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		snap, err := s.snapshot(t.ctx, false)
+		snap, err := s.snapshot(t, false)
 		if err == nil && snap.Ply > v.Ply {
 			return nil
 		}

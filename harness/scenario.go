@@ -35,6 +35,10 @@ type Scenario struct {
 	Lang string `yaml:"lang"`
 	// Skip, when set, is why the scenario does not run yet.
 	Skip string `yaml:"skip"`
+	// SkipIn says, per browser engine ("firefox"), why the scenario does
+	// not run in it: a run in that engine reports it skipped with the
+	// reason, never silently.
+	SkipIn map[string]string `yaml:"skipIn"`
 	// Timeout bounds the whole scenario (5m by default).
 	Timeout Duration `yaml:"timeout"`
 	// Actors are the people at the table; the first is the default actor of
@@ -57,6 +61,9 @@ type Actor struct {
 	// Input is how the actor moves pieces: mouse, drag, touch, touch-drag or
 	// keyboard (default: touch on touch devices, else mouse).
 	Input string `yaml:"input"`
+	// Browser is the actor's engine, "chromium" or "firefox", whatever
+	// the run's engine (default: the run's).
+	Browser string `yaml:"browser"`
 }
 
 // Step is one thing an actor does or checks. Exactly one action field is set.
@@ -100,6 +107,10 @@ type Step struct {
 	Network string `yaml:"network"`
 	// Wait pauses.
 	Wait Duration `yaml:"wait"`
+	// Screenshot saves the whole page of the actor's tab (not only the
+	// screen) as NAME.png in the scenario's folder under the output
+	// directory, passed or not.
+	Screenshot string `yaml:"screenshot"`
 	// Script runs JavaScript in the page: an escape hatch for what no step
 	// does yet. A rejected promise or a thrown error fails the step.
 	Script string `yaml:"script"`
@@ -336,19 +347,30 @@ func (sc *Scenario) check() error {
 		if err := checkInput(a.Input, dev, a.Viewport); err != nil {
 			errs = append(errs, fmt.Errorf("actor %q: %w", a.Name, err))
 		}
+		if _, ok := engines[a.Browser]; a.Browser != "" && !ok {
+			errs = append(errs, fmt.Errorf("actor %q: unknown browser %q (have %s)", a.Name, a.Browser, strings.Join(engineNames(), ", ")))
+		}
+	}
+	for e, why := range sc.SkipIn {
+		if _, ok := engines[e]; !ok {
+			errs = append(errs, fmt.Errorf("skipIn: unknown browser %q (have %s)", e, strings.Join(engineNames(), ", ")))
+		}
+		if strings.TrimSpace(why) == "" {
+			errs = append(errs, fmt.Errorf("skipIn %s: say why the scenario cannot run there", e))
+		}
 	}
 	for i := range sc.Steps {
 		s := &sc.Steps[i]
 		at := fmt.Sprintf("step %d (line %d)", i+1, s.line)
 		n := 0
 		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Attempt != "", s.Replay != nil,
-			s.Reload, s.Offline != nil, s.Network != "", s.Wait != 0, s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
+			s.Reload, s.Offline != nil, s.Network != "", s.Wait != 0, s.Screenshot != "", s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, network, wait, script, fill, select, expect (found %d)", at, n))
+			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, network, wait, screenshot, script, fill, select, expect (found %d)", at, n))
 		}
 		if s.Actor != "" && !names[s.Actor] {
 			errs = append(errs, fmt.Errorf("%s: no actor %q", at, s.Actor))
@@ -363,6 +385,9 @@ func (sc *Scenario) check() error {
 		}
 		if _, who, ok := openOf(s.Open); ok && !names[who] {
 			errs = append(errs, fmt.Errorf("%s: open %s: no actor %q", at, s.Open, who))
+		}
+		if s.Screenshot != "" && slug(s.Screenshot) != s.Screenshot {
+			errs = append(errs, fmt.Errorf("%s: a screenshot's name is a file name (letters, digits, . _ -), not %q", at, s.Screenshot))
 		}
 		if s.Tab < 0 {
 			errs = append(errs, fmt.Errorf("%s: tabs count from 1", at))

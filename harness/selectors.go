@@ -167,6 +167,9 @@ const jsRadio = `((group, value) => {
   return {sel, checked: r.checked, have: []};
 })`
 
+// jsSetValue sets a field's value as a script would (no events).
+const jsSetValue = `((sel, v) => { document.querySelector(sel).value = v })`
+
 // jsNextTask resolves once the tasks the page queued so far have run.
 const jsNextTask = `new Promise((r) => setTimeout(r, 0))`
 
