@@ -6,7 +6,7 @@ BIN       := bin
 PLUGINS   := $(notdir $(patsubst %/,%,$(dir $(wildcard plugins/*/main.go))))
 FUZZTIME  ?= 3s
 
-.PHONY: all build run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet fmt clean
+.PHONY: all build node run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet fmt clean
 
 all: build
 
@@ -18,6 +18,16 @@ build:
 	$(GO) build -o $(BIN)/plugins/tictactoe github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe
 	$(GO) build -o $(BIN)/harness ./harness/cmd/harness
 
+## node: the TypeScript example plugin (sdk/examples/morris-ts): npm ci, then tsc into its dist/
+MORRIS := sdk/examples/morris-ts
+node: $(MORRIS)/dist/main.js
+
+$(MORRIS)/node_modules/.package-lock.json: $(MORRIS)/package-lock.json
+	cd $(MORRIS) && npm ci --no-audit --no-fund
+
+$(MORRIS)/dist/main.js: $(MORRIS)/node_modules/.package-lock.json $(wildcard $(MORRIS)/src/*.ts) $(MORRIS)/tsconfig.json
+	cd $(MORRIS) && npm run build
+
 ## run: start the site on the embedded defaults (configs/default.yaml)
 run: build
 	./$(BIN)/banmen
@@ -27,7 +37,7 @@ deps:
 	@./scripts/deps.sh
 
 ## test: vet, unit and integration tests (race detector on the host and sdk), browser tests, fuzz smoke runs
-test: deps build vet test-race test-unit test-browser fuzz-smoke
+test: deps build node vet test-race test-unit test-browser fuzz-smoke
 
 # The sdk is a module of its own (sdk/go.mod): its packages are vetted and
 # tested from its directory.
@@ -78,4 +88,4 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(MORRIS)/dist $(MORRIS)/node_modules

@@ -107,3 +107,57 @@ func TestOutOfTreeExample(t *testing.T) {
 	}
 	t.Logf("browser conformance: 2 games in %.1fs", r.Duration.Seconds())
 }
+
+// TestNodeExample serves the TypeScript plugin of sdk/examples/morris-ts
+// (Node, gRPC only) like any other variant and plays it in the browser: its
+// men are dropped from a supply, then moved on the board. It needs Node and
+// the built plugin (make node); without them it skips, unless
+// BANMEN_REQUIRE_NODE=1, where it fails.
+func TestNodeExample(t *testing.T) {
+	browser := findBrowser(t)
+	if testing.Short() {
+		t.Skip("the browser suite is long; -short skips it")
+	}
+	need := func(format string, args ...any) {
+		t.Helper()
+		if os.Getenv("BANMEN_REQUIRE_NODE") == "1" {
+			t.Fatalf(format, args...)
+		}
+		t.Skipf(format, args...)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		need("no node on PATH: %v", err)
+	}
+	main, err := filepath.Abs(filepath.Join("..", "sdk", "examples", "morris-ts", "dist", "main.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(main); err != nil {
+		need("the Node plugin is not built (make node): %v", err)
+	}
+	plugins := t.TempDir()
+	if err := os.WriteFile(filepath.Join(plugins, "morris"), []byte("#!/bin/sh\nexec "+node+" "+main+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, err := hosttest.StartWith(context.Background(), os.Getenv("BANMEN_BIN"), "-plugin_dir", plugins, "-variants", "morris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Stop)
+	res, err := http.Get(h.URL + "/uk/morris/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "Млинок на трьох") {
+		t.Errorf("GET /uk/morris/: %d, without its Ukrainian name", res.StatusCode)
+	}
+	r := harness.CheckConformance(t.Context(), harness.Config{Base: h.URL, Chromium: browser, Out: t.TempDir()},
+		harness.Conformance{Variant: "morris", Games: 2, Seed: 5, MaxPlies: 40})
+	if !r.Passed {
+		t.Fatalf("browser conformance: %v\nartifacts: %s", r.Err, strings.Join(r.Artifacts, " "))
+	}
+	t.Logf("browser conformance: 2 games in %.1fs", r.Duration.Seconds())
+}
