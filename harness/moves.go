@@ -116,6 +116,10 @@ func (s *session) roomSynced(ctx context.Context, t *tab, snap snapshot) (sdk.Vi
 // move makes one move by its notation with an input method. It finds the move
 // among the View's legal moves, performs it on the board, and, when wait is
 // set, waits until the page has played it.
+// AnyMove, as a move of a move or moves step, is the first board move the
+// seat to move has, whatever the position.
+const AnyMove = "any"
+
 func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, wait bool) error {
 	snap, err := s.waitIdle(ctx, t)
 	if err != nil {
@@ -132,6 +136,16 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 	}
 	if view.Status != sdk.Playing {
 		return fmt.Errorf("move %s: the game is over", m)
+	}
+	if m == AnyMove {
+		// The first board move of the seat to move: for a position no
+		// scenario can know (after the computer's moves in a room).
+		for _, l := range view.Legal {
+			if l.Kind == sdk.BoardMove && len(view.ToMove) > 0 && l.Seat == view.ToMove[0] {
+				m = string(l.Move)
+				break
+			}
+		}
 	}
 	var lm *sdk.LegalMove
 	for i := range view.Legal {

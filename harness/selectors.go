@@ -53,6 +53,11 @@ var Buttons = map[string]string{
 	"reconnect":   "#reconnect",
 	"use-here":    "#use-here",
 	"copy-link":   "#copy-link",
+	// A game with room settings (Yonin): Create in the settings Play with
+	// a friend asks, and the host's Start with the computer in the free
+	// seats.
+	"room-create":    "dialog[open] #room-settings-create",
+	"start-computer": "#start-computer",
 }
 
 // Fields are the named form fields of fill and select steps.
@@ -64,6 +69,20 @@ var Fields = map[string]string{
 	// level is a group of radio buttons (the Difficulty dialog's).
 	"level": "#level-choices",
 }
+
+// jsRoomSettingsOpen tells whether the landing page asks a room's settings.
+const jsRoomSettingsOpen = `!!document.querySelector('#room-settings[open]')`
+
+// jsRoomSetting sets one of the asked room settings by its key (a
+// checkbox by "true"/"false", else the field's value) and tells whether the
+// field took the value.
+const jsRoomSetting = `((key, value) => {
+	const el = [...document.querySelectorAll('#room-settings [data-key]')].find((e) => e.dataset.key === key);
+	if (!el) return false;
+	if (el.type === 'checkbox') { el.checked = value === 'true'; return true; }
+	el.value = value;
+	return el.value === value;
+})(%q, %q)`
 
 const (
 	// selPlayReady is set by the play page once it shows a game.

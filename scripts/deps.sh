@@ -2,14 +2,16 @@
 # deps.sh makes sure the programs the tests need are installed, and `make
 # test` runs it first, so a test never passes by skipping for want of one:
 # Debian's chromium (webui/e2e, the harness), firefox-esr (the harness's
-# second engine) and fairy-stockfish (the rules' cross-checks). When one is missing it installs them with apt-get if run as
+# second engine), fairy-stockfish (the rules' cross-checks) and postgresql
+# (the PostgreSQL store's tests start their own throwaway cluster with its
+# initdb and pg_ctl). When one is missing it installs them with apt-get if run as
 # root, else it stops at once and names the command that would.
 #
 #   scripts/deps.sh          check, install what is missing (as root)
 #   scripts/deps.sh -list    print the Debian packages, one a line
 set -eu
 
-packages="chromium firefox-esr fairy-stockfish"
+packages="chromium firefox-esr fairy-stockfish postgresql"
 
 if [ "${1:-}" = "-list" ]; then
 	printf '%s\n' $packages
@@ -32,6 +34,12 @@ elif ! { have firefox-esr || have firefox || [ -x /usr/bin/firefox-esr ]; }; the
 	missing="$missing firefox-esr"
 fi
 have fairy-stockfish || [ -x /usr/games/fairy-stockfish ] || missing="$missing fairy-stockfish"
+# initdb as platform/internal/pgtest finds it: $BANMEN_PG_BIN, PATH, Debian's path.
+if [ -n "${BANMEN_PG_BIN:-}" ]; then
+	[ -x "$BANMEN_PG_BIN/initdb" ] || { echo "deps: BANMEN_PG_BIN=$BANMEN_PG_BIN has no initdb" >&2; exit 1; }
+elif ! { have initdb || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; then
+	missing="$missing postgresql"
+fi
 
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have apt-get; then

@@ -13,7 +13,12 @@
 //
 //	harness game -variant ID [-seed N] [-strong SEAT] [-level L] [-think D] [-max N] [-base URL] [-bin DIR]
 //
-// prints the moves of a whole game, for a new scenario. See docs/harness.md.
+// prints the moves of a whole game, for a new scenario.
+//
+//	harness conformance -variant ID [-games N] [-plies N] [-seed N] [-plugin_dir DIR] [-base URL]
+//
+// plays random legal games of a variant through the real board (the
+// browser conformance check). See docs/harness.md.
 package main
 
 import (
@@ -62,6 +67,9 @@ var errFailed = errors.New("scenarios failed")
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "game" {
 		return game(ctx, args[1:], getenv, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "conformance" {
+		return conformance(ctx, args[1:], getenv, stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "run" {
 		usage(stderr, getenv)
