@@ -11,7 +11,9 @@
 #   scripts/deps.sh -list    print the Debian packages, one a line
 set -eu
 
-packages="chromium fairy-stockfish postgresql nodejs npm"
+# nodejs and npm are not listed: Node.js may come from elsewhere, whose nodejs
+# conflicts with Debian's npm; they are installed only when missing (below).
+packages="chromium fairy-stockfish postgresql"
 
 if [ "${1:-}" = "-list" ]; then
 	printf '%s\n' $packages
