@@ -133,6 +133,9 @@ func (m *Manager) Tick() {
 		default:
 			continue
 		}
+		if r.loadErr != nil || !r.hasComputer() { // desc is fixed once ready
+			continue
+		}
 		r.mu.Lock()
 		if r.presenceKey() != r.shownComputer {
 			r.broadcastPresence() // an away player's grace ran out
