@@ -309,15 +309,21 @@ func (s *session) keyboard(ctx context.Context, t *tab, from, to string) error {
 	return t.p.key(t.ctx, "Enter", false)
 }
 
-// tabTo presses Tab (or Shift+Tab when the focus is past the target, on the
-// board) until the focused element matches sel.
+// tabTo presses Tab until the focused element matches sel. When the target
+// comes before the focus in the page, the focus is first let go (as a click
+// on the page's background does), so that Tab starts again from the top:
+// Tab past the end of the page leaves it for the browser's own window in
+// Firefox, and Shift+Tab there leaves the next Enter without effect.
 func tabTo(t *tab, sel string) error {
-	onBoard, err := eval[bool](t, jsCall(jsFocusIs, "#arena .cell"))
+	behind, err := eval[bool](t, jsCall(jsFocusPast, sel))
 	if err != nil {
 		return err
 	}
-	// The hands come before the board in the tab order.
-	back := onBoard && sel != "#arena .cell"
+	if behind {
+		if err := t.p.exec(t.ctx, jsFocusTop); err != nil {
+			return err
+		}
+	}
 	for range 120 {
 		ok, err := eval[bool](t, jsCall(jsFocusIs, sel))
 		if err != nil {
@@ -326,7 +332,7 @@ func tabTo(t *tab, sel string) error {
 		if ok {
 			return nil
 		}
-		if err := t.p.key(t.ctx, "Tab", back); err != nil {
+		if err := t.p.key(t.ctx, "Tab", false); err != nil {
 			return err
 		}
 	}

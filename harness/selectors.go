@@ -186,6 +186,23 @@ const jsRadio = `((group, value) => {
   return {sel, checked: r.checked, have: []};
 })`
 
+// jsFocusPast tells whether the focused element comes after the first
+// element of sel in the page (so Tab would have to go round the end).
+const jsFocusPast = `((sel) => {
+  const a = document.activeElement, e = document.querySelector(sel);
+  return !!(a && e && a !== document.body && !a.matches(sel) && (a.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING));
+})`
+
+// jsFocusTop lets the focus go and puts the caret at the top of the page, as
+// a click there does: the next Tab starts from the top (Firefox starts from
+// the caret; a blur alone leaves it where the focus was).
+const jsFocusTop = `(() => {
+  document.activeElement?.blur();
+  const s = getSelection();
+  s.removeAllRanges();
+  s.collapse(document.body, 0);
+})()`
+
 // jsSetValue sets a field's value as a script would (no events).
 const jsSetValue = `((sel, v) => { document.querySelector(sel).value = v })`
 

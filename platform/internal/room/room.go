@@ -853,11 +853,7 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
 	}
 	v.Legal = nil
 	if seat >= 0 && slices.Contains(r.view.ToMove, seat) {
-		for _, l := range r.view.Legal {
-			if l.Seat == seat {
-				v.Legal = append(v.Legal, l)
-			}
-		}
+		v.Legal = ownMoves(r.view.Legal, seat)
 	}
 	if v.Legal == nil {
 		v.Legal = []sdk.LegalMove{}
@@ -1045,8 +1041,7 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	ev := r.commit(a, e)
-	r.broadcast(ev)
-	s.send(r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
+	r.broadcastAck(ev, s, r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
 	if a.Kind == kindStart {
 		r.broadcastPresence()
 	}
