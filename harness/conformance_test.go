@@ -43,7 +43,8 @@ func TestConformance(t *testing.T) {
 
 // TestConformanceTwoKinds plays wild tic-tac-toe (harness/testdata/wild),
 // where every empty cell takes an X or an O from the supply: the board asks
-// which, and the check answers for the kind it chose.
+// which, and the check answers for the kind it chose; a player may pass, an
+// action the check presses as its button.
 func TestConformanceTwoKinds(t *testing.T) {
 	browser := findBrowser(t)
 	if testing.Short() {
@@ -58,9 +59,15 @@ func TestConformanceTwoKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(h.Stop)
-	r := harness.CheckConformance(t.Context(), harness.Config{Base: h.URL, Chromium: browser, Out: t.TempDir()},
+	var log strings.Builder
+	r := harness.CheckConformance(t.Context(), harness.Config{Base: h.URL, Chromium: browser, Out: t.TempDir(), Log: &log},
 		harness.Conformance{Variant: "wild", Games: 2, Seed: 4})
+	t.Log(log.String())
 	if !r.Passed {
 		t.Fatalf("%v\nartifacts: %s", r.Err, strings.Join(r.Artifacts, " "))
+	}
+	// The seed is one whose games pass (an action, pressed as its button).
+	if !strings.Contains(log.String(), " 1 actions") {
+		t.Errorf("no game played an action: %s", log.String())
 	}
 }

@@ -1,7 +1,8 @@
 // Command wild is a test plugin for the browser conformance check: wild
 // tic-tac-toe, where either player may put an X or an O on any empty cell
 // and whoever completes three alike in a row wins. Each cell takes two kinds
-// of drop from an unlimited supply, so the board must ask which.
+// of drop from an unlimited supply, so the board must ask which; and each
+// player may pass once, an action (a button).
 package main
 
 import (
@@ -21,7 +22,7 @@ func (variant) Describe() sdk.Description {
 	return sdk.Description{
 		ID: id, Name: "Wild tic-tac-toe", NameKey: "variant.wild", RulesVersion: "1",
 		Texts: sdk.Texts{"en": {"variant.wild": "Wild tic-tac-toe", "seat.wild.first": "First", "seat.wild.second": "Second",
-			"piece.wild.x": "cross", "piece.wild.o": "nought", "result.wild.three": "three alike"}},
+			"piece.wild.x": "cross", "piece.wild.o": "nought", "result.wild.three": "three alike", "action.wild.pass": "Pass"}},
 		Seats: []sdk.SeatInfo{{Name: "First", NameKey: "seat.wild.first", Color: "#333"}, {Name: "Second", NameKey: "seat.wild.second", Color: "#a33"}},
 		Board: sdk.Geometry{Files: 3, Ranks: 3, Upright: true},
 		Pieces: []sdk.PieceKind{
@@ -32,8 +33,21 @@ func (variant) Describe() sdk.Description {
 	}
 }
 
-// A game is its moves, one byte each: cell*2 + kind.
+// A game is its moves, one byte each: cell*2 + kind, or pass (a seat's
+// pass, at most one each).
 type game []byte
+
+const pass = 18
+
+// passed tells whether seat has passed.
+func (g game) passed(seat sdk.Seat) bool {
+	for i, m := range g {
+		if m == pass && sdk.Seat(i%2) == seat {
+			return true
+		}
+	}
+	return false
+}
 
 func decode(s sdk.State) (game, error) {
 	_, p, err := sdk.OpenState(id, s)
@@ -42,6 +56,10 @@ func decode(s sdk.State) (game, error) {
 	}
 	var g game
 	for _, b := range p {
+		if b == pass && !g.over() && !g.passed(sdk.Seat(len(g)%2)) {
+			g = append(g, b)
+			continue
+		}
 		if b >= 18 || g.over() || g.board()[b/2] != 0 {
 			return nil, sdk.Errorf(sdk.CodeBadState, "bad move byte %d", b)
 		}
@@ -52,7 +70,9 @@ func decode(s sdk.State) (game, error) {
 
 func (g game) board() (b [9]byte) {
 	for _, m := range g {
-		b[m/2] = m%2 + 1
+		if m != pass {
+			b[m/2] = m%2 + 1
+		}
 	}
 	return b
 }
@@ -67,13 +87,25 @@ func (g game) three() bool {
 	return false
 }
 
-func (g game) over() bool { return g.three() || len(g) == 9 }
+func (g game) full() bool {
+	for _, k := range g.board() {
+		if k == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (g game) over() bool { return g.three() || g.full() }
 
 func text(m byte) string {
 	return string(rune('a'+m/2%3)) + string(rune('3'-m/2/3)) + []string{"x", "o"}[m%2]
 }
 
 func legal(seat sdk.Seat, m byte) sdk.LegalMove {
+	if m == pass {
+		return sdk.LegalMove{Seat: seat, Kind: sdk.Action, Move: "pass", Text: "pass", From: -1, To: -1, Key: "action.wild.pass"}
+	}
 	return sdk.LegalMove{Seat: seat, Kind: sdk.DropMove, Move: sdk.Move(text(m)), Text: text(m), From: -1, To: int(m / 2), Drop: kinds[m%2]}
 }
 
@@ -87,16 +119,17 @@ func (g game) view() sdk.View {
 		}
 		v.Position += string(".xo"[k])
 	}
+	v.Position += " " + string("12"[len(g)%2])
 	for i, m := range g {
-		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(i % 2), Move: sdk.Move(text(m)), Text: text(m)})
 		lm := legal(sdk.Seat(i%2), m)
+		v.History = append(v.History, sdk.PlayedMove{Seat: lm.Seat, Move: lm.Move, Text: lm.Text})
 		v.LastMove = &lm
 	}
 	switch {
 	case g.three():
 		w := sdk.Seat((len(g) - 1) % 2)
 		v.Status, v.Result = sdk.Over, &sdk.Result{Winners: []sdk.Seat{w}, Reason: "result.wild.three"}
-	case len(g) == 9:
+	case g.full():
 		v.Status, v.Result = sdk.Over, &sdk.Result{Draw: true, Reason: "result.draw"}
 	default:
 		seat := sdk.Seat(len(g) % 2)
@@ -105,6 +138,9 @@ func (g game) view() sdk.View {
 			if b[m/2] == 0 {
 				v.Legal = append(v.Legal, legal(seat, m))
 			}
+		}
+		if !g.passed(seat) {
+			v.Legal = append(v.Legal, legal(seat, pass))
 		}
 	}
 	return v
@@ -131,7 +167,11 @@ func (variant) Play(s sdk.State, seat sdk.Seat, mv sdk.Move) (sdk.State, sdk.Vie
 	for _, l := range g.view().Legal {
 		if l.Move == mv {
 			ng := append(game{}, g...)
-			ng = append(ng, byte(l.To*2)+map[string]byte{"X": 0, "O": 1}[l.Drop])
+			if l.Kind == sdk.Action {
+				ng = append(ng, pass)
+			} else {
+				ng = append(ng, byte(l.To*2)+map[string]byte{"X": 0, "O": 1}[l.Drop])
+			}
 			return sdk.SealState(id, 1, ng), ng.view(), nil
 		}
 	}
