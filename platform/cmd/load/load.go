@@ -40,6 +40,7 @@ type options struct {
 	pluginProf string
 	pluginEnv  string
 	keep       bool
+	stores     bool // stores.go
 }
 
 func parse(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
@@ -64,6 +65,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.StringVar(&o.pluginProf, "plugin-cpuprofile", "", "write each plugin's CPU profile of the whole run into this directory (<plugin>-<pid>.prof; BANMEN_PLUGIN_CPUPROFILE in plugin_env)")
 	fs.StringVar(&o.pluginEnv, "plugin-env", "", "extra environment for the plugins, KEY=VALUE,... (the host's plugin_env; e.g. GOMAXPROCS=2)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary data directory and host log")
+	fs.BoolVar(&o.stores, "stores", false, "compare one host on SQLite, one on PostgreSQL and two sharing one PostgreSQL (stores.go); needs PostgreSQL's initdb")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -81,6 +83,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		return err
+	}
+	if o.stores {
+		return runStores(ctx, o, stdout, stderr)
 	}
 	out := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
 	var echo float64

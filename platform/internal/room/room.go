@@ -98,6 +98,9 @@ type Config struct {
 	// a room (default: every room). A store shared by several hosts
 	// arbitrates: only one of them should answer true for a room.
 	RunsComputer func(room string) bool
+	// Cluster shares presence with the other hosts of the store; nil for
+	// a host alone (cluster.go).
+	Cluster Cluster
 }
 
 // Manager holds the rooms in memory and loads the others from the store.
@@ -324,8 +327,8 @@ func (m *Manager) Join(ctx context.Context, id string, h Hello, sub Subscriber) 
 			return nil, err
 		}
 		s, err := r.join(ctx, h, sub)
-		if errors.Is(err, errDropped) {
-			continue // dropped from memory between Open and join: load again
+		if errors.Is(err, errDropped) || errors.Is(err, errRetry) {
+			continue // dropped from memory between Open and join, or changed on another host
 		}
 		return s, err
 	}
@@ -369,6 +372,9 @@ type Room struct {
 	turnAt    time.Time
 	awaySince []time.Time
 	thinking  bool
+	// shownComputer is which seats the computer played in the last
+	// presence sent (presenceKey).
+	shownComputer string
 
 	conns      []*Session
 	spectators map[*Session]struct{}
@@ -377,6 +383,8 @@ type Room struct {
 	// gone: dropped from memory (a new Room will load); expiredGone: and
 	// expired.
 	gone, expiredGone bool
+	// cl is what other hosts hold of the room (nil without a Cluster).
+	cl *clusterRoom
 }
 
 type seatCode struct {
@@ -479,6 +487,9 @@ func (r *Room) load(ctx context.Context) error {
 	}
 	if r.version != meta.Version {
 		fail(r.version, fmt.Errorf("the log ends at version %d, the room says %d", r.version, meta.Version))
+	}
+	if _, err := r.refreshPresence(ctx); err != nil {
+		return fmt.Errorf("load presence: %w", err)
 	}
 	return nil
 }
@@ -675,6 +686,7 @@ type Session struct {
 	seat sdk.Seat // -1 for a spectator
 	sub  Subscriber
 	left bool
+	conn string // its ID in the Cluster
 }
 
 // Seat is the session's seat, -1 for a spectator.
@@ -721,6 +733,9 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		key, hash := newKeyPair()
 		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindRekey, Seat: int(seat), At: r.m.cfg.Now(), KeyHash: hash}
 		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			if errors.Is(err, store.ErrConflict) && r.catchUp(ctx) == nil {
+				return nil, errRetry
+			}
 			return nil, r.storeError(err)
 		}
 		ev := r.commit(a, effect{ev: EvRekey})
@@ -737,6 +752,9 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		key, hash := newKeyPair()
 		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindClaim, Seat: free, At: r.m.cfg.Now(), KeyHash: hash}
 		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			if errors.Is(err, store.ErrConflict) && r.catchUp(ctx) == nil {
+				return nil, errRetry
+			}
 			return nil, r.storeError(err)
 		}
 		ev := r.commit(a, effect{ev: EvJoin})
@@ -748,6 +766,7 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 			r.replace(old, "another_connection")
 		}
 		r.conns[s.seat] = s
+		r.clusterJoined(s)
 	} else {
 		r.spectators[s] = struct{}{}
 	}
@@ -843,8 +862,9 @@ func (r *Room) presence() *Presence {
 	p := &Presence{Seats: make([]SeatPresence, len(r.taken)), Spectators: len(r.spectators), Started: r.started}
 	now := r.m.cfg.Now()
 	for i := range r.taken {
-		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.conns[i] != nil, Computer: r.playedByComputer(i, now)}
+		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.seatConnected(i), Computer: r.playedByComputer(i, now)}
 	}
+	r.shownComputer = r.presenceKey()
 	return p
 }
 
@@ -913,6 +933,7 @@ func (s *Session) Leave() {
 			r.conns[s.seat] = nil
 			r.markAway(s.seat)
 		}
+		r.clusterLeft(s)
 	} else {
 		delete(r.spectators, s)
 	}
@@ -992,7 +1013,7 @@ func (s *Session) Act(ctx context.Context, req Request) {
 			refuse("waiting", "a seat is still free: moves start when every seat is taken")
 			return
 		}
-		if !r.hasComputer() && slices.Contains(r.conns, nil) {
+		if !r.hasComputer() && !r.allConnected() {
 			refuse("paused", "a player is away: moves wait until everyone is connected")
 			return
 		}
@@ -1008,6 +1029,9 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+		if r.lostRace(ctx, s, req, a, err) {
+			return
+		}
 		err = r.storeError(err)
 		r.m.cfg.Logger.Error("room action not stored", "room", r.id, "kind", a.Kind, "err", err)
 		refuse("not_stored", "the action could not be stored; it was not played")
@@ -1075,6 +1099,7 @@ func (r *Room) newCode(seat sdk.Seat) (string, time.Time) {
 	}
 	c := seatCode{seat: seat, code: string(b), expires: now.Add(r.m.cfg.SeatCodeTTL)}
 	r.codes = append(r.codes, c)
+	r.shareCode(c)
 	return c.code, c.expires
 }
 
@@ -1086,6 +1111,9 @@ func (r *Room) redeemCode(code string) (sdk.Seat, error) {
 		return -1, ErrTooManyAttempts
 	}
 	code = strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
+	if r.m.cfg.Cluster != nil {
+		return r.takeSharedCode(code, now)
+	}
 	found := -1
 	for i, c := range r.codes {
 		if subtle.ConstantTimeCompare([]byte(c.code), []byte(code)) == 1 && now.Before(c.expires) {

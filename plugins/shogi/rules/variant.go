@@ -96,6 +96,8 @@ func describe() sdk.Description {
 	}
 	return sdk.Description{
 		ID: ID, Name: "Shogi", NameKey: "variant.shogi", RulesVersion: rulesVersion,
+		Texts: texts,
+		Card:  card,
 		Seats: []sdk.SeatInfo{
 			{Name: "Sente", NameKey: "seat.shogi.sente", Color: "#1f1f1f"},
 			{Name: "Gote", NameKey: "seat.shogi.gote", Color: "#b22222"},
