@@ -396,12 +396,12 @@ func parallel(ctx context.Context, n, k int, fn func(int) error) error {
 
 // event is what a player needs of a server message (the rest is skipped).
 type event struct {
-	Type      string `json:"type"`
-	Version   int64  `json:"version"`
-	ID        string `json:"id"`
-	Code      string `json:"code"`
-	Message   string `json:"message"`
-	Duplicate bool   `json:"duplicate"`
+	Type      string         `json:"type"`
+	Version   int64          `json:"version"`
+	ID        string         `json:"id"`
+	Code      string         `json:"code"`
+	Message   string         `json:"message"`
+	Duplicate bool           `json:"duplicate"`
 	View      *eventView     `json:"view"`
 	NewRound  *eventNewRound `json:"newRound"`
 }
