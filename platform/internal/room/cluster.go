@@ -142,6 +142,9 @@ func (r *Room) refreshPresence(ctx context.Context) (bool, error) {
 	for i := range r.cl.holders {
 		h := held[i]
 		if h != r.cl.holders[i] {
+			if h == "" && r.conns[i] == nil {
+				r.markAway(sdk.Seat(i)) // its player left another host: the grace starts
+			}
 			r.cl.holders[i], changed = h, true
 		}
 		if s := r.conns[i]; s != nil && h != "" && h != s.conn {
@@ -188,6 +191,9 @@ func (r *Room) catchUp(ctx context.Context) error {
 		}
 		rekeyed = rekeyed || a.Kind == kindRekey || a.Kind == kindClaim
 		r.broadcast(ev)
+	}
+	if len(acts) > 0 {
+		r.kick() // a computer seat may be due now
 	}
 	if rekeyed {
 		keys, err := r.m.cfg.Store.SeatKeys(ctx, r.id)

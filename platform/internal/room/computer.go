@@ -89,11 +89,14 @@ func (r *Room) think(version int64, seat sdk.Seat, st sdk.State, why string) {
 	}
 	if err := m.cfg.Store.Append(ctx, a); err != nil {
 		// ErrConflict: another host played this version; this room's copy
-		// is stale and is reloaded when next opened.
+		// catches up from the log (or, failing that, is reloaded when next
+		// opened).
 		m.cfg.Logger.Warn("computer move not stored", "room", r.id, "seat", seat, "why", why, "err", err)
 		if errors.Is(err, store.ErrConflict) {
-			r.gone = true
-			m.forget(r)
+			if r.catchUp(ctx) != nil {
+				r.gone = true
+				m.forget(r)
+			}
 		}
 		return
 	}

@@ -120,7 +120,7 @@ func (r *Room) computerFor(seat sdk.Seat, now time.Time) string {
 	switch {
 	case !r.taken[seat]:
 		return "seat"
-	case r.conns[seat] == nil && !now.Before(r.awaySince[seat].Add(r.m.cfg.AwayGrace)):
+	case !r.seatConnected(int(seat)) && !now.Before(r.awaySince[seat].Add(r.m.cfg.AwayGrace)):
 		return "away"
 	}
 	if d := r.moveTime(); d > 0 && !now.Before(r.turnAt.Add(d)) {

@@ -81,6 +81,15 @@ CREATE TABLE seat_codes (
 	PRIMARY KEY (room, seat)
 );
 `,
+	3: `
+-- Which host runs a room's computer seats and clocks, until when (cluster.go).
+CREATE TABLE room_leases (
+	room    text PRIMARY KEY REFERENCES rooms(id) ON DELETE CASCADE,
+	host    text NOT NULL,
+	expires timestamptz NOT NULL
+);
+CREATE INDEX room_leases_host ON room_leases(host);
+`,
 }
 
 // Channel is the NOTIFY channel of room events.
