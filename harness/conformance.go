@@ -38,6 +38,9 @@ type Conformance struct {
 	Devices []ConformanceDevice
 	// Timeout bounds the whole check (default 3 minutes).
 	Timeout time.Duration
+	// Engine is the browser: "chromium" (the default) or "firefox"
+	// (Config.Firefox, else FindFirefox).
+	Engine string
 }
 
 // ConformanceDevice is a device class of Devices and the inputs used on it.
@@ -80,21 +83,28 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 		sc.Actors = append(sc.Actors, Actor{Name: fmt.Sprintf("game%d", i+1), Device: d.Device, Input: d.Inputs[0]})
 	}
 	r := Result{Scenario: sc}
-	if cfg.Chromium == "" {
-		p, err := chromium.Find("", os.Getenv)
-		if err != nil {
-			r.Err = err
-			return r
-		}
-		cfg.Chromium = p
+	if c.Engine == "" {
+		c.Engine = "chromium"
+	}
+	var err error
+	switch {
+	case c.Engine == "chromium" && cfg.Chromium == "":
+		cfg.Chromium, err = chromium.Find("", os.Getenv)
+	case c.Engine == "firefox" && cfg.Firefox == "":
+		cfg.Firefox, err = FindFirefox("", os.Getenv)
+	case c.Engine != "chromium" && c.Engine != "firefox":
+		err = fmt.Errorf("no browser engine %q (chromium, firefox)", c.Engine)
+	}
+	if err != nil {
+		r.Err = err
+		return r
 	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
-	s := &session{sc: sc, cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
+	s := &session{sc: sc, name: sc.Name, engine: c.Engine, share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
 	defer s.close()
 	rnd := rand.New(rand.NewPCG(c.Seed, 0x62616e6d656e))
-	var err error
 	for i, a := range sc.Actors {
 		if err = s.conformanceGame(ctx, a.Name, c.Devices[i%len(c.Devices)].Inputs, c.MaxPlies, rnd); err != nil {
 			err = fmt.Errorf("%s (%s): %w", a.Name, a.Device, err)

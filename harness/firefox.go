@@ -473,7 +473,7 @@ func (p *firefoxPage) drag(ctx context.Context, touch bool, path []point) error 
 
 // bidiKeys are WebDriver's codes of the keys the harness presses.
 var bidiKeys = map[string]string{
-	"Enter": "\uE007", "Tab": "\uE004", "Shift": "\uE008",
+	"Enter": "\uE006", "Tab": "\uE004", "Shift": "\uE008",
 	"ArrowLeft": "\uE012", "ArrowUp": "\uE013", "ArrowRight": "\uE014", "ArrowDown": "\uE015",
 }
 

@@ -116,6 +116,10 @@ func (s *session) roomSynced(ctx context.Context, t *tab, snap snapshot) (sdk.Vi
 // move makes one move by its notation with an input method. It finds the move
 // among the View's legal moves, performs it on the board, and, when wait is
 // set, waits until the page has played it.
+// AnyMove, as a move of a move or moves step, is the first board move the
+// seat to move has, whatever the position.
+const AnyMove = "any"
+
 func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, wait bool) error {
 	snap, err := s.waitIdle(ctx, t)
 	if err != nil {
@@ -132,6 +136,16 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 	}
 	if view.Status != sdk.Playing {
 		return fmt.Errorf("move %s: the game is over", m)
+	}
+	if m == AnyMove {
+		// The first board move of the seat to move: for a position no
+		// scenario can know (after the computer's moves in a room).
+		for _, l := range view.Legal {
+			if l.Kind == sdk.BoardMove && len(view.ToMove) > 0 && l.Seat == view.ToMove[0] {
+				m = string(l.Move)
+				break
+			}
+		}
 	}
 	var lm *sdk.LegalMove
 	for i := range view.Legal {
@@ -295,15 +309,21 @@ func (s *session) keyboard(ctx context.Context, t *tab, from, to string) error {
 	return t.p.key(t.ctx, "Enter", false)
 }
 
-// tabTo presses Tab (or Shift+Tab when the focus is past the target, on the
-// board) until the focused element matches sel.
+// tabTo presses Tab until the focused element matches sel. When the target
+// comes before the focus in the page, the focus is first let go (as a click
+// on the page's background does), so that Tab starts again from the top:
+// Tab past the end of the page leaves it for the browser's own window in
+// Firefox, and Shift+Tab there leaves the next Enter without effect.
 func tabTo(t *tab, sel string) error {
-	onBoard, err := eval[bool](t, jsCall(jsFocusIs, "#arena .cell"))
+	behind, err := eval[bool](t, jsCall(jsFocusPast, sel))
 	if err != nil {
 		return err
 	}
-	// The hands come before the board in the tab order.
-	back := onBoard && sel != "#arena .cell"
+	if behind {
+		if err := t.p.exec(t.ctx, jsFocusTop); err != nil {
+			return err
+		}
+	}
 	for range 120 {
 		ok, err := eval[bool](t, jsCall(jsFocusIs, sel))
 		if err != nil {
@@ -312,7 +332,7 @@ func tabTo(t *tab, sel string) error {
 		if ok {
 			return nil
 		}
-		if err := t.p.key(t.ctx, "Tab", back); err != nil {
+		if err := t.p.key(t.ctx, "Tab", false); err != nil {
 			return err
 		}
 	}

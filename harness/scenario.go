@@ -83,10 +83,16 @@ type Step struct {
 	// of the same person, a spectator). With a Tab the actor has not opened
 	// yet, it opens a new tab of the same profile.
 	Open string `yaml:"open"`
+	// Settings, with open: room, are the room settings Play with a friend
+	// asks for a game with room settings (Yonin), by their keys (the
+	// variant's options and the sdk's host settings: move_limit,
+	// host.move_time); the others keep their defaults.
+	Settings map[string]string `yaml:"settings"`
 	// Press clicks a button by its name in Buttons, or by a CSS selector.
 	Press string `yaml:"press"`
 	// Move makes one move by its notation (View.legal[].move); Moves makes
-	// several, the seat to move each time.
+	// several, the seat to move each time. "any" is the first board move
+	// of the seat to move (AnyMove), for a position the computer made.
 	Move  string   `yaml:"move"`
 	Moves []string `yaml:"moves"`
 	// Attempt makes a move's gestures without waiting for the page to play
@@ -379,6 +385,9 @@ func (sc *Scenario) check() error {
 			if err := checkInput(s.Input, Device{Touch: true}, nil); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", at, err))
 			}
+		}
+		if len(s.Settings) > 0 && s.Open != "room" {
+			errs = append(errs, fmt.Errorf("%s: settings go with open: room", at))
 		}
 		if s.Network != "" && s.Network != "cut" && s.Network != "restore" {
 			errs = append(errs, fmt.Errorf("%s: network is cut or restore, not %q", at, s.Network))

@@ -178,6 +178,8 @@ func (s *session) step(ctx context.Context, st *Step) error {
 			return err
 		}
 		return s.settle(ctx, t)
+	case st.Open == "room":
+		return s.openRoom(ctx, t, how, st.Settings)
 	case st.Open != "":
 		return s.open(ctx, t, how, st.Open)
 	case st.Press != "":
@@ -274,7 +276,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 // open loads a page and waits until it is ready to be used.
 func (s *session) open(ctx context.Context, t *tab, how, page string) error {
 	if page == "room" {
-		return s.openRoom(ctx, t, how)
+		return s.openRoom(ctx, t, how, nil)
 	}
 	path, ok := Pages[page]
 	if !ok {
@@ -340,13 +342,40 @@ func (s *session) seatedToMove(ctx context.Context, b *browser, t *tab) (*browse
 }
 
 // openRoom creates a room as a person does: the landing page's Play with a
-// friend, by the input method; it waits until the room's page is ready.
-func (s *session) openRoom(ctx context.Context, t *tab, how string) error {
+// friend, by the input method, and for a game with room settings (Yonin)
+// the settings asked (the given ones, the others as they are) and Create;
+// it waits until the room's page is ready.
+func (s *session) openRoom(ctx context.Context, t *tab, how string, settings map[string]string) error {
 	if err := s.open(ctx, t, how, "landing"); err != nil {
 		return err
 	}
 	if err := s.pressButton(ctx, t, how, Buttons["play-friend"]); err != nil {
 		return err
+	}
+	asked := false
+	if err := s.poll(ctx, "neither the room page nor its settings opened after Play with a friend", func() (bool, error) {
+		onRoom, _ := eval[bool](t, `location.pathname.includes('/room/')`)
+		asked, _ = eval[bool](t, jsRoomSettingsOpen)
+		return onRoom || asked, nil
+	}); err != nil {
+		return err
+	}
+	if len(settings) > 0 && !asked {
+		return errors.New("settings were given, but Play with a friend asked for none")
+	}
+	if asked {
+		for k, v := range settings {
+			ok, err := eval[bool](t, fmt.Sprintf(jsRoomSetting, k, v))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("the room settings have no %q that takes %q", k, v)
+			}
+		}
+		if err := s.pressButton(ctx, t, how, Buttons["room-create"]); err != nil {
+			return err
+		}
 	}
 	if err := s.poll(ctx, "the room page never opened after Play with a friend", func() (bool, error) {
 		// The landing page may be replaced while this runs.

@@ -72,6 +72,10 @@ type Config struct {
 	// PerftNodes bounds the Play calls of the Perfter cross-check (default
 	// 4000, 1000 with -short); negative skips it.
 	PerftNodes int
+	// GRPCOnly accepts a plugin process (RunPlugin) that offers no quick
+	// channel, so that every call goes over gRPC: a plugin written in
+	// another language may serve gRPC alone. Without it such a plugin fails.
+	GRPCOnly bool
 	// Options are the option sets the random games start with, in turn.
 	// Default: nil, then each rules option's non-default values one at a time.
 	Options []sdk.Options

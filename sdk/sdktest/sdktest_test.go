@@ -375,3 +375,17 @@ func TestCheckTexts(t *testing.T) {
 		t.Errorf("CheckTextsComplete: %v", err)
 	}
 }
+
+// TestPluginAtPath runs the suite across the plugin executable named by
+// $BANMEN_PLUGIN, from any module or language:
+//
+//	BANMEN_PLUGIN=./bin/plugins/mygame go test github.com/banmen/banmen/sdk/sdktest -run TestPluginAtPath
+//
+// BANMEN_PLUGIN_GRPC_ONLY=1 accepts a plugin without the quick channel.
+func TestPluginAtPath(t *testing.T) {
+	path := os.Getenv("BANMEN_PLUGIN")
+	if path == "" {
+		t.Skip("BANMEN_PLUGIN names no plugin executable")
+	}
+	sdktest.RunPlugin(t, path, sdktest.Config{GRPCOnly: os.Getenv("BANMEN_PLUGIN_GRPC_ONLY") == "1"})
+}

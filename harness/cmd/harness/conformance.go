@@ -26,17 +26,24 @@ func conformance(ctx context.Context, args []string, getenv func(string) string,
 	seed := fs.Uint64("seed", 1, "the seed of the moves chosen")
 	lang := fs.String("lang", "en", "the pages' language")
 	base := fs.String("base", "", "the site to test; empty starts a host")
-	browser := fs.String("browser", "", "the Chromium binary (as for run)")
+	browser := fs.String("browser", "", "the browser binary (as for run)")
 	bin := fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
 	pluginDir := fs.String("plugin_dir", "", "the started host's plugin directory (default: -bin's plugins)")
 	out := fs.String("out", "harness-out", "where failure screenshots and consoles go")
+	engine := fs.String("engine", "chromium", "the browser: chromium or firefox")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *variant == "" {
 		return errors.New("conformance: -variant is required")
 	}
-	exe, err := chromium.Find(*browser, getenv)
+	cfg := harness.Config{Out: *out}
+	var err error
+	if *engine == "firefox" {
+		cfg.Firefox, err = harness.FindFirefox(*browser, getenv)
+	} else {
+		cfg.Chromium, err = chromium.Find(*browser, getenv)
+	}
 	if err != nil {
 		return err
 	}
@@ -53,8 +60,9 @@ func conformance(ctx context.Context, args []string, getenv func(string) string,
 		*base = h.URL
 		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
-	r := harness.CheckConformance(ctx, harness.Config{Base: *base, Chromium: exe, Out: *out},
-		harness.Conformance{Variant: *variant, Games: *games, MaxPlies: *plies, Seed: *seed, Lang: *lang})
+	cfg.Base = *base
+	r := harness.CheckConformance(ctx, cfg,
+		harness.Conformance{Variant: *variant, Games: *games, MaxPlies: *plies, Seed: *seed, Lang: *lang, Engine: *engine})
 	if !r.Passed {
 		fmt.Fprintf(stdout, "FAIL conformance %s: %v\n", *variant, r.Err)
 		if len(r.Artifacts) > 0 {

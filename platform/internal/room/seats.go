@@ -137,6 +137,9 @@ func (r *Room) playedByComputer(seat int, now time.Time) bool {
 }
 
 // markAway notes that seat's connection went (the grace period starts).
+// Only this host's connections mark it: a seat held on another host of the
+// same store counts as connected while the Cluster says so, and its grace
+// starts from when this host loaded the room or last saw it go here.
 func (r *Room) markAway(seat sdk.Seat) {
 	if seat >= 0 && int(seat) < len(r.awaySince) {
 		r.awaySince[seat] = r.m.cfg.Now()
