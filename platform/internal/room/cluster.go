@@ -209,6 +209,18 @@ func (r *Room) catchUp(ctx context.Context) error {
 	return nil
 }
 
+// catchUpTo catches the room up from the log when a client arrives having
+// seen a later version than this host's copy (it came from another host,
+// whose note has not arrived yet). Called with r.mu.
+func (r *Room) catchUpTo(ctx context.Context, seen *int64) {
+	if r.m.cfg.Cluster == nil || seen == nil || *seen <= r.version {
+		return
+	}
+	if err := r.catchUp(ctx); err != nil {
+		r.m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
+	}
+}
+
 // lostRace handles an append that another host's action beat: the room
 // catches up, and the request is a duplicate (acknowledged) or stale. It
 // tells whether it handled err. Called with r.mu.

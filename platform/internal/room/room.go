@@ -716,6 +716,7 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 	if r.gone {
 		return nil, errDropped
 	}
+	r.catchUpTo(ctx, h.Version)
 	s := &Session{room: r, seat: -1, sub: sub}
 	var newKey string
 	switch {

@@ -321,3 +321,10 @@ UPDATE room_leases SET expires = now() + make_interval(secs => $3) WHERE host = 
 	}
 	return nil
 }
+
+// Exec runs one statement on the store's pool (tests and tools: the
+// store's own methods are its interface).
+func (s *Store) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := s.pool.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
