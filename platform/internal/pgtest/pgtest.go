@@ -132,7 +132,8 @@ func StartWith(durable bool) (*Cluster, error) {
 	// crash of the machine (the store's own durability is PostgreSQL's).
 	opts := fmt.Sprintf("-k %s -c listen_addresses= -c max_connections=200", dir)
 	if !durable {
-		opts += " -c fsync=off -c full_page_writes=off"
+		// Small: several test packages run a cluster each at once.
+		opts += " -c fsync=off -c full_page_writes=off -c shared_buffers=16MB"
 	}
 	if out, err := c.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
