@@ -389,3 +389,31 @@ func TestListenerReconnects(t *testing.T) {
 	}
 	c[0].atVersion(t, 3)
 }
+
+// TestSpectatorsCountedOnEveryHost: the spectators of a room are counted
+// on every host, wherever they watch.
+func TestSpectatorsCountedOnEveryHost(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	room, _, c := twoHostRoom(t, a, b)
+	spectators := func(evs []Event) int {
+		for i := len(evs) - 1; i >= 0; i-- {
+			if p := evs[i].Presence; p != nil {
+				return p.Spectators
+			}
+		}
+		return -1
+	}
+	w, _ := joinOn(t, a, room, Hello{}) // every seat is taken: it watches
+	if w.Seat() != -1 {
+		t.Fatalf("the third visitor got seat %d", w.Seat())
+	}
+	joinOn(t, b, room, Hello{})
+	for i := range c {
+		c[i].await(t, "two spectators", func(evs []Event, _ int) bool { return spectators(evs) == 2 })
+	}
+	w.Leave()
+	for i := range c {
+		c[i].await(t, "one spectator", func(evs []Event, _ int) bool { return spectators(evs) == 1 })
+	}
+}

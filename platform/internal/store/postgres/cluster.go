@@ -145,8 +145,10 @@ WITH me AS (
 	DELETE FROM hosts WHERE id <> $1 AND seen < now() - make_interval(secs => $2) RETURNING id
 ), gone AS (
 	DELETE FROM presence WHERE host IN (SELECT id FROM dead) RETURNING room
+), w AS (
+	DELETE FROM watchers WHERE host IN (SELECT id FROM dead) RETURNING room
 ), n AS (
-	SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g
+	SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT room FROM gone UNION SELECT room FROM w) g
 )
 SELECT inserted FROM me WHERE (SELECT count(*) FROM n) >= 0`, c.host, c.ttl.Seconds()).Scan(&inserted)
 	if err != nil {
@@ -163,8 +165,9 @@ func (c *Cluster) Leave(ctx context.Context) error {
 	_, err := c.s.pool.Exec(ctx, `
 WITH me AS (DELETE FROM hosts WHERE id = $1),
 l AS (DELETE FROM room_leases WHERE host = $1),
+w AS (DELETE FROM watchers WHERE host = $1 RETURNING room),
 gone AS (DELETE FROM presence WHERE host = $1 RETURNING room)
-SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g`, c.host)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT room FROM gone UNION SELECT room FROM w) g`, c.host)
 	return err
 }
 
@@ -195,25 +198,49 @@ SELECT pg_notify('`+Channel+`', 'c ' || room) FROM d`, room, seat, conn)
 }
 
 // Presence returns the connection holding each connected seat of room, on
-// the hosts alive.
-func (c *Cluster) Presence(ctx context.Context, room string) (map[int]string, error) {
+// the hosts alive, and how many spectators watch it on the other hosts.
+func (c *Cluster) Presence(ctx context.Context, room string) (map[int]string, int, error) {
 	rows, err := c.s.pool.Query(ctx, `
 SELECT p.seat, p.conn FROM presence p JOIN hosts h ON h.id = p.host
-WHERE p.room = $1 AND h.seen >= now() - make_interval(secs => $2)`, room, c.ttl.Seconds())
+WHERE p.room = $1 AND h.seen >= now() - make_interval(secs => $2)
+UNION ALL
+SELECT -1, COALESCE(sum(w.n), 0)::text FROM watchers w JOIN hosts h ON h.id = w.host
+WHERE w.room = $1 AND w.host <> $3 AND h.seen >= now() - make_interval(secs => $2)`, room, c.ttl.Seconds(), c.host)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
 	out := map[int]string{}
+	watchers := 0
 	for rows.Next() {
 		var seat int
 		var conn string
 		if err := rows.Scan(&seat, &conn); err != nil {
-			return nil, err
+			return nil, 0, err
+		}
+		if seat < 0 {
+			watchers, _ = strconv.Atoi(conn)
+			continue
 		}
 		out[seat] = conn
 	}
-	return out, rows.Err()
+	return out, watchers, rows.Err()
+}
+
+// Watchers records how many spectators watch room on this host and tells
+// the other hosts.
+func (c *Cluster) Watchers(ctx context.Context, room string, n int) error {
+	_, err := c.s.pool.Exec(ctx, `
+WITH up AS (
+	INSERT INTO watchers(room, host, n) VALUES ($1, $2, $3)
+	ON CONFLICT (room, host) DO UPDATE SET n = excluded.n RETURNING room
+)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM up`, room, c.host, n)
+	var pgErr interface{ SQLState() string }
+	if errors.As(err, &pgErr) && pgErr.SQLState() == "23503" { // purged
+		return nil
+	}
+	return err
 }
 
 // PutCode makes code the seat's one-time code until expires (only its hash
