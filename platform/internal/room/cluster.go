@@ -284,6 +284,15 @@ func (m *Manager) Changed(room string, version int64) {
 	if r == nil {
 		return
 	}
+	// Most notes are a host's own appends coming back: settled here, on
+	// the listener's goroutine, when the room is not busy.
+	if version > 0 && r.mu.TryLock() {
+		done := r.gone || r.version >= version
+		r.mu.Unlock()
+		if done {
+			return
+		}
+	}
 	go func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
