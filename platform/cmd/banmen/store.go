@@ -25,7 +25,9 @@ func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
 	case "postgres":
 		st, err := postgres.Open(ctx, cfg.StoreDSN, postgres.Options{})
 		if err != nil {
-			// The DSN may hold a password: name where it came from, not it.
+			// The DSN may hold a password: say where it came from, not what it
+			// is (pgx's errors name the host, user and database, never the
+			// password).
 			return nil, fmt.Errorf("room store (postgres, store_dsn from %s): %w", cfg.Origin("store_dsn"), err)
 		}
 		return st, nil
