@@ -1,6 +1,9 @@
 // Package room is the engine of online rooms: seats held by seat keys, one
 // live connection per seat, spectators, presence, the log of confirmed
-// actions, rounds, new-round consent, seat codes and expiry.
+// actions, rounds, new-round consent, seat codes and expiry; and, for a
+// variant that declares the host setting sdk.SettingLevel (Yonin), computer
+// seats (seats.go), the time per move (clock.go) and the computer's moves
+// from a pool shared by all rooms (computer.go).
 //
 // The log is the truth. Every action is checked (moves by the variant's
 // Play), committed to the store, and only then acknowledged and broadcast; a
