@@ -258,6 +258,7 @@ function render() {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'button action';
+    b.dataset.move = m.move; // for tests: which listed action it plays
     b.textContent = t.has(m.key) ? t(m.key) : m.text;
     b.addEventListener('click', () => play(m));
     actions.append(b);

@@ -582,6 +582,7 @@ function renderControls(v) {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'button action';
+    b.dataset.move = m.move; // for tests: which listed action it plays
     b.textContent = t.has(m.key) ? t(m.key) : m.text;
     b.disabled = Boolean(pending) || Boolean(waitingFor());
     b.addEventListener('click', () => play(m));
