@@ -251,6 +251,16 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...Ca
 	return v, err
 }
 
+// Rewind calls the variant's Rewind (sdk.Rewinder): the game as it was after
+// its first ply moves. A variant without it answers CodeUnsupported.
+func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int) (sdk.State, sdk.View, error) {
+	if ply < 0 || ply > math.MaxInt32 {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "no ply %d", ply)
+	}
+	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply)}, new(wire.GameResponse), c.game.View)
+	return c.game3("rewind", r, err)
+}
+
 // Suggest calls the variant's Suggest for seat; ctx's deadline travels to
 // the plugin.
 func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
@@ -372,6 +382,13 @@ func (r Remote) Import(format, text string) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	return r.Conn.Import(ctx, r.ID, format, text)
+}
+
+// Rewind goes back in the game through the plugin process.
+func (r Remote) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.Rewind(ctx, r.ID, s, ply)
 }
 
 // Perft counts through the plugin process.

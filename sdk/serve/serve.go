@@ -67,6 +67,7 @@ func newRegistry(vs []sdk.Variant) (*registry, error) {
 		if _, ok := v.(sdk.Suggester); len(d.Levels) > 0 && !ok {
 			return nil, fmt.Errorf("variant %q lists computer levels but has no Suggest (sdk.Suggester)", d.ID)
 		}
+		_, d.Rewind = v.(sdk.Rewinder)
 		r.byID[d.ID] = v
 		r.descs = append(r.descs, d)
 	}
@@ -191,6 +192,14 @@ func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameRespo
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
 		return gameResponse(nil, sdk.View{}, err)
+	}
+	if r.Rewind {
+		rw, ok := v.(sdk.Rewinder)
+		if !ok {
+			return gameResponse(nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s cannot go back in a game", r.Variant))
+		}
+		st, view, err := rw.Rewind(r.State, int(r.Ply))
+		return gameResponse(st, historyFrom(view, r.HistoryFrom), err)
 	}
 	view, err := v.View(r.State)
 	return gameResponse(r.State, historyFrom(view, r.HistoryFrom), err)

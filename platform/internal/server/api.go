@@ -33,6 +33,11 @@ type viewRequest struct {
 	State sdk.State `json:"state"`
 }
 
+type rewindRequest struct {
+	State sdk.State `json:"state"`
+	Ply   *int      `json:"ply"`
+}
+
 type suggestRequest struct {
 	State sdk.State `json:"state"`
 	// Seat is the seat the computer plays for; a client that sends none
@@ -137,6 +142,27 @@ func (s *Server) view(c *fiber.Ctx) error {
 	out := gameResponse{State: req.State}
 	err := s.games.Call(c.UserContext(), variantOf(c), "view", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.View, err = conn.View(ctx, variantOf(c), req.State)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// rewind is the game as it was after its first ply moves (sdk.Rewinder): the
+// move list's navigation shows its View, a takeback plays on from its State.
+func (s *Server) rewind(c *fiber.Ctx) error {
+	var req rewindRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if len(req.State) == 0 || req.Ply == nil {
+		return badRequest("rewind needs state and ply")
+	}
+	var out gameResponse
+	err := s.games.Call(c.UserContext(), variantOf(c), "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
+		out.State, out.View, err = conn.Rewind(ctx, variantOf(c), req.State, *req.Ply)
 		return err
 	})
 	if err != nil {

@@ -261,7 +261,11 @@ type ViewRequest struct {
 	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
 	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
 	// As in PlayRequest.
-	HistoryFrom   int32 `protobuf:"varint,3,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
+	HistoryFrom int32 `protobuf:"varint,3,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
+	// rewind asks for the game as it was after its first ply moves
+	// (sdk.Rewinder): the answer's state is that game's, not the one sent.
+	Rewind        bool  `protobuf:"varint,400,opt,name=rewind,proto3" json:"rewind,omitempty"`
+	Ply           int32 `protobuf:"varint,401,opt,name=ply,proto3" json:"ply,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -313,6 +317,20 @@ func (x *ViewRequest) GetState() []byte {
 func (x *ViewRequest) GetHistoryFrom() int32 {
 	if x != nil {
 		return x.HistoryFrom
+	}
+	return 0
+}
+
+func (x *ViewRequest) GetRewind() bool {
+	if x != nil {
+		return x.Rewind
+	}
+	return false
+}
+
+func (x *ViewRequest) GetPly() int32 {
+	if x != nil {
+		return x.Ply
 	}
 	return 0
 }
@@ -1311,6 +1329,7 @@ type PlayedMove struct {
 	Move          string                 `protobuf:"bytes,2,opt,name=move,proto3" json:"move,omitempty"`
 	Text          string                 `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
 	Alt           string                 `protobuf:"bytes,4,opt,name=alt,proto3" json:"alt,omitempty"`
+	Number        int32                  `protobuf:"varint,400,opt,name=number,proto3" json:"number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1371,6 +1390,13 @@ func (x *PlayedMove) GetAlt() string {
 		return x.Alt
 	}
 	return ""
+}
+
+func (x *PlayedMove) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
 }
 
 type Result struct {
@@ -1514,11 +1540,13 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x12\n" +
 	"\x04seat\x18\x03 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x04 \x01(\tR\x04move\x12!\n" +
-	"\fhistory_from\x18\x05 \x01(\x05R\vhistoryFrom\"`\n" +
+	"\fhistory_from\x18\x05 \x01(\x05R\vhistoryFrom\"\x8c\x01\n" +
 	"\vViewRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12!\n" +
-	"\fhistory_from\x18\x03 \x01(\x05R\vhistoryFrom\"\x98\x01\n" +
+	"\fhistory_from\x18\x03 \x01(\x05R\vhistoryFrom\x12\x17\n" +
+	"\x06rewind\x18\x90\x03 \x01(\bR\x06rewind\x12\x11\n" +
+	"\x03ply\x18\x91\x03 \x01(\x05R\x03ply\"\x98\x01\n" +
 	"\x0eSuggestRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x14\n" +
@@ -1597,13 +1625,14 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04drop\x18\b \x01(\tR\x04drop\x12\x18\n" +
 	"\apromote\x18\t \x01(\bR\apromote\x12\x10\n" +
 	"\x03key\x18\n" +
-	" \x01(\tR\x03key\"Z\n" +
+	" \x01(\tR\x03key\"s\n" +
 	"\n" +
 	"PlayedMove\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x02 \x01(\tR\x04move\x12\x12\n" +
 	"\x04text\x18\x03 \x01(\tR\x04text\x12\x10\n" +
-	"\x03alt\x18\x04 \x01(\tR\x03alt\"f\n" +
+	"\x03alt\x18\x04 \x01(\tR\x03alt\x12\x17\n" +
+	"\x06number\x18\x90\x03 \x01(\x05R\x06number\"f\n" +
 	"\x06Result\x12\x18\n" +
 	"\awinners\x18\x01 \x03(\x05R\awinners\x12\x16\n" +
 	"\x06places\x18\x02 \x03(\x05R\x06places\x12\x16\n" +

@@ -37,6 +37,7 @@ export class Api {
   start(options) { return this.post('start', { options }); }
   play(state, seat, move) { return this.post('play', { state, seat, move }); }
   view(state) { return this.post('view', { state }); }
+  rewind(state, ply) { return this.post('rewind', { state, ply }); }
   suggest(state, seat, level) { return this.post('suggest', { state, seat, level }); }
   export(state, format) { return this.post('export', { state, format }); }
   import(format, text) { return this.post('import', { format, text }); }

@@ -27,6 +27,7 @@ export class Board {
     this.playable = playable || (() => true);
     this.seatTag = seatTag || (() => '');
     this.locked = false;
+    this.viewing = false; // an earlier position is shown: no move may be made
     this.W = desc.board.files;
     this.H = desc.board.ranks;
     this.rotation = 0;
@@ -253,7 +254,7 @@ export class Board {
   // ---- legal moves
 
   legal() {
-    if (!this.view || this.view.status !== 'playing' || this.locked) return [];
+    if (!this.view || this.view.status !== 'playing' || this.locked || this.viewing) return [];
     return this.view.legal.filter((m) => this.playable(m.seat));
   }
 
@@ -265,6 +266,15 @@ export class Board {
     this.drag?.ghost?.remove();
     this.root.classList.toggle('locked', on);
     if (this.view) this.render();
+  }
+
+  /** setViewing marks the View shown as an earlier position (nav.js): nothing may be played on it. */
+  setViewing(on) {
+    if (this.viewing === on) return;
+    this.viewing = on;
+    this.selected = null;
+    this.drag?.ghost?.remove();
+    this.root.classList.toggle('viewing', on);
   }
 
   movesOf(sel) {

@@ -7,6 +7,7 @@
 import { Api, ApiError } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
+import { Nav } from './nav.js';
 import { Store } from './store.js';
 import { $, makeUI } from './ui.js';
 
@@ -19,14 +20,13 @@ const prefs = new Store('banmen.prefs');
 const ui = makeUI({ t, desc });
 const { announce, notice, clearNotices, errorText, noticeError, dialog, confirm, seatName } = ui;
 
-// Against the computer the person plays the first seat (Sente, Red, South)
-// and the computer every other one.
+// Against the computer the person plays the seat they chose (game.human:
+// Sente, Red, South unless they chose another) and the computer every other one.
 const vsComputer = data.mode === 'computer';
-const HUMAN = 0;
-const isComputer = (seat) => vsComputer && seat !== HUMAN && seat !== undefined;
+const isComputer = (seat) => vsComputer && seat !== game.human && seat !== undefined;
 const levelStore = new Store('banmen.computer.level');
 
-const game = { state: null, view: null, options: {} };
+const game = { state: null, view: null, options: {}, human: 0 };
 
 // ---- the game
 
@@ -53,14 +53,27 @@ const board = new Board($('arena'), {
   seatTag: (seat) => (vsComputer ? t(isComputer(seat) ? 'ui.computer' : 'ui.you') : ''),
 });
 
+// nav shows earlier positions of the game, each the plugin's View at that
+// ply; a move is made only from the current one.
+const nav = new Nav({
+  viewAt: async (ply) => (await api.rewind(game.state, ply)).view,
+  show: () => render(),
+  t,
+  enabled: Boolean(desc.rewind),
+});
+nav.onError = (err) => noticeError(err);
+ui.onPick = desc.rewind ? (ply) => nav.go(ply) : null;
+ui.afterHistory = () => nav.sync();
+
 async function play(m) {
+  if (nav.ply !== null) { render(); return; } // never from an earlier position
   const before = game.state;
   try {
     const res = await request(api.play(game.state, m.seat, m.move));
     if (game.state !== before) return; // a new game came meanwhile
     clearNotices();
     set(res, game.options);
-    announce(moveText(m.seat, ui.alt && m.alt ? m.alt : m.text));
+    announce(moveText(m.seat, ui.moveLabel(m)));
     think();
   } catch (err) {
     board.update(game.view);
@@ -132,7 +145,7 @@ async function think() {
       if (my !== run || game.state !== state) return;
       set(res, game.options);
       const h = game.view.history[game.view.history.length - 1];
-      announce(moveText(seat, h ? (ui.alt && h.alt ? h.alt : h.text) : move));
+      announce(moveText(seat, h ? ui.moveLabel(h) : move));
     } catch (err) {
       if (my !== run) return;
       setThinking(null);
@@ -162,22 +175,26 @@ async function chooseLevel() {
   if (thinking !== null) think();
 }
 
-function set(res, options) {
+/** set takes a new game state; keep is how many first plies are the same game as before (all: a move appended). */
+function set(res, options, keep) {
   game.state = res.state;
   game.view = res.view;
   game.options = options || {};
+  if (keep === 0) nav.reset(game.view.ply);
+  else nav.setLive(game.view.ply, keep ?? game.view.ply);
   save();
   render();
 }
 
 function save() {
-  const ok = store.save({ v: 1, state: game.state, options: game.options });
+  const ok = store.save({ v: 1, state: game.state, options: game.options, human: game.human });
   if (!ok) notice(t('ui.storageOff'), 'warn', 'storage', 'ui.storageOff');
 }
 
 function render() {
   const v = game.view;
-  board.update(v);
+  board.setViewing(nav.ply !== null);
+  board.update(nav.view || v);
   ui.renderStatus(v, (line, s) => {
     if (thinking === null) return false;
     line.classList.add('thinking');
@@ -214,21 +231,60 @@ function render() {
   $('resign').hidden = !desc.resign || v.status !== 'playing';
   // Against the computer only the person resigns, on their own turn.
   $('resign').disabled = vsComputer && (thinking !== null || isComputer(v.toMove?.[0]));
+  $('takeback').hidden = !desc.rewind;
+  $('takeback').disabled = takebackTo() < 0;
+  document.body.dataset.takeback = String(takebackTo());
 
+  ui.renderResult(v, vsComputer ? [game.human] : []);
   renderHistory();
+}
+
+// ---- takeback
+
+/**
+ * takebackTo is the ply a takeback returns to, -1 for none: on one device
+ * the last move; against the computer the person's last move and every
+ * computer reply after it.
+ */
+function takebackTo() {
+  const h = game.view?.history || [];
+  if (!h.length) return -1;
+  if (!vsComputer) return h.length - 1;
+  for (let i = h.length - 1; i >= 0; i--) if (h[i].seat === game.human) return i;
+  return -1;
+}
+
+async function takeback() {
+  const to = takebackTo();
+  if (to < 0) return;
+  const before = game.state;
+  const n = game.view.ply - to;
+  stopThinking();
+  try {
+    const res = await request(api.rewind(before, to));
+    if (game.state !== before) return;
+    clearNotices();
+    set(res, game.options, to);
+    announce(t('ui.takenBack', { n }));
+    think();
+  } catch (err) {
+    noticeError(err);
+  }
 }
 
 function renderHistory() { ui.renderHistory(game.view.history); }
 
 // ---- new game, resume, import, export
 
-async function start(options) {
+async function start(options, human = game.human) {
   document.body.dataset.ready = 'false';
   try {
     const res = await api.start(options);
     stopThinking();
     clearNotices();
-    set(res, options);
+    game.human = human;
+    orient();
+    set(res, options, 0);
     announce(t('ui.toMove', { seat: seatName(game.view.toMove[0]) }));
     think();
   } catch (err) {
@@ -292,9 +348,14 @@ function readOptions() {
 
 async function newGame() {
   const inProgress = game.view && game.view.ply > 0 && game.view.status === 'playing';
-  if (optionFields()) {
+  const hasOptions = optionFields();
+  if (hasOptions || vsComputer) {
     $('options-confirm').hidden = !inProgress;
-    if (await dialog('options-dialog')) await start(readOptions());
+    for (const r of document.querySelectorAll('#side-choices input')) r.checked = Number(r.value) === game.human;
+    if (await dialog('options-dialog')) {
+      const side = document.querySelector('#side-choices input:checked');
+      await start(readOptions(), side ? Number(side.value) : game.human);
+    }
     return;
   }
   if (inProgress && !(await confirm(t('ui.confirmNew')))) return;
@@ -302,7 +363,7 @@ async function newGame() {
 }
 
 async function resign() {
-  const s = vsComputer ? HUMAN : game.view.toMove[0];
+  const s = vsComputer ? game.human : game.view.toMove[0];
   const q = vsComputer ? t('ui.confirmResignYou') : t('ui.confirmResign', { seat: seatName(s) });
   if (!(await confirm(q))) return;
   if (vsComputer && (thinking !== null || game.view.status !== 'playing')) return;
@@ -318,7 +379,7 @@ async function doImport() {
     const res = await api.import($('import-format').value, text);
     stopThinking();
     clearNotices();
-    set(res, {});
+    set(res, {}, 0);
     $('import-text').value = '';
     announce(t('ui.imported'));
     notice(t('ui.imported'), 'info', '', 'ui.imported');
@@ -334,8 +395,10 @@ async function doImport() {
 
 const pref = prefs.load() || {};
 // Against the computer the person's side is always at the bottom.
-const rot = vsComputer ? 0 : pref[`rotation.${desc.id}`] || 0;
-board.setRotation(rot);
+function orient() {
+  if (vsComputer) board.setRotation((4 - board.seatFacing(game.human)) % 4);
+}
+board.setRotation(vsComputer ? 0 : pref[`rotation.${desc.id}`] || 0);
 $('flip').hidden = vsComputer;
 board.setBeginner(Boolean(pref.beginner));
 $('beginner').checked = Boolean(pref.beginner);
@@ -366,8 +429,11 @@ if (vsComputer) {
   showLevel();
 }
 $('resign').addEventListener('click', resign);
+$('takeback').addEventListener('click', takeback);
+$('result-new').addEventListener('click', newGame);
+$('result-export').addEventListener('click', () => ui.openExport());
 $('import-go').addEventListener('click', doImport);
-ui.setupNotation();
+ui.setupNotation(prefs);
 ui.setupExport(async (format) => (await api.export(game.state, format)).text);
 
 // ---- go: resume the saved game, else start one
@@ -378,7 +444,10 @@ async function boot() {
   if (saved?.state) {
     try {
       const res = await api.view(saved.state);
-      set(res, saved.options);
+      const h = Number(saved.human);
+      game.human = vsComputer && Number.isInteger(h) && h >= 0 && h < desc.seats.length ? h : 0;
+      orient();
+      set(res, saved.options, 0);
       notice(t('ui.resumed'), 'info', '', 'ui.resumed');
       document.body.dataset.ready = 'true';
       // Reloaded while the computer was thinking: it thinks again.

@@ -8,6 +8,7 @@
 import { ApiError, postJSON } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
+import { Nav } from './nav.js';
 import { qrSVG } from './qr.js';
 import { createRoom, dropSeatKey, keepSeatKey, seatKey, StorageOff } from './rooms.js';
 import { Store } from './store.js';
@@ -313,7 +314,7 @@ function onRoomEvent(ev) {
 
 function announceMove(ev) {
   const v = room.view;
-  const text = ev.move === 'resign' ? t('ui.resign') : (ui.alt && ev.played?.alt ? ev.played.alt : ev.played?.text ?? ev.move);
+  const text = ev.played ? ui.moveLabel(ev.played) : ev.move === 'resign' ? t('ui.resigned') : ev.move;
   let s = t('ui.announce.move', { seat: seatName(ev.seat), move: text });
   if ((v.inCheck || []).length && v.status === 'playing') s += `. ${t('ui.check')}`;
   if (v.status === 'over') s += `. ${ui.resultText(v)}`;
@@ -353,7 +354,7 @@ function notPlayed(p, reason) {
 // ---- acting
 
 function play(m) {
-  if (pending) return;
+  if (pending || nav.ply !== null) return; // never a move from an earlier position
   pending = { id: nextID('m'), move: m.move, text: m.text, alt: m.alt, seat: m.seat, version: room.version };
   if (conn.state === 'open') send({ type: 'move', version: pending.version, move: pending.move, id: pending.id });
   // Else it waits for the connection: caughtUp sends it.
@@ -398,6 +399,19 @@ const board = new Board($('arena'), {
   },
 });
 
+// nav shows earlier positions of the round, each the plugin's View that the
+// server answers for the room at that ply; no move is made from them.
+const nav = new Nav({
+  viewAt: async (ply) => (await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/view`, { ply })).view,
+  show: () => render(),
+  t,
+  enabled: Boolean(desc.rewind),
+});
+nav.onError = (err) => ui.noticeError(err);
+ui.onPick = desc.rewind ? (ply) => nav.go(ply) : null;
+ui.afterHistory = () => nav.sync();
+let navRound = null;
+
 /** orient puts the own side at the bottom (a spectator sees the first seat's side). */
 function orient() {
   const s = room.seat >= 0 ? room.seat : 0;
@@ -423,7 +437,14 @@ function render() {
   // Moves while both are here; a move made while our own connection is
   // down waits for it (and is then confirmed, or said not to be played).
   board.setLocked(!online || room.seat < 0 || Boolean(pending) || Boolean(wait) || Boolean(room.broken) || catchUpTo !== null);
-  board.update(v);
+  if (navRound !== room.round) {
+    navRound = room.round;
+    nav.reset(v.ply);
+  } else {
+    nav.setLive(v.ply);
+  }
+  board.setViewing(nav.ply !== null);
+  board.update(nav.view || v);
   body.version = String(room.version);
   body.round = String(room.round);
   body.pending = String(Boolean(pending));
@@ -453,6 +474,9 @@ function render() {
   renderPresence();
   renderControls(v);
   renderInvite();
+  ui.renderResult(v, room.seat >= 0 ? [room.seat] : []);
+  $('result-new').hidden = $('new-round').hidden;
+  $('result-new').disabled = $('new-round').disabled;
 }
 
 function renderPresence() {
@@ -605,6 +629,8 @@ $('beginner').addEventListener('change', (e) => {
 $('flip').addEventListener('click', () => board.setRotation(board.rotation + (desc.seats.length > 2 ? 1 : 2)));
 $('resign').addEventListener('click', resign);
 $('new-round').addEventListener('click', newRound);
+$('result-new').addEventListener('click', newRound);
+$('result-export').addEventListener('click', () => ui.openExport());
 $('accept').addEventListener('click', () => act('accept'));
 $('decline').addEventListener('click', () => act('decline'));
 $('withdraw').addEventListener('click', () => act('withdraw'));
@@ -626,7 +652,7 @@ $('code-show').addEventListener('click', () => send({ type: 'seatCode', id: next
 $('code-take').addEventListener('submit', takeSeat);
 window.addEventListener('online', reconnectNow);
 document.addEventListener('visibilitychange', () => { if (!document.hidden) reconnectNow(); });
-ui.setupNotation();
+ui.setupNotation(prefs);
 ui.setupExport(exportText);
 orient();
 body.ready = 'false';
