@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -214,4 +215,89 @@ func TestResultPanel(t *testing.T) {
 	wait(t, ctx, `document.getElementById('export-box').open && document.activeElement?.id === 'export-go'`)
 	click(t, ctx, `#result-new`)
 	wait(t, ctx, `document.body.dataset.ply === '0' && document.body.dataset.status === 'playing' && document.getElementById('result').hidden`)
+}
+
+// TestThemeSwitch: the site follows the system's dark preference, the
+// header's switch overrides it on every page, and the choice is kept.
+func TestThemeSwitch(t *testing.T) {
+	ctx := tab(t, chromedp.WithNewBrowserContext())
+	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
+	bg := func() string {
+		return eval[string](t, ctx, `getComputedStyle(document.documentElement).backgroundColor`)
+	}
+	dark := func(on bool) {
+		t.Helper()
+		v := "light"
+		if on {
+			v = "dark"
+		}
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dark(true)
+	open(t, ctx, "/en/shogi/play?mode=local")
+	systemDark := bg()
+	dark(false)
+	light := bg()
+	if systemDark == light {
+		t.Fatalf("the page looks the same (%s) with the system dark and light", light)
+	}
+	click(t, ctx, `#theme-toggle`)
+	if got := bg(); got != systemDark {
+		t.Errorf("after the switch the page is %s, want the dark %s", got, systemDark)
+	}
+	if p := eval[string](t, ctx, `document.getElementById('theme-toggle').getAttribute('aria-pressed')`); p != "true" {
+		t.Errorf("the switch says pressed=%s in the dark theme", p)
+	}
+	// Kept on another page, whatever the system says.
+	do(t, ctx, chromedp.Navigate(baseURL+"/en/"))
+	wait(t, ctx, `document.readyState === 'complete'`)
+	if got := bg(); got != systemDark {
+		t.Errorf("the home page after the choice is %s, want dark", got)
+	}
+	// The board's appearance panel offers the same choice.
+	open(t, ctx, "/en/xiangqi/play?mode=local")
+	if v := eval[string](t, ctx, `document.getElementById('look-theme').value`); v != "dark" {
+		t.Errorf("the appearance panel says theme %q, want dark", v)
+	}
+	do(t, ctx, chromedp.SetValue(chromedp.ID("look-theme"), ""),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('look-theme').dispatchEvent(new Event('change'))`))
+	if got := bg(); got != light {
+		t.Errorf("back to the system's (light) theme the page is %s, want %s", got, light)
+	}
+}
+
+// TestLookAndSound: the board's appearance (wood, ink, symbols) and the
+// sound switch are kept in the browser; a move makes its sound only when
+// sound is on.
+func TestLookAndSound(t *testing.T) {
+	ctx := fresh(t, "/en/shogi/play?mode=local", 1366, 900)
+	if ink := eval[string](t, ctx, `document.body.dataset.ink`); ink != "mono" {
+		t.Errorf("shogi starts with ink %q, want one colour", ink)
+	}
+	clickMove(t, ctx, shogiCell("7g"), shogiCell("7f"))
+	if s := eval[string](t, ctx, `document.body.dataset.lastSound || ''`); s != "move" {
+		t.Errorf("a move made the sound %q, want move", s)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('look-box').open = true`))
+	for id, v := range map[string]string{"look-board": "wood", "look-ink": "duo", "look-set": "intl"} {
+		do(t, ctx, chromedp.SetValue(chromedp.ID(id), v),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById('`+id+`').dispatchEvent(new Event('change'))`))
+	}
+	click(t, ctx, `#sound-on`)
+	do(t, ctx, chromedp.Reload())
+	wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.ply === '1'`)
+	got := eval[string](t, ctx, `[document.body.dataset.boardStyle, document.body.dataset.ink, document.getElementById('look-set').value, document.body.dataset.sound, String(document.getElementById('sound-on').checked)].join(' ')`)
+	if got != "wood duo intl off false" {
+		t.Errorf("after a reload the look is %q, want wood duo intl off false (sound muted)", got)
+	}
+	if txt := eval[string](t, ctx, `document.querySelector('svg.board .glyph')?.textContent`); txt == "" || strings.ContainsAny(txt, "香桂銀金玉王飛角歩") {
+		t.Errorf("with international symbols a piece shows %q", txt)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`delete document.body.dataset.lastSound`))
+	clickMove(t, ctx, shogiCell("3c"), shogiCell("3d"))
+	if s := eval[string](t, ctx, `document.body.dataset.lastSound || ''`); s != "" {
+		t.Errorf("muted, a move still made the sound %q", s)
+	}
 }

@@ -722,7 +722,7 @@ func waitLoaded(t *testing.T, ctx context.Context, js string) {
 		if err == nil {
 			return
 		}
-		if time.Now().After(deadline) || !strings.Contains(err.Error(), "context") {
+		if time.Now().After(deadline) || !(strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")) {
 			t.Fatalf("waiting for %s: %v (status %q)", js, err, statusText(ctx))
 		}
 		time.Sleep(100 * time.Millisecond)

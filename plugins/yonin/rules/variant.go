@@ -44,7 +44,7 @@ func describe() sdk.Description {
 			{Name: "South", NameKey: "seat.yonin.south", Color: "#c0392b"},
 			{Name: "West", NameKey: "seat.yonin.west", Color: "#2471a3"},
 			{Name: "North", NameKey: "seat.yonin.north", Color: "#1e8449"},
-			{Name: "East", NameKey: "seat.yonin.east", Color: "#b7950b"},
+			{Name: "East", NameKey: "seat.yonin.east", Color: "#7d3c98"},
 		},
 		Board: sdk.Geometry{
 			Files: 9, Ranks: 9,

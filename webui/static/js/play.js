@@ -7,7 +7,9 @@
 import { Api, ApiError } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
+import { setupLook } from './look.js';
 import { Nav } from './nav.js';
+import { Sound } from './sound.js';
 import { Store } from './store.js';
 import { $, makeUI } from './ui.js';
 
@@ -43,8 +45,10 @@ async function request(p) {
   }
 }
 
+const sound = new Sound(prefs);
 const board = new Board($('arena'), {
   desc,
+  sound,
   t,
   announce,
   promote: (moves) => ui.choosePromotion(game.view, moves),
@@ -146,6 +150,8 @@ async function think() {
       set(res, game.options);
       const h = game.view.history[game.view.history.length - 1];
       announce(moveText(seat, h ? ui.moveLabel(h) : move));
+      // Several computer moves in a row (Yonin) are shown one after another.
+      await board.settled();
     } catch (err) {
       if (my !== run) return;
       setThinking(null);
@@ -391,7 +397,7 @@ async function doImport() {
   }
 }
 
-// ---- preferences: rotation and the beginner pieces
+// ---- preferences: rotation and the look of the board (look.js)
 
 const pref = prefs.load() || {};
 // Against the computer the person's side is always at the bottom.
@@ -400,9 +406,8 @@ function orient() {
 }
 board.setRotation(vsComputer ? 0 : pref[`rotation.${desc.id}`] || 0);
 $('flip').hidden = vsComputer;
-board.setBeginner(Boolean(pref.beginner));
-$('beginner').checked = Boolean(pref.beginner);
-$('beginner-row').hidden = !desc.pieces.some((p) => (p.steps || []).length);
+setupLook(board, desc, prefs, sound);
+ui.pieceLook = () => board.look;
 
 function savePref(k, v) {
   const p = prefs.load() || {};
@@ -414,10 +419,6 @@ $('flip').addEventListener('click', () => {
   const step = desc.seats.length > 2 ? 1 : 2;
   board.setRotation(board.rotation + step);
   savePref(`rotation.${desc.id}`, board.rotation);
-});
-$('beginner').addEventListener('change', (e) => {
-  board.setBeginner(e.target.checked);
-  savePref('beginner', e.target.checked);
 });
 $('new-game').addEventListener('click', newGame);
 if (vsComputer) {

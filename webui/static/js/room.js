@@ -8,9 +8,11 @@
 import { ApiError, postJSON } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
+import { setupLook } from './look.js';
 import { Nav } from './nav.js';
 import { qrSVG } from './qr.js';
 import { createRoom, dropSeatKey, keepSeatKey, seatKey, StorageOff } from './rooms.js';
+import { Sound } from './sound.js';
 import { Store } from './store.js';
 import { $, makeUI } from './ui.js';
 
@@ -384,6 +386,7 @@ async function newRound() {
 
 const board = new Board($('arena'), {
   desc,
+  sound: new Sound(prefs),
   t,
   announce,
   promote: (moves) => ui.choosePromotion(room.view, moves),
@@ -616,16 +619,8 @@ async function exportText(format) {
 
 // ---- wiring
 
-const pref = prefs.load() || {};
-board.setBeginner(Boolean(pref.beginner));
-$('beginner').checked = Boolean(pref.beginner);
-$('beginner-row').hidden = !desc.pieces.some((p) => (p.steps || []).length);
-$('beginner').addEventListener('change', (e) => {
-  board.setBeginner(e.target.checked);
-  const p = prefs.load() || {};
-  p.beginner = e.target.checked;
-  prefs.save(p);
-});
+setupLook(board, desc, prefs, board.sound);
+ui.pieceLook = () => board.look;
 $('flip').addEventListener('click', () => board.setRotation(board.rotation + (desc.seats.length > 2 ? 1 : 2)));
 $('resign').addEventListener('click', resign);
 $('new-round').addEventListener('click', newRound);

@@ -111,7 +111,7 @@ export function makeUI({ t, desc }) {
       b.dataset.promote = String(Boolean(m.promote));
       const cell = { ...from, promoted: Boolean(m.promote) || (from.promoted && !m.promote) };
       const kind = kindOf(desc, from.kind);
-      b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { color: desc.seats[from.owner]?.color })}</svg>`;
+      b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { ...(ui.pieceLook?.() || {}), color: desc.seats[from.owner]?.color })}</svg>`;
       const label = document.createElement('span');
       label.textContent = `${m.promote ? t('ui.promote') : t('ui.noPromote')} (${glyphOf(kind, from.owner, cell.promoted)})`;
       b.append(label);
