@@ -1,15 +1,16 @@
 #!/bin/sh
 # deps.sh makes sure the programs the tests need are installed, and `make
 # test` runs it first, so a test never passes by skipping for want of one:
-# Debian's chromium (webui/e2e, the harness) and fairy-stockfish (the rules'
-# cross-checks). When one is missing it installs them with apt-get if run as
+# Debian's chromium (webui/e2e, the harness), fairy-stockfish (the rules'
+# cross-checks) and postgresql (the PostgreSQL store's tests start their own
+# throwaway cluster with its initdb and pg_ctl). When one is missing it installs them with apt-get if run as
 # root, else it stops at once and names the command that would.
 #
 #   scripts/deps.sh          check, install what is missing (as root)
 #   scripts/deps.sh -list    print the Debian packages, one a line
 set -eu
 
-packages="chromium fairy-stockfish"
+packages="chromium fairy-stockfish postgresql"
 
 if [ "${1:-}" = "-list" ]; then
 	printf '%s\n' $packages
@@ -26,6 +27,12 @@ elif ! { have chromium || have chromium-browser || have google-chrome || [ -x /u
 	missing="$missing chromium"
 fi
 have fairy-stockfish || [ -x /usr/games/fairy-stockfish ] || missing="$missing fairy-stockfish"
+# initdb as platform/internal/pgtest finds it: $BANMEN_PG_BIN, PATH, Debian's path.
+if [ -n "${BANMEN_PG_BIN:-}" ]; then
+	[ -x "$BANMEN_PG_BIN/initdb" ] || { echo "deps: BANMEN_PG_BIN=$BANMEN_PG_BIN has no initdb" >&2; exit 1; }
+elif ! { have initdb || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; then
+	missing="$missing postgresql"
+fi
 
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have apt-get; then

@@ -50,6 +50,8 @@ type RoomEvent struct {
 	Seat      *sdk.Seat       `json:"seat,omitempty"`
 	Move      sdk.Move        `json:"move,omitempty"`
 	Played    *sdk.PlayedMove `json:"played,omitempty"`
+	Computer  bool            `json:"computer,omitempty"`
+	Clock     *Clock          `json:"clock,omitempty"`
 	View      *sdk.View       `json:"view,omitempty"`
 	NewRound  *NewRound       `json:"newRound,omitempty"`
 	Presence  *Presence       `json:"presence,omitempty"`
@@ -72,6 +74,13 @@ type RoomEvent struct {
 	} `json:"broken,omitempty"`
 }
 
+// Clock is the time per move of the turn in progress (milliseconds).
+type Clock struct {
+	Seat      sdk.Seat `json:"seat"`
+	Limit     int64    `json:"limit"`
+	Remaining int64    `json:"remaining"`
+}
+
 // NewRound is a pending new-round request.
 type NewRound struct {
 	By       sdk.Seat   `json:"by"`
@@ -83,8 +92,11 @@ type Presence struct {
 	Seats []struct {
 		Taken     bool `json:"taken"`
 		Connected bool `json:"connected"`
+		// Computer: the computer plays the seat now.
+		Computer bool `json:"computer,omitempty"`
 	} `json:"seats"`
-	Spectators int `json:"spectators"`
+	Spectators int  `json:"spectators"`
+	Started    bool `json:"started,omitempty"`
 }
 
 // CloseError is how a room connection ended: the WebSocket close code
@@ -136,6 +148,8 @@ type Player struct {
 	View     sdk.View
 	Presence Presence
 	NewRound *NewRound
+	// Clock is the time per move of the turn in progress, as last sent.
+	Clock *Clock
 	// Resync is how the last welcome caught this client up: "full" or
 	// "events".
 	Resync string
@@ -286,7 +300,7 @@ func (p *Player) apply(ev RoomEvent) {
 		if ev.View != nil {
 			p.View = *ev.View // full: history included
 		}
-	case "move":
+	case "move", "start":
 		hist := p.View.History
 		if ev.Played != nil {
 			hist = append(hist, *ev.Played)
@@ -308,6 +322,9 @@ func (p *Player) apply(ev RoomEvent) {
 	}
 	if ev.Presence != nil {
 		p.Presence = *ev.Presence
+	}
+	if ev.View != nil || ev.Clock != nil {
+		p.Clock = ev.Clock
 	}
 	if ev.Type != "error" {
 		p.Version = ev.Version

@@ -182,7 +182,11 @@ func (c *Conn) game3(call string, r *wire.GameResponse, err error) (sdk.State, s
 	if r.Error != nil {
 		return nil, sdk.View{}, wire.ToRuleError(r.Error)
 	}
-	return r.State, wire.ToView(r.View), nil
+	v, err := wire.ToView(r.View)
+	if err != nil {
+		return nil, sdk.View{}, c.transport(call, err)
+	}
+	return r.State, v, nil
 }
 
 // textError rejects text the wire cannot carry: protobuf strings are UTF-8,
@@ -203,7 +207,7 @@ func (c *Conn) Start(ctx context.Context, variant string, opts sdk.Options) (sdk
 			return nil, sdk.View{}, err
 		}
 	}
-	r, err := quickCall(c, ctx, channel.CallStart, &wire.StartRequest{Variant: variant, Options: opts}, new(wire.GameResponse), c.game.Start)
+	r, err := quickCall(c, ctx, channel.CallStart, &wire.StartRequest{Variant: variant, Options: opts, Packed: true}, new(wire.GameResponse), c.game.Start)
 	return c.game3("start", r, err)
 }
 
@@ -239,14 +243,14 @@ func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.S
 		return nil, sdk.View{}, err
 	}
 	o := collect(opts)
-	r, err := quickCall(c, ctx, channel.CallPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom}, new(wire.GameResponse), c.game.Play)
+	r, err := quickCall(c, ctx, channel.CallPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom, Packed: true}, new(wire.GameResponse), c.game.Play)
 	return c.game3("play", r, err)
 }
 
 // View calls the variant's View.
 func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...CallOption) (sdk.View, error) {
 	o := collect(opts)
-	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom}, new(wire.GameResponse), c.game.View)
+	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom, Packed: true}, new(wire.GameResponse), c.game.View)
 	_, v, err := c.game3("view", r, err)
 	return v, err
 }
@@ -257,7 +261,7 @@ func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int)
 	if ply < 0 || ply > math.MaxInt32 {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "no ply %d", ply)
 	}
-	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply)}, new(wire.GameResponse), c.game.View)
+	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
 	return c.game3("rewind", r, err)
 }
 
@@ -302,7 +306,7 @@ func (c *Conn) Import(ctx context.Context, variant, format, text string) (sdk.St
 	if err := textError(sdk.CodeBadNotation, "the game record", format, text); err != nil {
 		return nil, sdk.View{}, err
 	}
-	r, err := quickCall(c, ctx, channel.CallImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text}, new(wire.GameResponse), c.game.Import)
+	r, err := quickCall(c, ctx, channel.CallImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text, Packed: true}, new(wire.GameResponse), c.game.Import)
 	return c.game3("import", r, err)
 }
 

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -248,4 +250,69 @@ func FuzzChannelFrames(f *testing.F) {
 			t.Fatal("the channel did not hang up")
 		}
 	})
+}
+
+// TestChannelPoolIsBounded: many more callers than MaxConns share at most
+// MaxConns connections, each dialled once and kept (the old pool closed
+// every connection beyond 16 and dialled again on each call under load).
+func TestChannelPoolIsBounded(t *testing.T) {
+	ch, _ := startChannel(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*channel.MaxConns)
+	for range 4 * channel.MaxConns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				if _, err := play(context.Background(), ch, sdk.State{1}, "+"); err != nil {
+					errs <- err
+					return
+				}
+				if open, _ := ch.Stats(); open > channel.MaxConns {
+					errs <- fmt.Errorf("%d connections open, more than %d", open, channel.MaxConns)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	open, dialled := ch.Stats()
+	if open > channel.MaxConns || dialled > channel.MaxConns || ch.Idle() != open {
+		t.Fatalf("after %d callers: %d open, %d dialled, %d idle; want at most %d dialled, all idle",
+			4*channel.MaxConns, open, dialled, ch.Idle(), channel.MaxConns)
+	}
+}
+
+// TestChannelWaitsForAFreeConnection: with every connection in a call that
+// hangs, the next call waits for one until its deadline.
+func TestChannelWaitsForAFreeConnection(t *testing.T) {
+	ch, _ := startChannel(t)
+	hung := make(chan struct{}, channel.MaxConns)
+	for range channel.MaxConns {
+		go func() {
+			hung <- struct{}{}
+			play(context.Background(), ch, sdk.State{0}, "hang")
+		}()
+	}
+	for range channel.MaxConns {
+		<-hung
+	}
+	for {
+		if open, _ := ch.Stats(); open == channel.MaxConns {
+			break
+		}
+		runtime.Gosched()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := play(ctx, ch, sdk.State{0}, "+"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a call with every connection busy must wait until its deadline: %v", err)
+	}
+	if open, dialled := ch.Stats(); open != channel.MaxConns || dialled != channel.MaxConns {
+		t.Fatalf("%d open, %d dialled; want %d and %d", open, dialled, channel.MaxConns, channel.MaxConns)
+	}
 }

@@ -16,6 +16,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -86,6 +88,7 @@ func servePlugin(reg *registry) {
 	// Plugin logs go to stderr as the JSON lines go-plugin forwards to the
 	// host's log, so slog.Info in a variant ends up in the host's log.
 	slog.SetDefault(slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{ReplaceAttr: hclogKeys})))
+	defer startProfile(os.Getenv("BANMEN_PLUGIN_CPUPROFILE"))()
 	srv := &server{reg: reg}
 	if ch, err := channel.Listen(srv.dispatch); err != nil {
 		slog.Warn("no channel: every call goes over gRPC", "err", err.Error())
@@ -100,6 +103,31 @@ func servePlugin(reg *registry) {
 			Output: os.Stderr, JSONFormat: true, Level: hclog.Info,
 		}),
 	})
+}
+
+// startProfile profiles the plugin's CPU into dir (the host passes it in
+// plugin_env, the load command's -plugin-cpuprofile) as
+// <binary>-<pid>.prof, until the returned stop, which runs when the host
+// ends the plugin gracefully. Empty dir: nothing.
+func startProfile(dir string) (stop func()) {
+	if dir == "" {
+		return func() {}
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%d.prof", filepath.Base(os.Args[0]), os.Getpid()))
+	f, err := os.Create(path)
+	if err == nil {
+		if err = pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		slog.Warn("no CPU profile", "err", err.Error())
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 // hclogKeys renames slog's keys to the ones go-plugin reads from a plugin's
@@ -148,6 +176,12 @@ func (s *server) Describe(context.Context, *wire.DescribeRequest) (*wire.Describ
 // gameResponse turns a variant's answer into the wire form. Rule errors
 // travel in the message; any other error fails the call.
 func gameResponse(st sdk.State, v sdk.View, err error) (*wire.GameResponse, error) {
+	return respond(false, st, v, err)
+}
+
+// respond is gameResponse with the view's board and legal moves packed when
+// the request asked (wire/packed.go).
+func respond(packed bool, st sdk.State, v sdk.View, err error) (*wire.GameResponse, error) {
 	if err != nil {
 		re, other := wire.FromRuleError(err)
 		if other != nil {
@@ -155,7 +189,14 @@ func gameResponse(st sdk.State, v sdk.View, err error) (*wire.GameResponse, erro
 		}
 		return &wire.GameResponse{Error: re}, nil
 	}
-	return &wire.GameResponse{State: st, View: wire.FromView(&v)}, nil
+	if !packed {
+		return &wire.GameResponse{State: st, View: wire.FromView(&v)}, nil
+	}
+	w, err := wire.FromViewPacked(&v)
+	if err != nil {
+		return nil, err
+	}
+	return &wire.GameResponse{State: st, View: w}, nil
 }
 
 func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameResponse, err error) {
@@ -164,7 +205,8 @@ func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameRes
 	if err != nil {
 		return gameResponse(nil, sdk.View{}, err)
 	}
-	return gameResponse(v.Start(sdk.Options(r.Options)))
+	st, view, err := v.Start(sdk.Options(r.Options))
+	return respond(r.Packed, st, view, err)
 }
 
 func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameResponse, err error) {
@@ -174,7 +216,7 @@ func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameRespo
 		return gameResponse(nil, sdk.View{}, err)
 	}
 	st, view, err := v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move))
-	return gameResponse(st, historyFrom(view, r.HistoryFrom), err)
+	return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
 }
 
 // historyFrom drops the first n entries of the view's History, as the host
@@ -199,10 +241,10 @@ func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameRespo
 			return gameResponse(nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s cannot go back in a game", r.Variant))
 		}
 		st, view, err := rw.Rewind(r.State, int(r.Ply))
-		return gameResponse(st, historyFrom(view, r.HistoryFrom), err)
+		return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
 	}
 	view, err := v.View(r.State)
-	return gameResponse(r.State, historyFrom(view, r.HistoryFrom), err)
+	return respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err)
 }
 
 func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.SuggestResponse, err error) {
@@ -255,7 +297,8 @@ func (s *server) Import(_ context.Context, r *wire.ImportRequest) (_ *wire.GameR
 	if err != nil {
 		return gameResponse(nil, sdk.View{}, err)
 	}
-	return gameResponse(v.Import(r.Format, r.Text))
+	st, view, err := v.Import(r.Format, r.Text)
+	return respond(r.Packed, st, view, err)
 }
 
 func (s *server) Perft(ctx context.Context, r *wire.PerftRequest) (_ *wire.PerftResponse, err error) {

@@ -452,15 +452,15 @@ func TestRoomNoStorage(t *testing.T) {
 	}
 }
 
-// TestFriendModeByPlayers: Play with a friend is a button for the two-player
-// games, and for Yonin Shogi says it is coming: its pages promise the
-// computer in empty and away seats, which rooms do not have yet.
+// TestFriendModeByPlayers: Play with a friend is a button for every shipped
+// game, Yonin Shogi's too now that its rooms have computer seats (empty and
+// away seats played by the computer, as its pages promise).
 func TestFriendModeByPlayers(t *testing.T) {
 	ctx := tab(t)
 	for _, c := range []struct {
 		variant string
 		button  bool
-	}{{"shogi", true}, {"xiangqi", true}, {"yonin", false}} {
+	}{{"shogi", true}, {"xiangqi", true}, {"yonin", true}} {
 		do(t, ctx, chromedp.Navigate(baseURL+"/en/"+c.variant+"/"))
 		button := eval[bool](t, ctx, `!!document.querySelector('button.mode-friend')`)
 		soon := eval[string](t, ctx, `document.querySelector('.mode-off')?.textContent ?? ''`)

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"strings"
 	"time"
@@ -19,7 +18,6 @@ import (
 	"github.com/banmen/banmen/platform/internal/pluginhost"
 	"github.com/banmen/banmen/platform/internal/room"
 	"github.com/banmen/banmen/platform/internal/server"
-	"github.com/banmen/banmen/platform/internal/store/sqlite"
 )
 
 // run is the whole program, so tests can start a real host in-process: it
@@ -76,13 +74,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(host.Descriptions()) == 0 {
 		logger.Warn("no rules plugins found; build them with `make build`", "plugin_dir", cfg.PluginDir)
 	}
-	st, err := sqlite.Open(filepath.Join(cfg.DataDir, "rooms.db"))
+	st, err := openStore(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("room store: %w", err)
+		return err
 	}
 	defer st.Close()
+	cluster, startCluster, stopCluster, err := joinCluster(ctx, st, cfg, logger)
+	if err != nil {
+		return err
+	}
 	rooms := room.New(room.Config{Store: st, Rules: server.RoomRules(host), Logger: logger,
-		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL})
+		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL, ThinkTimeout: cfg.Limits.SuggestTimeout,
+		Cluster: cluster})
+	startCluster(rooms)
+	defer stopCluster()
+	// The rooms' clock: away players and times per move passing to the
+	// computer. Stopped (its computer moves finished) before the store
+	// closes.
+	tickCtx, stopTicks := context.WithCancel(ctx)
+	ticksDone := make(chan struct{})
+	go func() { rooms.Run(tickCtx, computerTick); close(ticksDone) }()
+	defer func() { stopTicks(); <-ticksDone }()
 	sweepDone := make(chan struct{})
 	defer func() { <-sweepDone }()
 	sweepCtx, stopSweep := context.WithCancel(ctx)
@@ -108,6 +120,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	return nil
 }
+
+// computerTick is how often the rooms look for a computer move that is due
+// (an away player's seat, a time per move run out).
+const computerTick = 250 * time.Millisecond
 
 // sweep purges expired rooms now and then until ctx ends.
 func sweep(ctx context.Context, rooms *room.Manager, every time.Duration, logger *slog.Logger, done chan<- struct{}) {

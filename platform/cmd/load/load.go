@@ -37,7 +37,9 @@ type options struct {
 	ref        time.Duration
 	parallel   int
 	cpuprofile string
+	pluginProf string
 	keep       bool
+	stores     bool // stores.go
 }
 
 func parse(args []string, getenv func(string) string, stderr io.Writer) (options, error) {
@@ -59,7 +61,9 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs first (0: skip)")
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
+	fs.StringVar(&o.pluginProf, "plugin-cpuprofile", "", "write each plugin's CPU profile of the whole run into this directory (<plugin>-<pid>.prof; BANMEN_PLUGIN_CPUPROFILE in plugin_env)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary data directory and host log")
+	fs.BoolVar(&o.stores, "stores", false, "compare one host on SQLite, one on PostgreSQL and two sharing one PostgreSQL (stores.go); needs PostgreSQL's initdb")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -77,6 +81,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		return err
+	}
+	if o.stores {
+		return runStores(ctx, o, stdout, stderr)
 	}
 	out := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
 	var echo float64
@@ -105,9 +112,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			}
 			env = append(env, "BANMEN_CPUPROFILE="+p)
 		}
-		h, err := faulttest.Start(ctx, faulttest.Options{Bin: o.bin, Data: dir, Logs: filepath.Join(dir, "host.log"), Env: env,
-			Args: []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
-				"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}})
+		args := []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
+			"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}
+		if o.pluginProf != "" {
+			p, err := filepath.Abs(o.pluginProf)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return err
+			}
+			args = append(args, "-plugin_env", "BANMEN_PLUGIN_CPUPROFILE="+p)
+		}
+		h, err := faulttest.Start(ctx, faulttest.Options{Bin: o.bin, Data: dir, Logs: filepath.Join(dir, "host.log"), Env: env, Args: args})
 		if err != nil {
 			return err
 		}

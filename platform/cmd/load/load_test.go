@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/platform/hosttest"
+	"github.com/banmen/banmen/platform/internal/pgtest"
 )
 
 // binDir is $BANMEN_BIN (the Makefile sets it) or binaries built for this
@@ -40,6 +41,32 @@ func TestLoadSmoke(t *testing.T) {
 	}
 	for _, want := range []string{"confirmed moves:", "move round trip:", "server CPU per move:", "memory per idle room:",
 		"errors:              0", "4 of 4 rooms with every client on the server's version"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q", want)
+		}
+	}
+}
+
+// TestStoresSmoke keeps -stores working: two rooms per setup for a second,
+// SQLite, PostgreSQL and two hosts on one PostgreSQL (a temporary cluster;
+// skipped without PostgreSQL unless BANMEN_REQUIRE_PG=1).
+func TestStoresSmoke(t *testing.T) {
+	if _, err := pgtest.BinDir(); err != nil {
+		if os.Getenv(pgtest.RequireEnv) != "1" {
+			t.Skip(err)
+		}
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var out, errs bytes.Buffer
+	err := run(ctx, []string{"-bin", binDir(t), "-stores", "-rooms", "4", "-duration", "1s"},
+		func(string) string { return "" }, &out, &errs)
+	t.Log("\n" + out.String())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs.String())
+	}
+	for _, want := range []string{"sqlite, 1 host", "postgres, 1 host", "postgres, 2 hosts (2 split)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the output lacks %q", want)
 		}

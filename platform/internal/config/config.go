@@ -28,9 +28,13 @@ import (
 
 // Config is the whole configuration of a host.
 type Config struct {
-	Host      string            `yaml:"host"`
-	Port      int               `yaml:"port"`
-	DataDir   string            `yaml:"data_dir" config:"path"`
+	Host    string `yaml:"host"`
+	Port    int    `yaml:"port"`
+	DataDir string `yaml:"data_dir" config:"path"`
+	// Store is where rooms live: "sqlite" (rooms.db in DataDir) or
+	// "postgres" (StoreDSN; several hosts may share it).
+	Store     string            `yaml:"store"`
+	StoreDSN  string            `yaml:"store_dsn"`
 	PluginDir string            `yaml:"plugin_dir" config:"path"`
 	Variants  []string          `yaml:"variants"`
 	PluginEnv map[string]string `yaml:"plugin_env"`
@@ -67,6 +71,10 @@ type Limits struct {
 	RoomsPerMinute     int           `yaml:"rooms_per_minute"`
 	WrongKeysPerMinute int           `yaml:"wrong_keys_per_minute"`
 	SeatCodeTTL        time.Duration `yaml:"seat_code_ttl"`
+	// HostHeartbeat is how often a host sharing a PostgreSQL store says it
+	// is alive; one not heard of for three beats is dead and its
+	// connections no longer count.
+	HostHeartbeat time.Duration `yaml:"host_heartbeat"`
 }
 
 // Default is the configuration when nothing overrides it. Its relative
@@ -75,6 +83,7 @@ func Default() Config {
 	return Config{
 		Port:      8080,
 		DataDir:   "data",
+		Store:     "sqlite",
 		PluginDir: "plugins",
 		LogLevel:  "info",
 		LogFormat: "text",
@@ -98,6 +107,7 @@ func Default() Config {
 			RoomsPerMinute:     10,
 			WrongKeysPerMinute: 10,
 			SeatCodeTTL:        5 * time.Minute,
+			HostHeartbeat:      5 * time.Second,
 		},
 	}
 }
@@ -238,6 +248,10 @@ func (c Config) validate() error {
 	switch {
 	case c.Port < 0 || c.Port > 65535:
 		return fmt.Errorf("port %d out of range", c.Port)
+	case c.Store != "sqlite" && c.Store != "postgres":
+		return fmt.Errorf("store %q: want sqlite or postgres", c.Store)
+	case c.Store == "postgres" && c.StoreDSN == "":
+		return errors.New("store postgres needs store_dsn (or BANMEN_STORE_DSN), the database's connection string")
 	case c.PluginDir == "":
 		return errors.New("plugin_dir is empty")
 	case c.Limits.BodyBytes <= 0:
@@ -248,8 +262,8 @@ func (c Config) validate() error {
 		return errors.New("limits.room_ttl and limits.room_sweep must be positive")
 	case c.Limits.FrameBytes < 1024 || c.Limits.SocketQueue <= 0 || c.Limits.SocketBurst <= 0 || c.Limits.SocketRate <= 0:
 		return errors.New("limits.frame_bytes (≥ 1024), socket_queue, socket_burst and socket_rate must be positive")
-	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0:
-		return errors.New("limits.ping_interval and limits.seat_code_ttl must be positive")
+	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0 || c.Limits.HostHeartbeat <= 0:
+		return errors.New("limits.ping_interval, limits.seat_code_ttl and limits.host_heartbeat must be positive")
 	}
 	return nil
 }

@@ -45,6 +45,8 @@ func TestErrors(t *testing.T) {
 		"bad duration": {"-limits.call_timeout", "soon"},
 		"bad port":     {"-port", "70000"},
 		"stray arg":    {"extra"},
+		"bad store":    {"-store", "mysql"},
+		"no dsn":       {"-store", "postgres"},
 	} {
 		if _, err := Load(args, none, io.Discard); err == nil {
 			t.Errorf("%s: no error", name)

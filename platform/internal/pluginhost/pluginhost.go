@@ -72,9 +72,14 @@ type Host struct {
 	cfg       Config
 	procs     []*proc
 	byVariant map[string]*proc
-	descs     []sdk.Description
-	stop      chan struct{}
-	wg        sync.WaitGroup
+	// engines are second processes of the plugins with a computer player:
+	// every "suggest" call goes there, so that a search (CPU-bound, on
+	// the plugin's one scheduler thread) never delays a Play of the
+	// rules process. Started at the first suggest.
+	engines map[string]*proc
+	descs   []sdk.Description
+	stop    chan struct{}
+	wg      sync.WaitGroup
 }
 
 // proc is one plugin binary and its current process.
@@ -93,6 +98,11 @@ type proc struct {
 	// check. A plugin that answers calls is alive, however long its queue
 	// makes a ping wait; only an idle or silent one is pinged.
 	answered atomic.Bool
+	// engineProc is the process for the computer's moves (engine).
+	engineProc *proc
+	// lazy: started by its first call (an engine process); launched: it
+	// was started once.
+	lazy, launched bool
 }
 
 // Start launches every plugin in cfg.Dir and registers their variants. A
@@ -121,7 +131,7 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("plugin directory: %w", err)
 	}
-	h := &Host{cfg: cfg, byVariant: map[string]*proc{}, stop: make(chan struct{})}
+	h := &Host{cfg: cfg, byVariant: map[string]*proc{}, engines: map[string]*proc{}, stop: make(chan struct{})}
 	for _, e := range entries {
 		info, err := e.Info()
 		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
@@ -142,6 +152,9 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 			}
 			h.byVariant[d.ID] = p
 			h.descs = append(h.descs, d)
+			if len(d.Levels) > 0 {
+				h.engines[d.ID] = p.engine()
+			}
 		}
 		h.procs = append(h.procs, p)
 		cfg.Logger.Info("plugin started", "plugin", p.name, "pid", conn.PID(), "variants", len(conn.Descriptions()))
@@ -152,6 +165,15 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 		go h.healthLoop()
 	}
 	return h, nil
+}
+
+// engine is a second process of p's binary for its computer player,
+// started by its first call. Variants of one binary share it.
+func (p *proc) engine() *proc {
+	if p.engineProc == nil {
+		p.engineProc = &proc{name: p.name + " (engine)", path: p.path, cfg: p.cfg, lazy: true}
+	}
+	return p.engineProc
 }
 
 // launch starts the plugin process: no inherited environment but PATH and
@@ -267,6 +289,14 @@ func (h *Host) Close() {
 	}
 	h.wg.Wait()
 	for _, p := range h.procs {
+		if e := p.engineProc; e != nil {
+			e.mu.Lock()
+			if e.conn != nil {
+				stopProcess(e.conn, e.cmd, shutdownGrace)
+				e.conn, e.cmd = nil, nil
+			}
+			e.mu.Unlock()
+		}
 		p.mu.Lock()
 		if p.conn != nil {
 			stopProcess(p.conn, p.cmd, shutdownGrace)
@@ -283,6 +313,9 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 	p, ok := h.byVariant[variant]
 	if !ok {
 		return ErrUnknownVariant
+	}
+	if e, ok := h.engines[variant]; ok && call == "suggest" {
+		p = e
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -332,6 +365,16 @@ func (p *proc) get(ctx context.Context, variant string) (*host.Conn, error) {
 	if p.conn != nil {
 		stopProcess(p.conn, p.cmd, 0)
 		p.conn, p.cmd = nil, nil
+	}
+	if p.lazy && !p.launched {
+		// An engine process's first start is no restart.
+		conn, cmd, err := p.launch(context.WithoutCancel(ctx))
+		if err != nil {
+			return nil, fmt.Errorf("start plugin %s: %w", p.name, err)
+		}
+		p.launched = true
+		p.conn, p.cmd = conn, cmd
+		return conn, nil
 	}
 	now := time.Now()
 	if now.Before(p.downUntil) {

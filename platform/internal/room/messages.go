@@ -24,6 +24,7 @@ const (
 	TypeWithdraw = "withdraw" // version: withdraw one's own request
 	TypeSeatCode = "seatCode" // ask for a one-time code that moves the seat
 	TypePing     = "ping"     // an application-level ping; answered with pong
+	TypeStart    = "start"    // version: the host starts with the computer in the free seats
 )
 
 // Event types the server sends. The first group changes the room and
@@ -37,6 +38,7 @@ const (
 	EvWithdraw = "withdraw" // the requester withdrew it
 	EvJoin     = "join"     // a free seat was taken
 	EvRekey    = "rekey"    // a seat moved to another device with a seat code
+	EvStart    = "start"    // the host started: the computer plays the free seats
 
 	EvWelcome  = "welcome"  // the answer to hello
 	EvPresence = "presence" // who is connected changed
@@ -103,7 +105,7 @@ func Decode(b []byte) (Request, error) {
 			return Request{}, fmt.Errorf("%w: move needs a move", ErrBadMessage)
 		}
 		fallthrough
-	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw:
+	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart:
 		if r.Version == nil {
 			return Request{}, fmt.Errorf("%w: %s needs the version it answers", ErrBadMessage, r.Type)
 		}
@@ -129,6 +131,10 @@ type Event struct {
 	Seat   *sdk.Seat       `json:"seat,omitempty"`
 	Move   sdk.Move        `json:"move,omitempty"`
 	Played *sdk.PlayedMove `json:"played,omitempty"`
+	// Computer: the computer made this move for Seat.
+	Computer bool `json:"computer,omitempty"`
+	// Clock is the time per move of the turn now in progress.
+	Clock *Clock `json:"clock,omitempty"`
 	// View is the game after the event. In events its history is null (the
 	// client appends Played); in a full welcome it is complete. Legal lists
 	// only the receiver's own moves.
@@ -152,6 +158,9 @@ type Event struct {
 	SeatKey string  `json:"seatKey,omitempty"`
 	Resync  string  `json:"resync,omitempty"` // "full" or "events"
 	Broken  *Broken `json:"broken,omitempty"`
+	// Settings are the options the room was created with (the variant's
+	// and the host settings): every visitor sees them.
+	Settings sdk.Options `json:"settings,omitempty"`
 }
 
 // Pending is a new-round request waiting for consent.
@@ -164,12 +173,17 @@ type Pending struct {
 type Presence struct {
 	Seats      []SeatPresence `json:"seats"`
 	Spectators int            `json:"spectators"`
+	// Started: the host started with the computer in the free seats.
+	Started bool `json:"started,omitempty"`
 }
 
 // SeatPresence is one seat's state.
 type SeatPresence struct {
 	Taken     bool `json:"taken"`
 	Connected bool `json:"connected"`
+	// Computer: the computer plays this seat now (a free seat of a started
+	// room, or a player away past the grace period).
+	Computer bool `json:"computer,omitempty"`
 }
 
 // Broken says a room's log no longer replays under the installed rules.
@@ -185,8 +199,6 @@ type Broken struct {
 }
 
 func seatPtr(s sdk.Seat) *sdk.Seat { return &s }
-
-func marshal(ev Event) ([]byte, error) { return json.Marshal(ev) }
 
 // EncodeError is the error event that precedes a close.
 func EncodeError(code, msg string) ([]byte, error) {

@@ -86,6 +86,21 @@ type Config struct {
 	// RulesVersion reads a Description's rules version (its RulesVersion
 	// by default; tests stand in an upgraded plugin).
 	RulesVersion func(sdk.Description) string
+
+	// Computer seats (seats.go): AwayGrace is how long a player's seat
+	// waits for a lost connection before the computer plays it (10 s);
+	// ThinkTimeout bounds one computer move (10 s); ComputerWorkers is how
+	// many computer moves are thought at once for all rooms (2).
+	AwayGrace       time.Duration
+	ThinkTimeout    time.Duration
+	ComputerWorkers int
+	// RunsComputer tells whether this host thinks the computer's moves of
+	// a room (default: every room). A store shared by several hosts
+	// arbitrates: only one of them should answer true for a room.
+	RunsComputer func(room string) bool
+	// Cluster shares presence with the other hosts of the store; nil for
+	// a host alone (cluster.go).
+	Cluster Cluster
 }
 
 // Manager holds the rooms in memory and loads the others from the store.
@@ -93,6 +108,11 @@ type Manager struct {
 	cfg   Config
 	mu    sync.Mutex
 	rooms map[string]*Room
+
+	pool      chan struct{} // a token per computer move being thought
+	thinkers  sync.WaitGroup
+	closed    chan struct{}
+	closeOnce sync.Once
 }
 
 // New returns a Manager.
@@ -118,7 +138,19 @@ func New(cfg Config) *Manager {
 	if cfg.RulesVersion == nil {
 		cfg.RulesVersion = descriptionRulesVersion
 	}
-	return &Manager{cfg: cfg, rooms: map[string]*Room{}}
+	if cfg.AwayGrace == 0 {
+		cfg.AwayGrace = 10 * time.Second
+	}
+	if cfg.ThinkTimeout == 0 {
+		cfg.ThinkTimeout = 10 * time.Second
+	}
+	if cfg.ComputerWorkers <= 0 {
+		cfg.ComputerWorkers = 2
+	}
+	if cfg.RunsComputer == nil {
+		cfg.RunsComputer = func(string) bool { return true }
+	}
+	return &Manager{cfg: cfg, rooms: map[string]*Room{}, pool: make(chan struct{}, cfg.ComputerWorkers), closed: make(chan struct{})}
 }
 
 // descriptionRulesVersion is the rules version a variant declares.
@@ -181,6 +213,11 @@ func (r *Room) init(meta store.Room, desc sdk.Description) {
 	n := meta.Seats
 	r.meta, r.desc, r.round, r.touched = meta, desc, 1, meta.Touched
 	r.keys, r.taken, r.conns = make([][]byte, n), make([]bool, n), make([]*Session, n)
+	r.awaySince = make([]time.Time, n)
+	for i := range r.awaySince {
+		r.awaySince[i] = r.m.cfg.Now()
+	}
+	r.turnAt = meta.Created
 	r.spectators = map[*Session]struct{}{}
 	r.taken[0] = true
 }
@@ -204,6 +241,10 @@ func (m *Manager) Open(ctx context.Context, id string) (*Room, error) {
 				m.mu.Lock()
 				delete(m.rooms, id)
 				m.mu.Unlock()
+			} else {
+				r.mu.Lock()
+				r.kick() // a computer seat to move goes on after a restart
+				r.mu.Unlock()
 			}
 			close(r.ready)
 			return r, r.loadErr
@@ -286,8 +327,8 @@ func (m *Manager) Join(ctx context.Context, id string, h Hello, sub Subscriber) 
 			return nil, err
 		}
 		s, err := r.join(ctx, h, sub)
-		if errors.Is(err, errDropped) {
-			continue // dropped from memory between Open and join: load again
+		if errors.Is(err, errDropped) || errors.Is(err, errRetry) {
+			continue // dropped from memory between Open and join, or changed on another host
 		}
 		return s, err
 	}
@@ -324,6 +365,13 @@ type Room struct {
 	pending *Pending
 	broken  *Broken
 	recent  []Event // the last events that raised the version, without views
+	// started: the host started with free seats (computer seats);
+	// turnAt: when the turn in progress began; awaySince: when each seat's
+	// connection went; thinking: a computer move is being thought.
+	started   bool
+	turnAt    time.Time
+	awaySince []time.Time
+	thinking  bool
 
 	conns      []*Session
 	spectators map[*Session]struct{}
@@ -332,6 +380,8 @@ type Room struct {
 	// gone: dropped from memory (a new Room will load); expiredGone: and
 	// expired.
 	gone, expiredGone bool
+	// cl is what other hosts hold of the room (nil without a Cluster).
+	cl *clusterRoom
 }
 
 type seatCode struct {
@@ -435,6 +485,9 @@ func (r *Room) load(ctx context.Context) error {
 	if r.version != meta.Version {
 		fail(r.version, fmt.Errorf("the log ends at version %d, the room says %d", r.version, meta.Version))
 	}
+	if _, err := r.refreshPresence(ctx); err != nil {
+		return fmt.Errorf("load presence: %w", err)
+	}
 	return nil
 }
 
@@ -474,7 +527,7 @@ func (r *Room) prepare(ctx context.Context, a store.Action) (effect, error) {
 		return effect{}, sdk.Errorf("bad_seat", "no seat %d", a.Seat)
 	}
 	switch a.Kind {
-	case kindMove:
+	case kindMove, kindComputer:
 		st, v, err := r.play(ctx, seat, sdk.Move(a.Move))
 		if err != nil {
 			return effect{}, err
@@ -491,6 +544,14 @@ func (r *Room) prepare(ctx context.Context, a store.Action) (effect, error) {
 		return effect{ev: EvJoin}, nil
 	case kindRekey:
 		return effect{ev: EvRekey}, nil
+	case kindStart:
+		if r.startedPlay() {
+			return effect{}, sdk.Errorf("started", "the game has started")
+		}
+		if a.Seat != 0 {
+			return effect{}, sdk.Errorf("not_host", "only the host starts the game")
+		}
+		return effect{ev: EvStart}, nil
 	case kindRound:
 		return r.startRound(ctx, EvRound)
 	case kindRequest:
@@ -530,7 +591,7 @@ func (r *Room) prepare(ctx context.Context, a store.Action) (effect, error) {
 }
 
 func (r *Room) startRound(ctx context.Context, ev string) (effect, error) {
-	st, v, err := r.m.cfg.Rules.Start(ctx, r.meta.Variant, r.meta.Options)
+	st, v, err := r.m.cfg.Rules.Start(ctx, r.meta.Variant, r.roundOptions(r.round+1))
 	if err != nil {
 		return effect{}, err
 	}
@@ -546,12 +607,19 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		r.touched = a.At
 	}
 	switch a.Kind {
-	case kindMove:
+	case kindMove, kindComputer:
 		r.state, r.view = e.state, e.view
+		r.turnAt = a.At
+	case kindStart:
+		r.started = true
+		r.turnAt = a.At
 	case kindClaim:
 		r.taken[a.Seat] = true
 		if a.KeyHash != nil {
 			r.keys[a.Seat] = a.KeyHash
+		}
+		if !r.started && !slices.Contains(r.taken, false) && r.view.Ply == 0 {
+			r.turnAt = a.At // the last seat taken: the first turn begins
 		}
 	case kindRekey:
 		if a.KeyHash != nil {
@@ -570,10 +638,12 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		r.state, r.view = e.state, e.view
 		r.round++
 		r.pending = nil
+		r.turnAt = a.At
 	}
 	ev := Event{Type: e.ev, Version: a.Version, Round: r.round, Seat: seatPtr(seat), Played: e.played}
-	if a.Kind == kindMove {
+	if a.Kind == kindMove || a.Kind == kindComputer {
 		ev.Move = sdk.Move(a.Move)
+		ev.Computer = a.Kind == kindComputer
 	}
 	if r.pending != nil && (e.ev == EvRequest || e.ev == EvAccept) {
 		p := *r.pending
@@ -588,7 +658,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 }
 
 // changesView tells whether an event's receivers need the new view.
-func changesView(ev string) bool { return ev == EvMove || ev == EvRound }
+func changesView(ev string) bool { return ev == EvMove || ev == EvRound || ev == EvStart }
 
 // Subscriber is a connection as the room sees it.
 type Subscriber interface {
@@ -613,6 +683,7 @@ type Session struct {
 	seat sdk.Seat // -1 for a spectator
 	sub  Subscriber
 	left bool
+	conn string // its ID in the Cluster
 }
 
 // Seat is the session's seat, -1 for a spectator.
@@ -659,6 +730,9 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		key, hash := newKeyPair()
 		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindRekey, Seat: int(seat), At: r.m.cfg.Now(), KeyHash: hash}
 		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			if errors.Is(err, store.ErrConflict) && r.catchUp(ctx) == nil {
+				return nil, errRetry
+			}
 			return nil, r.storeError(err)
 		}
 		ev := r.commit(a, effect{ev: EvRekey})
@@ -675,6 +749,9 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		key, hash := newKeyPair()
 		a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindClaim, Seat: free, At: r.m.cfg.Now(), KeyHash: hash}
 		if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+			if errors.Is(err, store.ErrConflict) && r.catchUp(ctx) == nil {
+				return nil, errRetry
+			}
 			return nil, r.storeError(err)
 		}
 		ev := r.commit(a, effect{ev: EvJoin})
@@ -686,11 +763,13 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 			r.replace(old, "another_connection")
 		}
 		r.conns[s.seat] = s
+		r.clusterJoined(s)
 	} else {
 		r.spectators[s] = struct{}{}
 	}
 	r.welcome(s, h.Version, newKey)
 	r.broadcastPresence()
+	r.kick()
 	return s, nil
 }
 
@@ -700,6 +779,7 @@ func (r *Room) replace(old *Session, reason string) {
 	old.sub.Close(CloseReplaced, "replaced")
 	old.left = true
 	r.conns[old.seat] = nil
+	r.markAway(old.seat)
 }
 
 // matchKey finds the seat a key holds, comparing hashes in constant time
@@ -719,7 +799,7 @@ func (r *Room) matchKey(key string) (sdk.Seat, bool) {
 // the client's version when they are all still kept.
 func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	w := Event{Type: EvWelcome, Version: r.version, Round: r.round, Seat: seatPtr(s.seat), Room: r.id,
-		Variant: r.meta.Variant, SeatKey: newKey, Broken: r.broken, Presence: r.presence()}
+		Variant: r.meta.Variant, SeatKey: newKey, Broken: r.broken, Presence: r.presence(), Clock: r.clock(r.m.cfg.Now()), Settings: r.meta.Options}
 	if r.pending != nil {
 		p := *r.pending
 		w.NewRound = &p
@@ -780,9 +860,10 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
 }
 
 func (r *Room) presence() *Presence {
-	p := &Presence{Seats: make([]SeatPresence, len(r.taken)), Spectators: len(r.spectators)}
+	p := &Presence{Seats: make([]SeatPresence, len(r.taken)), Spectators: len(r.spectators), Started: r.started}
+	now := r.m.cfg.Now()
 	for i := range r.taken {
-		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.conns[i] != nil}
+		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.seatConnected(i), Computer: r.playedByComputer(i, now)}
 	}
 	return p
 }
@@ -797,6 +878,7 @@ func (r *Room) broadcastPresence() {
 // broadcast sends a version-raising event to every connection, with the new
 // view where it changed; each distinct audience is encoded once.
 func (r *Room) broadcast(ev Event) {
+	ev.Clock = r.clock(r.m.cfg.Now())
 	if !changesView(ev.Type) {
 		b := r.encode(ev)
 		for _, s := range r.sessions() {
@@ -849,7 +931,9 @@ func (s *Session) Leave() {
 	if s.seat >= 0 {
 		if r.conns[s.seat] == s {
 			r.conns[s.seat] = nil
+			r.markAway(s.seat)
 		}
+		r.clusterLeft(s)
 	} else {
 		delete(r.spectators, s)
 	}
@@ -910,6 +994,8 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		a.Kind = kindDecline
 	case TypeWithdraw:
 		a.Kind = kindWithdraw
+	case TypeStart:
+		a.Kind = kindStart
 	default:
 		refuse("bad_request", "unknown request")
 		return
@@ -923,11 +1009,11 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	if a.Kind == kindMove && a.Move != string(sdk.Resign) {
-		if slices.Contains(r.taken, false) {
+		if !r.startedPlay() {
 			refuse("waiting", "a seat is still free: moves start when every seat is taken")
 			return
 		}
-		if slices.Contains(r.conns, nil) {
+		if !r.hasComputer() && !r.allConnected() {
 			refuse("paused", "a player is away: moves wait until everyone is connected")
 			return
 		}
@@ -943,6 +1029,9 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+		if r.lostRace(ctx, s, req, a, err) {
+			return
+		}
 		err = r.storeError(err)
 		r.m.cfg.Logger.Error("room action not stored", "room", r.id, "kind", a.Kind, "err", err)
 		refuse("not_stored", "the action could not be stored; it was not played")
@@ -951,6 +1040,10 @@ func (s *Session) Act(ctx context.Context, req Request) {
 	ev := r.commit(a, e)
 	r.broadcast(ev)
 	s.send(r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
+	if a.Kind == kindStart {
+		r.broadcastPresence()
+	}
+	r.kick()
 }
 
 // isDuplicate tells whether a request answering version v is the very
@@ -970,6 +1063,8 @@ func (r *Room) isDuplicate(v int64, a store.Action) bool {
 		return ev.Type == EvRequest || ev.Type == EvRound
 	case kindAccept:
 		return ev.Type == EvAccept || ev.Type == EvRound
+	case kindStart:
+		return ev.Type == EvStart
 	}
 	return ev.Type == a.Kind
 }
@@ -1005,6 +1100,7 @@ func (r *Room) newCode(seat sdk.Seat) (string, time.Time) {
 	}
 	c := seatCode{seat: seat, code: string(b), expires: now.Add(r.m.cfg.SeatCodeTTL)}
 	r.codes = append(r.codes, c)
+	r.shareCode(c)
 	return c.code, c.expires
 }
 
@@ -1016,6 +1112,9 @@ func (r *Room) redeemCode(code string) (sdk.Seat, error) {
 		return -1, ErrTooManyAttempts
 	}
 	code = strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
+	if r.m.cfg.Cluster != nil {
+		return r.takeSharedCode(code, now)
+	}
 	found := -1
 	for i, c := range r.codes {
 		if subtle.ConstantTimeCompare([]byte(c.code), []byte(code)) == 1 && now.Before(c.expires) {

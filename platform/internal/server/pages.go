@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,6 +129,9 @@ type pageData struct {
 	// FriendSoon: rooms are served, but not yet for this variant (see
 	// friendModeSoon).
 	FriendSoon bool
+	// RoomSettings, on a landing page: the settings a new room is created
+	// with (roomSettings), asked before Play with a friend creates it.
+	RoomSettings []sdk.OptionSpec
 	// Approximate: the page's language is only a weak substitute for the
 	// one the browser asks for (Simplified for a Traditional Chinese
 	// reader), and the page says so.
@@ -251,14 +255,15 @@ func (s *Server) pageRoutes(app *fiber.App) {
 	})
 	app.Get("/:lang/:variant/", func(c *fiber.Ctx) error {
 		l, ok := lang(c)
-		v, _, found := variant(c)
+		v, d, found := variant(c)
 		if !ok || !found {
 			return notFoundPage(c)
 		}
 		return pg.render(c, fiber.StatusOK, "landing", pageData{
-			Lang: l, Variant: v, Rooms: s.rooms != nil && !friendModeSoon(v), FriendSoon: s.rooms != nil && friendModeSoon(v),
-			Title:       titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
-			Description: titleOr(cat, l, "landing."+v.ID+".meta", ""),
+			Lang: l, Variant: v, Rooms: s.rooms != nil && !friendModeSoon(d), FriendSoon: s.rooms != nil && friendModeSoon(d),
+			RoomSettings: roomSettings(d),
+			Title:        titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
+			Description:  titleOr(cat, l, "landing."+v.ID+".meta", ""),
 		})
 	})
 	app.Get("/:lang/:variant/play", func(c *fiber.Ctx) error {
@@ -360,9 +365,32 @@ func contentHash(fsys fs.FS) string {
 }
 
 // friendModeSoon tells whether the landing page offers Play with a friend
-// as coming rather than now: for more than two seats. A room of four waits
-// for everyone to be seated and connected, while such a game's pages promise
-// that the computer fills empty seats and plays for whoever is away, which
-// the host does not do yet (issue 14). Rooms of any size stay open to the
-// API and to invitation links.
-func friendModeSoon(v *variantCard) bool { return v.Players > 2 }
+// as coming rather than now: for more than two seats without computer
+// seats (no host setting sdk.SettingLevel). Such a room waits for everyone
+// to be seated and connected, while a game of more than two promises that
+// the computer fills empty seats and plays for whoever is away. Rooms of
+// any size stay open to the API and to invitation links.
+func friendModeSoon(d sdk.Description) bool {
+	_, computer := d.HostSetting(sdk.SettingLevel)
+	return len(d.Seats) > 2 && !computer
+}
+
+// roomSettings are what Play with a friend asks before it creates a room
+// of a variant with host settings: the variant's options and the host
+// settings a room applies, without those the room decides itself (the
+// first seat, which rounds rotate, and the number of players, which is who
+// comes). None for a variant without host settings: its room is created
+// at once, with the defaults.
+func roomSettings(d sdk.Description) []sdk.OptionSpec {
+	if len(d.HostSettings) == 0 {
+		return nil
+	}
+	var out []sdk.OptionSpec
+	for _, o := range slices.Concat(d.Options, d.HostSettings) {
+		if o.Key == sdk.SettingFirstSeat || o.Key == sdk.SettingHumanSeats {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}

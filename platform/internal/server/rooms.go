@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"time"
 
 	"github.com/banmen/banmen/platform/internal/room"
 	"github.com/banmen/banmen/sdk"
@@ -39,6 +40,24 @@ func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, se
 		return err
 	})
 	return st, v, err
+}
+
+// Suggest is room.ComputerRules: the computer's move for a computer seat,
+// through the plugin host's engine process (pluginhost routes "suggest"
+// there), so a search never delays a player's Play.
+func (r roomRules) Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level) (move sdk.Move, err error) {
+	err = r.g.Call(ctx, variant, "suggest", func(ctx context.Context, c *host.Conn) (err error) {
+		// The plugin gets the time less a margin for the trip back.
+		pctx := ctx
+		if d, ok := ctx.Deadline(); ok {
+			var cancel context.CancelFunc
+			pctx, cancel = context.WithDeadline(ctx, d.Add(-time.Until(d)/10))
+			defer cancel()
+		}
+		move, err = c.Suggest(pctx, variant, s, seat, level)
+		return err
+	})
+	return move, err
 }
 
 type createRoomRequest struct {

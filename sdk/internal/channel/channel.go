@@ -5,6 +5,7 @@
 package channel
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -64,8 +65,17 @@ const (
 	MaxFrame   = 16 << 20
 	TokenBytes = 32
 	headerSize = 5
-	// maxIdle is how many idle connections the host keeps per plugin.
-	maxIdle = 16
+	// MaxConns bounds the connections the host opens to one plugin: a
+	// call finding them all busy waits for one (its context still bounds
+	// it). The old pool closed every connection beyond 16 idle ones and
+	// dialled again on the next call, and at 1000 rooms dialling was a
+	// large part of the host's profile. A plugin serves its connections
+	// concurrently but its rules calls are short and CPU-bound, so more
+	// connections than this only queue in the plugin instead of here.
+	MaxConns = 32
+	// readBuffer is each connection's read buffer: a frame that fits
+	// arrives with one read system call instead of two (header, body).
+	readBuffer = 32 << 10
 )
 
 // ErrFrameTooLarge reports a frame above MaxFrame.
@@ -181,9 +191,10 @@ func (cs *Server) ServeConn(c net.Conn) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
+	br := bufio.NewReaderSize(c, readBuffer)
 	var in, out []byte
 	for {
-		kind, body, buf, err := ReadFrame(c, in)
+		kind, body, buf, err := ReadFrame(br, in)
 		in = buf
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {
@@ -224,19 +235,32 @@ func Handle[Req any, PReq interface {
 // ErrClosed is returned by calls on a Client after Close.
 var ErrClosed = errors.New("channel: closed")
 
-// Client is the host's pool of connections to one plugin's channel. Its
-// methods are safe for concurrent use.
+// Client is the host's pool of connections to one plugin's channel: at most
+// MaxConns, kept open between calls. Its methods are safe for concurrent use.
 type Client struct {
 	addr  string
 	token []byte
+	// slots holds one token per connection that may be open or opened;
+	// a call takes one for its whole duration.
+	slots chan struct{}
 
 	mu     sync.Mutex
-	idle   []net.Conn
+	idle   []*pconn
+	open   int // connections open (idle or in a call)
+	dials  int // connections ever dialled (tests)
 	closed bool
 }
 
+// pconn is a pooled connection and its read buffer.
+type pconn struct {
+	net.Conn
+	br *bufio.Reader
+}
+
 // NewClient returns a client of the channel at addr; it dials on demand.
-func NewClient(addr string, token []byte) *Client { return &Client{addr: addr, token: token} }
+func NewClient(addr string, token []byte) *Client {
+	return &Client{addr: addr, token: token, slots: make(chan struct{}, MaxConns)}
+}
 
 // Idle is how many connections the pool holds unused.
 func (ch *Client) Idle() int {
@@ -245,10 +269,26 @@ func (ch *Client) Idle() int {
 	return len(ch.idle)
 }
 
-func (ch *Client) get(ctx context.Context) (net.Conn, error) {
+// Stats is how many connections are open now and how many were ever dialled.
+func (ch *Client) Stats() (open, dialled int) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return ch.open, ch.dials
+}
+
+// get takes a slot (waiting for one while all are in calls) and an idle
+// connection or a new one. Every connection got goes back through put or
+// drop, which free its slot.
+func (ch *Client) get(ctx context.Context) (*pconn, error) {
+	select {
+	case ch.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	ch.mu.Lock()
 	if ch.closed {
 		ch.mu.Unlock()
+		<-ch.slots
 		return nil, ErrClosed
 	}
 	if n := len(ch.idle); n > 0 {
@@ -257,7 +297,21 @@ func (ch *Client) get(ctx context.Context) (net.Conn, error) {
 		ch.mu.Unlock()
 		return c, nil
 	}
+	ch.open++
+	ch.dials++
 	ch.mu.Unlock()
+	c, err := ch.dial(ctx)
+	if err != nil {
+		ch.mu.Lock()
+		ch.open--
+		ch.mu.Unlock()
+		<-ch.slots
+		return nil, err
+	}
+	return c, nil
+}
+
+func (ch *Client) dial(ctx context.Context) (*pconn, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", ch.addr)
 	if err != nil {
@@ -270,17 +324,29 @@ func (ch *Client) get(ctx context.Context) (net.Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	return c, nil
+	return &pconn{Conn: c, br: bufio.NewReaderSize(c, readBuffer)}, nil
 }
 
-func (ch *Client) put(c net.Conn) {
+// put returns a healthy connection to the pool.
+func (ch *Client) put(c *pconn) {
 	ch.mu.Lock()
-	defer ch.mu.Unlock()
-	if ch.closed || len(ch.idle) >= maxIdle {
+	if ch.closed {
+		ch.open--
 		c.Close()
-		return
+	} else {
+		ch.idle = append(ch.idle, c)
 	}
-	ch.idle = append(ch.idle, c)
+	ch.mu.Unlock()
+	<-ch.slots
+}
+
+// drop closes a connection that saw an error or was cut short.
+func (ch *Client) drop(c *pconn) {
+	c.Close()
+	ch.mu.Lock()
+	ch.open--
+	ch.mu.Unlock()
+	<-ch.slots
 }
 
 // Close closes the idle connections and fails every later call.
@@ -291,6 +357,7 @@ func (ch *Client) Close() {
 	for _, c := range ch.idle {
 		c.Close()
 	}
+	ch.open -= len(ch.idle)
 	ch.idle = nil
 }
 
@@ -313,7 +380,7 @@ func (ch *Client) Call(ctx context.Context, kind byte, req, resp proto.Message) 
 	bp := framePool.Get().(*[]byte)
 	defer func() {
 		if !stop() || err != nil {
-			c.Close()
+			ch.drop(c)
 		} else {
 			ch.put(c)
 		}
@@ -331,7 +398,7 @@ func (ch *Client) Call(ctx context.Context, kind byte, req, resp proto.Message) 
 	if _, err := c.Write(buf); err != nil {
 		return err
 	}
-	k, body, buf, err := ReadFrame(c, buf[:0])
+	k, body, buf, err := ReadFrame(c.br, buf[:0])
 	*bp = buf
 	if err != nil {
 		return err

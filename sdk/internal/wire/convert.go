@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -51,6 +52,15 @@ func legalFromWire(m *LegalMove) sdk.LegalMove {
 
 // FromView is v in wire form.
 func FromView(v *sdk.View) *View {
+	w, _ := fromView(v, false)
+	return w
+}
+
+// FromViewPacked is v in wire form with its board and legal moves packed
+// (packed.go); it fails only on text that is not UTF-8, as protobuf would.
+func FromViewPacked(v *sdk.View) (*View, error) { return fromView(v, true) }
+
+func fromView(v *sdk.View, packed bool) (*View, error) {
 	w := &View{
 		Ply:        int32(v.Ply),
 		Status:     string(v.Status),
@@ -63,11 +73,21 @@ func FromView(v *sdk.View) *View {
 		Notices:    v.Notices,
 		HideLegal:  v.HideLegal,
 	}
-	cells := make([]Cell, len(v.Board))
-	w.Board = make([]*Cell, len(v.Board))
-	for i, c := range v.Board {
-		cells[i] = Cell{Kind: c.Kind, Owner: int32(c.Owner), Facing: int32(c.Facing), Promoted: c.Promoted, Flipped: c.Flipped}
-		w.Board[i] = &cells[i]
+	if packed {
+		var err error
+		if w.PackedBoard, err = PackBoard(v.Board); err != nil {
+			return nil, err
+		}
+		if w.PackedLegal, err = PackLegal(v.Legal); err != nil {
+			return nil, err
+		}
+	} else {
+		cells := make([]Cell, len(v.Board))
+		w.Board = make([]*Cell, len(v.Board))
+		for i, c := range v.Board {
+			cells[i] = Cell{Kind: c.Kind, Owner: int32(c.Owner), Facing: int32(c.Facing), Promoted: c.Promoted, Flipped: c.Flipped}
+			w.Board[i] = &cells[i]
+		}
 	}
 	if len(v.Hands) > 0 {
 		w.Hands = make([]*Hand, len(v.Hands))
@@ -85,7 +105,7 @@ func FromView(v *sdk.View) *View {
 			w.History[i] = &PlayedMove{Seat: int32(p.Seat), Move: string(p.Move), Text: p.Text, Alt: p.Alt, Number: int32(p.Number)}
 		}
 	}
-	if len(v.Legal) > 0 {
+	if len(v.Legal) > 0 && !packed {
 		legal := make([]LegalMove, len(v.Legal))
 		w.Legal = make([]*LegalMove, len(v.Legal))
 		for i := range v.Legal {
@@ -104,13 +124,14 @@ func FromView(v *sdk.View) *View {
 	for _, kv := range v.Details {
 		w.Details = append(w.Details, &KeyValue{Key: kv.Key, Value: kv.Value})
 	}
-	return w
+	return w, nil
 }
 
-// ToView is the contract's View of w (an empty View for nil).
-func ToView(w *View) sdk.View {
+// ToView is the contract's View of w (an empty View for nil), its board
+// and legal moves read from the packed strings when they are there.
+func ToView(w *View) (sdk.View, error) {
 	if w == nil {
-		return sdk.View{}
+		return sdk.View{}, nil
 	}
 	v := sdk.View{
 		Ply:        int(w.Ply),
@@ -131,6 +152,24 @@ func ToView(w *View) sdk.View {
 	}
 	for i, c := range w.Board {
 		v.Board[i] = sdk.Cell{Kind: c.Kind, Owner: sdk.Seat(c.Owner), Facing: int(c.Facing), Promoted: c.Promoted, Flipped: c.Flipped}
+	}
+	if w.PackedBoard != nil {
+		if len(w.Board) > 0 {
+			return sdk.View{}, fmt.Errorf("%w: both a packed and a plain board", ErrPacked)
+		}
+		var err error
+		if v.Board, err = UnpackBoard(w.PackedBoard); err != nil {
+			return sdk.View{}, err
+		}
+	}
+	if w.PackedLegal != nil {
+		if len(w.Legal) > 0 {
+			return sdk.View{}, fmt.Errorf("%w: both packed and plain legal moves", ErrPacked)
+		}
+		var err error
+		if v.Legal, err = UnpackLegal(w.PackedLegal); err != nil {
+			return sdk.View{}, err
+		}
 	}
 	if len(w.Hands) > 0 {
 		v.Hands = make([][]sdk.HandPiece, len(w.Hands))
@@ -163,7 +202,7 @@ func ToView(w *View) sdk.View {
 	for _, kv := range w.Details {
 		v.Details = append(v.Details, sdk.KeyValue{Key: kv.Key, Value: kv.Value})
 	}
-	return v
+	return v, nil
 }
 
 // FromRuleError splits err into a rule error, which travels in a response,

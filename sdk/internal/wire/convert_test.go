@@ -151,25 +151,40 @@ func diff(a, b reflect.Value, path string) string {
 // conversion, protobuf bytes, the conversion back): whatever a conversion
 // forgets, on either side, comes back different.
 func TestViewRoundTrip(t *testing.T) {
-	v := filled[sdk.View]()
-	if z := zeroFields(reflect.ValueOf(v), "View"); len(z) > 0 {
-		t.Fatalf("the filler left fields zero: %v", z)
-	}
-	w := FromView(&v)
-	if u := unsetFields(w.ProtoReflect(), "wire.View"); len(u) > 0 {
-		t.Errorf("FromView sets no value in %v", u)
-	}
-	b, err := proto.Marshal(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2 := new(View)
-	if err := proto.Unmarshal(b, w2); err != nil {
-		t.Fatal(err)
-	}
-	got := ToView(w2)
-	if d := diff(reflect.ValueOf(v), reflect.ValueOf(got), "View"); d != "" {
-		t.Errorf("a View does not survive the wire: %s differs", d)
+	for _, packed := range []bool{false, true} {
+		v := filled[sdk.View]()
+		if z := zeroFields(reflect.ValueOf(v), "View"); len(z) > 0 {
+			t.Fatalf("the filler left fields zero: %v", z)
+		}
+		w, err := fromView(&v, packed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each form leaves the other form's fields empty.
+		skip := map[string]bool{"wire.View.packed_board": true, "wire.View.packed_legal": true}
+		if packed {
+			skip = map[string]bool{"wire.View.board": true, "wire.View.legal": true}
+		}
+		for _, u := range unsetFields(w.ProtoReflect(), "wire.View") {
+			if !skip[u] {
+				t.Errorf("FromView (packed %v) sets no value in %v", packed, u)
+			}
+		}
+		b, err := proto.Marshal(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w2 := new(View)
+		if err := proto.Unmarshal(b, w2); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ToView(w2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := diff(reflect.ValueOf(v), reflect.ValueOf(got), "View"); d != "" {
+			t.Errorf("a View (packed %v) does not survive the wire: %s differs", packed, d)
+		}
 	}
 }
 

@@ -127,9 +127,13 @@ func (x *DescribeResponse) GetChannelToken() []byte {
 }
 
 type StartRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Variant       string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
-	Options       map[string]string      `protobuf:"bytes,2,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	Options map[string]string      `protobuf:"bytes,2,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// packed asks for the view's board and legal moves packed
+	// (View.packed_board, View.packed_legal; see packed.go). A plugin that
+	// does not know the field sends them plain, which the host also reads.
+	Packed        bool `protobuf:"varint,100,opt,name=packed,proto3" json:"packed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -178,6 +182,13 @@ func (x *StartRequest) GetOptions() map[string]string {
 	return nil
 }
 
+func (x *StartRequest) GetPacked() bool {
+	if x != nil {
+		return x.Packed
+	}
+	return false
+}
+
 type PlayRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
@@ -186,7 +197,11 @@ type PlayRequest struct {
 	Move    string                 `protobuf:"bytes,4,opt,name=move,proto3" json:"move,omitempty"`
 	// history_from > 0 asks for the view's history from that entry on only
 	// (host.HistoryFrom): the caller holds the earlier ones. 0: all of it.
-	HistoryFrom   int32 `protobuf:"varint,5,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
+	HistoryFrom int32 `protobuf:"varint,5,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
+	// packed asks for the view's board and legal moves packed
+	// (View.packed_board, View.packed_legal; see packed.go). A plugin that
+	// does not know the field sends them plain, which the host also reads.
+	Packed        bool `protobuf:"varint,100,opt,name=packed,proto3" json:"packed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -256,12 +271,23 @@ func (x *PlayRequest) GetHistoryFrom() int32 {
 	return 0
 }
 
+func (x *PlayRequest) GetPacked() bool {
+	if x != nil {
+		return x.Packed
+	}
+	return false
+}
+
 type ViewRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
 	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
 	// As in PlayRequest.
 	HistoryFrom int32 `protobuf:"varint,3,opt,name=history_from,json=historyFrom,proto3" json:"history_from,omitempty"`
+	// packed asks for the view's board and legal moves packed
+	// (View.packed_board, View.packed_legal; see packed.go). A plugin that
+	// does not know the field sends them plain, which the host also reads.
+	Packed bool `protobuf:"varint,100,opt,name=packed,proto3" json:"packed,omitempty"`
 	// rewind asks for the game as it was after its first ply moves
 	// (sdk.Rewinder): the answer's state is that game's, not the one sent.
 	Rewind        bool  `protobuf:"varint,400,opt,name=rewind,proto3" json:"rewind,omitempty"`
@@ -319,6 +345,13 @@ func (x *ViewRequest) GetHistoryFrom() int32 {
 		return x.HistoryFrom
 	}
 	return 0
+}
+
+func (x *ViewRequest) GetPacked() bool {
+	if x != nil {
+		return x.Packed
+	}
+	return false
 }
 
 func (x *ViewRequest) GetRewind() bool {
@@ -579,10 +612,14 @@ func (x *ExportResponse) GetError() *RuleError {
 }
 
 type ImportRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Variant       string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
-	Format        string                 `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
-	Text          string                 `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	Format  string                 `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	Text    string                 `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	// packed asks for the view's board and legal moves packed
+	// (View.packed_board, View.packed_legal; see packed.go). A plugin that
+	// does not know the field sends them plain, which the host also reads.
+	Packed        bool `protobuf:"varint,100,opt,name=packed,proto3" json:"packed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -636,6 +673,13 @@ func (x *ImportRequest) GetText() string {
 		return x.Text
 	}
 	return ""
+}
+
+func (x *ImportRequest) GetPacked() bool {
+	if x != nil {
+		return x.Packed
+	}
+	return false
 }
 
 type PerftRequest struct {
@@ -872,23 +916,28 @@ func (x *RuleError) GetMessage() string {
 }
 
 type View struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Ply           int32                  `protobuf:"varint,1,opt,name=ply,proto3" json:"ply,omitempty"`
-	Status        string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
-	Position      string                 `protobuf:"bytes,3,opt,name=position,proto3" json:"position,omitempty"`
-	Board         []*Cell                `protobuf:"bytes,4,rep,name=board,proto3" json:"board,omitempty"`
-	Hands         []*Hand                `protobuf:"bytes,5,rep,name=hands,proto3" json:"hands,omitempty"`
-	ToMove        []int32                `protobuf:"varint,6,rep,packed,name=to_move,json=toMove,proto3" json:"to_move,omitempty"`
-	InCheck       []int32                `protobuf:"varint,7,rep,packed,name=in_check,json=inCheck,proto3" json:"in_check,omitempty"`
-	Eliminated    []int32                `protobuf:"varint,8,rep,packed,name=eliminated,proto3" json:"eliminated,omitempty"`
-	Score         []int32                `protobuf:"varint,9,rep,packed,name=score,proto3" json:"score,omitempty"`
-	LastMove      *LegalMove             `protobuf:"bytes,10,opt,name=last_move,json=lastMove,proto3" json:"last_move,omitempty"`
-	History       []*PlayedMove          `protobuf:"bytes,11,rep,name=history,proto3" json:"history,omitempty"`
-	Legal         []*LegalMove           `protobuf:"bytes,12,rep,name=legal,proto3" json:"legal,omitempty"`
-	Result        *Result                `protobuf:"bytes,13,opt,name=result,proto3" json:"result,omitempty"`
-	Notices       []string               `protobuf:"bytes,14,rep,name=notices,proto3" json:"notices,omitempty"`
-	Details       []*KeyValue            `protobuf:"bytes,15,rep,name=details,proto3" json:"details,omitempty"`
-	HideLegal     bool                   `protobuf:"varint,16,opt,name=hide_legal,json=hideLegal,proto3" json:"hide_legal,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Ply        int32                  `protobuf:"varint,1,opt,name=ply,proto3" json:"ply,omitempty"`
+	Status     string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	Position   string                 `protobuf:"bytes,3,opt,name=position,proto3" json:"position,omitempty"`
+	Board      []*Cell                `protobuf:"bytes,4,rep,name=board,proto3" json:"board,omitempty"`
+	Hands      []*Hand                `protobuf:"bytes,5,rep,name=hands,proto3" json:"hands,omitempty"`
+	ToMove     []int32                `protobuf:"varint,6,rep,packed,name=to_move,json=toMove,proto3" json:"to_move,omitempty"`
+	InCheck    []int32                `protobuf:"varint,7,rep,packed,name=in_check,json=inCheck,proto3" json:"in_check,omitempty"`
+	Eliminated []int32                `protobuf:"varint,8,rep,packed,name=eliminated,proto3" json:"eliminated,omitempty"`
+	Score      []int32                `protobuf:"varint,9,rep,packed,name=score,proto3" json:"score,omitempty"`
+	LastMove   *LegalMove             `protobuf:"bytes,10,opt,name=last_move,json=lastMove,proto3" json:"last_move,omitempty"`
+	History    []*PlayedMove          `protobuf:"bytes,11,rep,name=history,proto3" json:"history,omitempty"`
+	Legal      []*LegalMove           `protobuf:"bytes,12,rep,name=legal,proto3" json:"legal,omitempty"`
+	Result     *Result                `protobuf:"bytes,13,opt,name=result,proto3" json:"result,omitempty"`
+	Notices    []string               `protobuf:"bytes,14,rep,name=notices,proto3" json:"notices,omitempty"`
+	Details    []*KeyValue            `protobuf:"bytes,15,rep,name=details,proto3" json:"details,omitempty"`
+	HideLegal  bool                   `protobuf:"varint,16,opt,name=hide_legal,json=hideLegal,proto3" json:"hide_legal,omitempty"`
+	// Set instead of board and legal when the request asked for packed:
+	// the same cells and moves as two byte strings (packed.go), which cost
+	// a fraction of hundreds of messages to encode and decode.
+	PackedBoard   []byte `protobuf:"bytes,100,opt,name=packed_board,json=packedBoard,proto3" json:"packed_board,omitempty"`
+	PackedLegal   []byte `protobuf:"bytes,101,opt,name=packed_legal,json=packedLegal,proto3" json:"packed_legal,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1033,6 +1082,20 @@ func (x *View) GetHideLegal() bool {
 		return x.HideLegal
 	}
 	return false
+}
+
+func (x *View) GetPackedBoard() []byte {
+	if x != nil {
+		return x.PackedBoard
+	}
+	return nil
+}
+
+func (x *View) GetPackedLegal() []byte {
+	if x != nil {
+		return x.PackedLegal
+	}
+	return nil
 }
 
 type Cell struct {
@@ -1528,23 +1591,26 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x10DescribeResponse\x12+\n" +
 	"\x11descriptions_json\x18\x01 \x03(\fR\x10descriptionsJson\x12\x18\n" +
 	"\achannel\x18\x02 \x01(\tR\achannel\x12#\n" +
-	"\rchannel_token\x18\x03 \x01(\fR\fchannelToken\"\xa9\x01\n" +
+	"\rchannel_token\x18\x03 \x01(\fR\fchannelToken\"\xc1\x01\n" +
 	"\fStartRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12C\n" +
-	"\aoptions\x18\x02 \x03(\v2).banmen.wire.v1.StartRequest.OptionsEntryR\aoptions\x1a:\n" +
+	"\aoptions\x18\x02 \x03(\v2).banmen.wire.v1.StartRequest.OptionsEntryR\aoptions\x12\x16\n" +
+	"\x06packed\x18d \x01(\bR\x06packed\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x88\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa0\x01\n" +
 	"\vPlayRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x12\n" +
 	"\x04seat\x18\x03 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x04 \x01(\tR\x04move\x12!\n" +
-	"\fhistory_from\x18\x05 \x01(\x05R\vhistoryFrom\"\x8c\x01\n" +
+	"\fhistory_from\x18\x05 \x01(\x05R\vhistoryFrom\x12\x16\n" +
+	"\x06packed\x18d \x01(\bR\x06packed\"\xa4\x01\n" +
 	"\vViewRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12!\n" +
-	"\fhistory_from\x18\x03 \x01(\x05R\vhistoryFrom\x12\x17\n" +
+	"\fhistory_from\x18\x03 \x01(\x05R\vhistoryFrom\x12\x16\n" +
+	"\x06packed\x18d \x01(\bR\x06packed\x12\x17\n" +
 	"\x06rewind\x18\x90\x03 \x01(\bR\x06rewind\x12\x11\n" +
 	"\x03ply\x18\x91\x03 \x01(\x05R\x03ply\"\x98\x01\n" +
 	"\x0eSuggestRequest\x12\x18\n" +
@@ -1562,11 +1628,12 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x06format\x18\x03 \x01(\tR\x06format\"U\n" +
 	"\x0eExportResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"U\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"m\n" +
 	"\rImportRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x16\n" +
 	"\x06format\x18\x02 \x01(\tR\x06format\x12\x12\n" +
-	"\x04text\x18\x03 \x01(\tR\x04text\"Z\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text\x12\x16\n" +
+	"\x06packed\x18d \x01(\bR\x06packed\"Z\n" +
 	"\fPerftRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x1a\n" +
 	"\bposition\x18\x02 \x01(\tR\bposition\x12\x14\n" +
@@ -1581,7 +1648,7 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\tRuleError\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x18\n" +
-	"\amessage\x18\x03 \x01(\tR\amessage\"\xca\x04\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\"\x90\x05\n" +
 	"\x04View\x12\x10\n" +
 	"\x03ply\x18\x01 \x01(\x05R\x03ply\x12\x16\n" +
 	"\x06status\x18\x02 \x01(\tR\x06status\x12\x1a\n" +
@@ -1602,7 +1669,9 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\anotices\x18\x0e \x03(\tR\anotices\x122\n" +
 	"\adetails\x18\x0f \x03(\v2\x18.banmen.wire.v1.KeyValueR\adetails\x12\x1d\n" +
 	"\n" +
-	"hide_legal\x18\x10 \x01(\bR\thideLegal\"~\n" +
+	"hide_legal\x18\x10 \x01(\bR\thideLegal\x12!\n" +
+	"\fpacked_board\x18d \x01(\fR\vpackedBoard\x12!\n" +
+	"\fpacked_legal\x18e \x01(\fR\vpackedLegal\"~\n" +
 	"\x04Cell\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
 	"\x05owner\x18\x02 \x01(\x05R\x05owner\x12\x16\n" +

@@ -1,5 +1,6 @@
 // The landing and "room gone" pages: Play with a friend creates a room and
-// opens it (the creator holds the first seat).
+// opens it (the creator holds the first seat). For a game with room
+// settings (Yonin) the landing page asks them first (#room-settings).
 
 import { ApiError } from './api.js';
 import { createRoom, StorageOff } from './rooms.js';
@@ -13,7 +14,17 @@ for (const b of document.querySelectorAll('.mode-friend, .new-room')) {
     err.hidden = true;
     b.closest('section, p')?.after(err);
     try {
-      location.assign(await createRoom(b.dataset.variant, b.dataset.lang));
+      let options;
+      const dlg = document.getElementById('room-settings');
+      if (dlg && b.classList.contains('mode-friend')) {
+        options = await askSettings(dlg);
+        if (!options) {
+          for (const x of all) x.disabled = false;
+          b.removeAttribute('aria-busy');
+          return;
+        }
+      }
+      location.assign(await createRoom(b.dataset.variant, b.dataset.lang, options));
     } catch (e) {
       if (e instanceof StorageOff) err.textContent = err.dataset.storage;
       else {
@@ -24,5 +35,21 @@ for (const b of document.querySelectorAll('.mode-friend, .new-room')) {
       for (const x of all) x.disabled = false;
       b.removeAttribute('aria-busy');
     }
+  });
+}
+
+/** askSettings shows the room settings and resolves to them, or null when cancelled. */
+function askSettings(dlg) {
+  return new Promise((resolve) => {
+    dlg.returnValue = '';
+    dlg.addEventListener('close', () => {
+      if (dlg.returnValue !== 'yes') { resolve(null); return; }
+      const out = {};
+      for (const el of dlg.querySelectorAll('[data-key]')) {
+        out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : String(el.value);
+      }
+      resolve(out);
+    }, { once: true });
+    dlg.showModal();
   });
 }

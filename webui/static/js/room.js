@@ -35,7 +35,14 @@ const room = {
   view: null,
   history: [],
   broken: null,
+  settings: null, // the options the room was created with (welcome)
+  clock: null, // {seat, limit, remaining, at}: the time per move as last sent
 };
+
+// Computer seats (docs/protocol.md, "Computer seats"): a game whose
+// description declares the host setting host.level has the computer in the
+// free seats once the host starts, and for whoever is away.
+const computerSeats = (desc.hostSettings || []).some((s) => s.key === 'host.level');
 
 // pending is our move sent (or to be sent) and not yet confirmed:
 // {id, move, text, alt, seat, version}. One at a time: the board is locked
@@ -203,8 +210,9 @@ let catchUpTo = null;
 function onEvent(ev) {
   switch (ev.type) {
     case 'welcome': onWelcome(ev); return;
-    case 'move': case 'round': case 'request': case 'accept': case 'decline': case 'withdraw': case 'join': case 'rekey':
+    case 'move': case 'round': case 'request': case 'accept': case 'decline': case 'withdraw': case 'join': case 'rekey': case 'start':
       onRoomEvent(ev);
+      takeClock(ev);
       break;
     case 'presence':
       room.version = ev.version;
@@ -235,6 +243,8 @@ function onWelcome(ev) {
   room.presence = ev.presence;
   room.newRound = ev.newRound ?? null;
   room.broken = ev.broken ?? null;
+  room.settings = ev.settings ?? {};
+  takeClock(ev);
   if (ev.resync === 'full') {
     room.view = ev.view;
     room.history = ev.view.history || [];
@@ -301,6 +311,12 @@ function onRoomEvent(ev) {
       room.newRound = null;
       if (who !== room.seat) notice(t('room.newRound.withdrawn', { seat: seatName(who) }), 'info', '', 'room.newRound.withdrawn');
       break;
+    case 'start':
+      if (ev.view) room.view = ev.view;
+      if (room.presence) room.presence.started = true;
+      notice(t('room.started'), 'info', '', 'room.started');
+      announce(t('room.started'));
+      break;
     case 'join':
       if (room.presence) room.presence.seats[who].taken = true;
       if (who !== room.seat) {
@@ -313,6 +329,27 @@ function onRoomEvent(ev) {
   }
   if (catchUpTo !== null && room.version >= catchUpTo) caughtUp();
 }
+
+/** takeClock keeps the time per move an event carries (events that change the turn always say it). */
+function takeClock(ev) {
+  if (ev.clock) room.clock = { ...ev.clock, at: Date.now() };
+  else if (ev.view || ev.type === 'welcome') room.clock = null;
+}
+
+/** renderClock shows the seconds left to the seat to move; the server's clock decides. */
+function renderClock() {
+  const el = $('clock');
+  const c = room.clock;
+  const v = room.view;
+  el.hidden = !c || !v || v.status !== 'playing';
+  if (el.hidden) { body.clock = ''; return; }
+  const left = Math.max(0, Math.ceil((c.remaining - (Date.now() - c.at)) / 1000));
+  el.textContent = t('room.clock', { seat: seatName(c.seat), s: left });
+  el.dataset.seat = String(c.seat);
+  el.classList.toggle('clock-low', left <= 10);
+  body.clock = String(left);
+}
+setInterval(renderClock, 500);
 
 function announceMove(ev) {
   const v = room.view;
@@ -396,7 +433,8 @@ const board = new Board($('arena'), {
     const tags = [];
     if (seat === room.seat) tags.push(t('ui.you'));
     const p = room.presence?.seats[seat];
-    if (p && !p.taken) tags.push(t('room.seat.free'));
+    if (p && p.computer) tags.push(p.taken ? t('room.seat.awayComputer') : t('room.seat.computer'));
+    else if (p && !p.taken) tags.push(t('room.seat.free'));
     else if (p && !p.connected) tags.push(t('room.seat.away'));
     return tags.join(' · ');
   },
@@ -425,6 +463,12 @@ function orient() {
 function waitingFor() {
   const p = room.presence;
   if (!p) return null;
+  // With computer seats nobody is waited for once the game started.
+  if (computerSeats && (p.started || p.seats.every((s) => s.taken))) return null;
+  if (computerSeats) {
+    const free = p.seats.findIndex((s) => !s.taken);
+    return { key: room.seat === 0 ? 'room.waitStart' : 'room.waitHost', seat: room.seat === 0 ? free : 0 };
+  }
   const free = p.seats.findIndex((s) => !s.taken);
   if (free >= 0) return { key: 'room.waitJoin', seat: free };
   const away = p.seats.findIndex((s, i) => !s.connected && i !== room.seat);
@@ -480,6 +524,31 @@ function render() {
   ui.renderResult(v, room.seat >= 0 ? [room.seat] : []);
   $('result-new').hidden = $('new-round').hidden;
   $('result-new').disabled = $('new-round').disabled;
+  renderSettings();
+  renderClock();
+}
+
+/** renderSettings lists the room's settings (the room's options over the declared defaults). */
+let settingsDrawn = false;
+function renderSettings() {
+  if (settingsDrawn || !room.settings) return;
+  const specs = [...(desc.options || []), ...(desc.hostSettings || [])].filter((o) => o.key !== 'host.first_seat' && o.key !== 'host.human_seats');
+  if (!specs.length || !computerSeats) return;
+  settingsDrawn = true;
+  const dl = $('room-settings-list');
+  for (const o of specs) {
+    const val = room.settings[o.key] ?? o.default;
+    const dt = document.createElement('dt');
+    dt.textContent = t.has(o.nameKey) ? t(o.nameKey) : o.name;
+    const dd = document.createElement('dd');
+    dd.dataset.key = o.key;
+    if (o.type === 'bool') dd.textContent = t(val === 'true' ? 'room.settings.on' : 'room.settings.off');
+    else dd.textContent = t.has(`${o.nameKey}.${val}`) ? t(`${o.nameKey}.${val}`) : val;
+    dl.append(dt, dd);
+  }
+  $('room-settings-box').hidden = false;
+  // A newcomer sees what they join.
+  $('room-settings-box').open = room.version !== null && room.view && room.view.ply === 0;
 }
 
 function renderPresence() {
@@ -490,9 +559,10 @@ function renderPresence() {
   p.seats.forEach((s, i) => {
     const li = document.createElement('li');
     li.dataset.seat = String(i);
-    li.dataset.state = !s.taken ? 'free' : s.connected ? 'connected' : 'away';
+    li.dataset.state = s.computer ? 'computer' : !s.taken ? 'free' : s.connected ? 'connected' : 'away';
     const name = i === room.seat ? `${seatName(i)} (${t('ui.you')})` : seatName(i);
-    const state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : t('room.seat.away');
+    let state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : t('room.seat.away');
+    if (s.computer) state = s.taken ? t('room.seat.awayComputer') : t('room.seat.computer');
     li.append(ui.seatDot(i), document.createTextNode(`${name}: ${state}`));
     ul.append(li);
   });
@@ -539,6 +609,9 @@ function renderControls(v) {
     b.addEventListener('click', () => play(m));
     acts.append(b);
   }
+  const canStart = computerSeats && room.seat === 0 && room.presence && !room.presence.started && room.presence.seats.some((s) => !s.taken) && v.status === 'playing';
+  $('start-row').hidden = !canStart;
+  $('start-computer').disabled = !live;
   $('code-give').hidden = !seated;
   $('code-take').hidden = seated;
 }
@@ -627,6 +700,7 @@ $('new-round').addEventListener('click', newRound);
 $('result-new').addEventListener('click', newRound);
 $('result-export').addEventListener('click', () => ui.openExport());
 $('accept').addEventListener('click', () => act('accept'));
+$('start-computer').addEventListener('click', () => act('start'));
 $('decline').addEventListener('click', () => act('decline'));
 $('withdraw').addEventListener('click', () => act('withdraw'));
 $('reconnect').addEventListener('click', reconnectNow);

@@ -51,13 +51,13 @@ export function canKeepSeats() {
 export class StorageOff extends Error {}
 
 /**
- * createRoom creates a room of variant, keeps the host's seat key and
+ * createRoom creates a room of variant (with options, when given), keeps the host's seat key and
  * resolves to the room's page. Without storage it creates nothing: the
  * host would arrive without a key and be taken for the guest.
  */
-export async function createRoom(variant, lang) {
+export async function createRoom(variant, lang, options) {
   if (!canKeepSeats()) throw new StorageOff('storage');
-  const res = await postJSON('/api/v1/rooms', { variant, lang });
+  const res = await postJSON('/api/v1/rooms', options ? { variant, lang, options } : { variant, lang });
   if (!keepSeatKey(res.room, res.seatKey)) throw new StorageOff('storage');
   return `/${encodeURIComponent(lang)}/${encodeURIComponent(res.variant)}/room/${encodeURIComponent(res.room)}`;
 }

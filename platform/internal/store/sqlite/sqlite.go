@@ -71,7 +71,7 @@ type Store struct {
 	// The statements of every append, prepared once on the writer
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
-	savepoint, release, bump, insert *sql.Stmt
+	savepoint, release, insert *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -82,6 +82,9 @@ type request struct {
 	ctx context.Context
 	fn  func(tx *sql.Tx) error
 	res chan error
+	// single: fn runs one statement, which SQLite undoes by itself when it
+	// fails (statement atomicity), so it needs no savepoint.
+	single bool
 }
 
 // dsn is the writer's connection string: WAL, a commit is on disk before
@@ -133,8 +136,7 @@ func Open(path string) (*Store, error) {
 	}{
 		{&s.savepoint, `SAVEPOINT req`},
 		{&s.release, `RELEASE req`},
-		{&s.bump, `UPDATE rooms SET version = ?, touched = ? WHERE id = ? AND version = ?`},
-		{&s.insert, `INSERT INTO actions(room, version, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&s.insert, appendSQL},
 	} {
 		if *p.st, err = w.Prepare(p.sql); err != nil {
 			w.Close()
@@ -216,6 +218,10 @@ func (s *Store) commit(batch []*request) {
 			results[i] = err
 			continue
 		}
+		if r.single {
+			results[i] = r.fn(tx)
+			continue
+		}
 		if _, err := tx.Stmt(s.savepoint).Exec(); err != nil {
 			results[i] = err
 			continue
@@ -251,7 +257,10 @@ func (s *Store) commit(batch []*request) {
 // request is queued it is not abandoned on ctx's end: the caller waits for
 // the commit, so that "returned an error" never hides "was committed".
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	r := &request{ctx: context.WithoutCancel(ctx), fn: fn, res: make(chan error, 1)}
+	return s.send(ctx, &request{ctx: context.WithoutCancel(ctx), fn: fn, res: make(chan error, 1)})
+}
+
+func (s *Store) send(ctx context.Context, r *request) error {
 	s.mu.RLock()
 	if s.closed {
 		s.mu.RUnlock()
@@ -291,12 +300,20 @@ func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte
 	})
 }
 
+// appendSQL appends an action in one statement on the actions table alone:
+// it inserts only when the room exists and a.Version follows the room's
+// last action. A room's version and last touch are not written on each
+// append but read from its log (roomSQL, purgeSQL): updating the rooms row
+// too doubled the pages every group commit wrote.
+const appendSQL = `INSERT INTO actions(room, version, kind, seat, move, at)
+	SELECT ?1, ?2, ?3, ?4, ?5, ?6
+	WHERE COALESCE((SELECT version FROM actions WHERE room = ?1 ORDER BY version DESC LIMIT 1), 0) = ?2 - 1
+	AND EXISTS (SELECT 1 FROM rooms WHERE id = ?1)`
+
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, a store.Action) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		// The compare-and-set on the room's version arbitrates; the
-		// primary key (room, version) would refuse a second copy anyway.
-		res, err := tx.Stmt(s.bump).Exec(a.Version, a.At.UnixNano(), a.Room, a.Version-1)
+	insert := func(tx *sql.Tx) error {
+		res, err := tx.Stmt(s.insert).Exec(a.Room, a.Version, a.Kind, a.Seat, a.Move, a.At.UnixNano())
 		if err != nil {
 			return err
 		}
@@ -309,15 +326,20 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 			}
 			return store.ErrConflict
 		}
-		if _, err := tx.Stmt(s.insert).Exec(a.Room, a.Version, a.Kind, a.Seat, a.Move, a.At.UnixNano()); err != nil {
+		return nil
+	}
+	r := &request{ctx: context.WithoutCancel(ctx), res: make(chan error, 1), fn: insert, single: a.KeyHash == nil}
+	if a.KeyHash != nil {
+		r.fn = func(tx *sql.Tx) error {
+			if err := insert(tx); err != nil {
+				return err
+			}
+			_, err := tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
+				ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
 			return err
 		}
-		if a.KeyHash != nil {
-			_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
-				ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
-		}
-		return err
-	})
+	}
+	return s.send(ctx, r)
 }
 
 // Touch implements store.Store.
@@ -334,12 +356,27 @@ func (s *Store) Touch(ctx context.Context, id string, at time.Time) error {
 	})
 }
 
+// purgeSQL deletes the rooms whose last touch and last action are both
+// before the cutoff (the index on touched finds the candidates; only their
+// logs are read).
+const purgeSQL = `DELETE FROM rooms WHERE touched < ?1
+	AND COALESCE((SELECT at FROM actions WHERE room = rooms.id ORDER BY version DESC LIMIT 1), 0) < ?1
+	RETURNING id`
+
+// roomSQL reads a room: its version is its last action's, its touch time
+// the later of the row's (creation, Touch) and the last action's. The
+// rooms.version column of the first schema is no longer written.
+const roomSQL = `SELECT variant, options, seats, rules_version, created,
+	MAX(touched, COALESCE(last.at, 0)), COALESCE(last.version, 0)
+	FROM rooms LEFT JOIN (SELECT version, at FROM actions WHERE room = ?1 ORDER BY version DESC LIMIT 1) AS last
+	WHERE id = ?1`
+
 // Purge implements store.Store.
 func (s *Store) Purge(ctx context.Context, cutoff time.Time) ([]string, error) {
 	var ids []string
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		ids = ids[:0]
-		rows, err := tx.Query(`DELETE FROM rooms WHERE touched < ? RETURNING id`, cutoff.UnixNano())
+		rows, err := tx.Query(purgeSQL, cutoff.UnixNano())
 		if err != nil {
 			return err
 		}
@@ -361,7 +398,7 @@ func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
 	r := store.Room{ID: id}
 	var opts string
 	var created, touched int64
-	err := s.r.QueryRowContext(ctx, `SELECT variant, options, seats, rules_version, created, touched, version FROM rooms WHERE id = ?`, id).
+	err := s.r.QueryRowContext(ctx, roomSQL, id).
 		Scan(&r.Variant, &opts, &r.Seats, &r.RulesVersion, &created, &touched, &r.Version)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, store.ErrNotFound
@@ -426,7 +463,7 @@ func (s *Store) Close() error {
 	close(s.reqs)
 	s.mu.Unlock()
 	<-s.done
-	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.bump, s.insert} {
+	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert} {
 		st.Close()
 	}
 	return errors.Join(s.r.Close(), s.w.Close())

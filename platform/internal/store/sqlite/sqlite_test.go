@@ -139,3 +139,62 @@ func BenchmarkAppendParallel(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/float64(max(1, s.commits.Load())), "appends/commit")
 }
+
+// TestAppendTouchesThroughTheLog: an append writes the actions table only,
+// and the room's version and touch time are read from its log: Purge keeps
+// a room whose row is old but whose last action is recent, and a conflict
+// or a failed append in a batch leaves the others of that batch.
+func TestAppendTouchesThroughTheLog(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	t0 := time.Unix(1000, 0)
+	for _, id := range []string{"a", "b"} {
+		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2, Created: t0, Touched: t0}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	later := t0.Add(time.Hour)
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 1, Kind: "move", Move: "x", At: later}); err != nil {
+		t.Fatal(err)
+	}
+	var rowTouched, rowVersion int64
+	if err := s.r.QueryRow(`SELECT touched, version FROM rooms WHERE id = 'a'`).Scan(&rowTouched, &rowVersion); err != nil {
+		t.Fatal(err)
+	}
+	if rowTouched != t0.UnixNano() || rowVersion != 0 {
+		t.Errorf("the append wrote the rooms row: touched %d version %d", rowTouched, rowVersion)
+	}
+	r, err := s.Room(ctx, "a")
+	if err != nil || r.Version != 1 || !r.Touched.Equal(later) {
+		t.Fatalf("Room = version %d touched %v (%v); want 1 and the action's time", r.Version, r.Touched, err)
+	}
+	ids, err := s.Purge(ctx, t0.Add(time.Minute))
+	if err != nil || len(ids) != 1 || ids[0] != "b" {
+		t.Fatalf("Purge = %v, %v; want only b (a's last action is after the cutoff)", ids, err)
+	}
+	// Two appends of the same version at once: exactly one lands, and a
+	// gap is refused.
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Append(ctx, store.Action{Room: "a", Version: 2, Kind: "move", Move: fmt.Sprint(i), At: later})
+		}()
+	}
+	wg.Wait()
+	if (errs[0] == nil) == (errs[1] == nil) {
+		t.Fatalf("two appends of version 2: %v, %v; want exactly one", errs[0], errs[1])
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 4, Kind: "move", At: later}); err != store.ErrConflict {
+		t.Fatalf("a gap: %v, want ErrConflict", err)
+	}
+	if r, _ := s.Room(ctx, "a"); r.Version != 2 {
+		t.Fatalf("version %d, want 2", r.Version)
+	}
+}

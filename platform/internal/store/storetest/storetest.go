@@ -1,6 +1,6 @@
 // Package storetest is the behaviour every store.Store must show, as one
 // suite that each implementation runs against itself: the SQLite store
-// today, a PostgreSQL store later. It knows nothing of any implementation.
+// and the PostgreSQL store. It knows nothing of any implementation.
 package storetest
 
 import (

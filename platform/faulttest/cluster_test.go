@@ -1,0 +1,248 @@
+package faulttest_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/platform/client"
+	"github.com/banmen/banmen/platform/faulttest"
+	"github.com/banmen/banmen/platform/internal/pgtest"
+	"github.com/banmen/banmen/sdk"
+)
+
+// The tests of several hosts on one PostgreSQL (store: postgres): real
+// hosts as subprocesses, the two players of each room on different hosts.
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// startPG runs a host on the PostgreSQL database dsn.
+func startPG(t *testing.T, dsn string) *faulttest.Host {
+	t.Helper()
+	return start(t, t.TempDir(), "-store", "postgres", "-store_dsn", dsn, "-limits.host_heartbeat", "1s")
+}
+
+// newSplitGame is a shogi room created on a, its host's seat played on a
+// and the guest's on b; it returns once both players see both seats
+// connected (moves wait for that).
+func newSplitGame(ctx context.Context, t *testing.T, a, b *client.Client, seed uint64) *game {
+	t.Helper()
+	cr, err := a.CreateRoom(ctx, "shogi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &game{room: cr.Room, rng: rand.New(rand.NewPCG(seed, 2))}
+	g.p[0], g.p[1] = a.Player(cr.Room, cr.SeatKey), b.Player(cr.Room, "")
+	for _, p := range g.p {
+		if err := p.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range g.p {
+		if err := bothConnected(ctx, p); err != nil {
+			t.Fatalf("room %s seat %d: %v", g.room, p.Seat, err)
+		}
+	}
+	if err := catchUp(ctx, g.p[0], g.p[1].Version); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// bothConnected reads p's events until its presence shows both seats
+// connected.
+func bothConnected(ctx context.Context, p *client.Player) error {
+	for {
+		s := p.Presence.Seats
+		if len(s) == 2 && s[0].Connected && s[1].Connected {
+			return nil
+		}
+		if _, err := p.Next(ctx); err != nil {
+			return fmt.Errorf("waiting for both seats connected: %w", err)
+		}
+	}
+}
+
+// TestTwoHostsOneKilled: rooms play with their two players on two hosts
+// sharing one PostgreSQL; host a is killed with SIGKILL mid-game. Every
+// player of a reconnects to b with the version it last saw, the log holds
+// every acknowledged move exactly once (plus at most the one whose answer
+// was lost), and each game is played to its end on b.
+func TestTwoHostsOneKilled(t *testing.T) {
+	ctx := timeout(t, 3*time.Minute)
+	dsn := pgtest.DSN(t)
+	ha, hb := startPG(t, dsn), startPG(t, dsn)
+	ca, cb := client.New(ha.URL, nil), client.New(hb.URL, nil)
+	const rooms = 4
+	games := make([]*game, rooms)
+	for i := range games {
+		games[i] = newSplitGame(ctx, t, ca, cb, uint64(i))
+	}
+	progress := make(chan struct{}, 1<<16)
+	var wg sync.WaitGroup
+	ended := make([]error, rooms)
+	for i, g := range games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 1000; n++ { // until host a dies (bounded all the same)
+				if err := g.step(ctx); err != nil {
+					ended[i] = err
+					return
+				}
+				progress <- struct{}{}
+			}
+		}()
+	}
+	for n := 0; n < 10*rooms; n++ {
+		select {
+		case <-progress:
+		case <-ctx.Done():
+			t.Fatal("the rooms made no progress")
+		}
+	}
+	ha.Kill()
+	killed := time.Now()
+	wg.Wait()
+	t.Logf("every room noticed host a's death in %v", time.Since(killed).Round(time.Millisecond))
+	for i, err := range ended {
+		if err == nil || ctx.Err() != nil {
+			t.Fatalf("room %d did not notice host a's death: %v", i, err)
+		}
+		t.Logf("room %d: %v", i, err)
+	}
+	for i, g := range games {
+		w := watch(ctx, t, cb, g.room)
+		got := movesOf(w.View.History)
+		n := len(g.acked)
+		switch {
+		case len(got) < n || !slices.Equal(got[:n], g.acked):
+			t.Fatalf("room %d: the log on b %v does not begin with the %d acknowledged moves %v", i, got, n, g.acked)
+		case len(got) > n+1 || len(got) == n+1 && got[n] != g.inflight:
+			t.Fatalf("room %d: the log %v has more than the acknowledged moves %v and the one in flight %q", i, got, g.acked, g.inflight)
+		}
+		t.Logf("room %d: %d acknowledged moves kept; the move in flight (%q) was %s", i, n, g.inflight,
+			map[bool]string{true: "stored", false: "not stored"}[len(got) == n+1])
+		g.acked, g.inflight = got, ""
+		// a's player resumes on b from its version; b's player reads on.
+		old := g.p[0]
+		p := cb.Player(g.room, old.SeatKey)
+		p.Version, p.View = old.Version, old.View
+		if err := p.Connect(ctx); err != nil {
+			t.Fatalf("room %d: seat 0 (version %d; the server is at %d) reconnects to b: %v", i, old.Version, w.Version, err)
+		}
+		g.p[0] = p
+		for p.Resync == "events" && p.View.Ply < w.View.Ply { // the moves it missed follow the welcome
+			if _, err := p.Next(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range g.p {
+			if err := catchUp(ctx, p, w.Version); err != nil {
+				t.Fatal(err)
+			}
+			if p.Version != w.Version || !slices.Equal(movesOf(p.View.History), got) {
+				t.Fatalf("room %d seat %d on b: version %d, %d moves; the server: %d, %d moves",
+					i, p.Seat, p.Version, len(p.View.History), w.Version, len(got))
+			}
+			if err := bothConnected(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Play on, then the player to move resigns: the game is over.
+		for range 6 {
+			if err := g.step(ctx); err != nil {
+				t.Fatalf("room %d on b: %v", i, err)
+			}
+		}
+		mover, other := g.mover()
+		if _, err := mover.Do(ctx, "resign", ""); err != nil {
+			t.Fatalf("room %d: resign: %v", i, err)
+		}
+		if err := catchUp(ctx, other, mover.Version); err != nil {
+			t.Fatal(err)
+		}
+		final := watch(ctx, t, cb, g.room)
+		if final.View.Status != sdk.Over {
+			t.Fatalf("room %d: the game is %s after the resignation", i, final.View.Status)
+		}
+		if got := movesOf(final.View.History); !slices.Equal(got[:len(got)-1], g.acked) || got[len(got)-1] != sdk.Resign {
+			t.Fatalf("room %d: the final log %v is not the acknowledged moves %v and the resignation, each once", i, got, g.acked)
+		}
+		w.Close()
+		final.Close()
+	}
+}
+
+// TestTwoHostsSameVersionOneWins: the player to move moves through one host
+// while the other resigns through the other, both answering the same
+// version: exactly one is applied, the other is refused as stale, and both
+// players agree on what happened.
+func TestTwoHostsSameVersionOneWins(t *testing.T) {
+	ctx := timeout(t, 2*time.Minute)
+	dsn := pgtest.DSN(t)
+	ha, hb := startPG(t, dsn), startPG(t, dsn)
+	ca, cb := client.New(ha.URL, nil), client.New(hb.URL, nil)
+	moves, resigns := 0, 0
+	for round := 0; round < 12; round++ {
+		g := newSplitGame(ctx, t, ca, cb, uint64(50+round))
+		for range round % 3 { // from a few positions
+			if err := g.step(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mover, other := g.mover()
+		m, err := g.pick(mover)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := mover.Version
+		if other.Version != v {
+			t.Fatalf("versions %d and %d", v, other.Version)
+		}
+		mid, err1 := mover.Act("move", m)
+		oid, err2 := other.Act("resign", "")
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		_, merr := mover.Await(ctx, mid)
+		_, oerr := other.Await(ctx, oid)
+		switch {
+		case merr == nil && oerr == nil:
+			t.Fatal("a move and a resignation at the same version were both applied")
+		case merr != nil && oerr != nil:
+			t.Fatalf("neither was applied: %v, %v", merr, oerr)
+		case merr != nil && !client.IsCode(merr, "stale"), oerr != nil && !client.IsCode(oerr, "stale"):
+			t.Fatalf("the loser was refused with %v / %v, want stale", merr, oerr)
+		}
+		for _, p := range g.p {
+			if err := catchUp(ctx, p, v+1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if mover.Version != v+1 || other.Version != v+1 {
+			t.Fatalf("after one winner at version %d: versions %d and %d", v, mover.Version, other.Version)
+		}
+		w := watch(ctx, t, ca, g.room)
+		if w.Version != v+1 {
+			t.Fatalf("the server is at version %d after one winner at %d", w.Version, v)
+		}
+		if merr == nil {
+			moves++
+		} else {
+			resigns++
+			if mover.View.Status != sdk.Over || other.View.Status != sdk.Over {
+				t.Fatalf("the resignation won but the game is %s / %s", mover.View.Status, other.View.Status)
+			}
+		}
+		for _, p := range append(g.p[:], w) {
+			p.Close()
+		}
+	}
+	t.Logf("the move won %d times, the resignation %d times", moves, resigns)
+}

@@ -1,0 +1,214 @@
+// Package pgtest starts a throwaway PostgreSQL cluster for tests: Debian's
+// initdb and pg_ctl (package postgresql, /usr/lib/postgresql/<ver>/bin) in a
+// temporary directory, listening only on a Unix socket in that directory, and
+// removed when the test binary ends. Each test gets a fresh database in it.
+//
+// Without PostgreSQL the tests that need it skip, unless
+// BANMEN_REQUIRE_PG=1 (CI, .ci/run) makes that a failure. As root, the
+// cluster runs as the unprivileged user "postgres" (initdb refuses root).
+//
+// A test package uses it from TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+//
+// and then pgtest.DSN(t) in each test that needs a database.
+package pgtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// RequireEnv, set to 1, makes a missing PostgreSQL a test failure.
+const RequireEnv = "BANMEN_REQUIRE_PG"
+
+// ErrNotFound means no PostgreSQL server binaries were found.
+var ErrNotFound = errors.New("no PostgreSQL found (Debian: apt-get install postgresql; or set BANMEN_PG_BIN to the directory of initdb and pg_ctl)")
+
+// Cluster is a running temporary cluster.
+type Cluster struct {
+	Dir  string // data directory and socket directory
+	bin  string
+	cred *syscall.Credential
+	// Host is the socket directory, for a DSN's host.
+	Host string
+	Port int
+	n    atomic.Int64
+}
+
+var (
+	once    sync.Once
+	shared  *Cluster
+	initErr error
+)
+
+// Main runs the package's tests and stops the shared cluster, if one was
+// started, before returning m.Run's code.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if shared != nil {
+		shared.Stop()
+	}
+	return code
+}
+
+// BinDir finds the directory of initdb and pg_ctl: $BANMEN_PG_BIN, PATH,
+// or the newest /usr/lib/postgresql/<ver>/bin.
+func BinDir() (string, error) {
+	if d := os.Getenv("BANMEN_PG_BIN"); d != "" {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err != nil {
+			return "", fmt.Errorf("BANMEN_PG_BIN=%s: %w", d, err)
+		}
+		return d, nil
+	}
+	if p, err := exec.LookPath("initdb"); err == nil {
+		return filepath.Dir(p), nil
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	if len(dirs) > 0 {
+		return filepath.Dir(dirs[0]), nil
+	}
+	return "", ErrNotFound
+}
+
+func version(initdb string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(filepath.Dir(initdb))))
+	return n
+}
+
+// Start creates and starts a cluster in a new temporary directory, with
+// fsync off (tests need no crash safety).
+func Start() (*Cluster, error) { return StartWith(false) }
+
+// StartWith is Start; durable keeps PostgreSQL's fsync on, for
+// measurements that compare it with a store that syncs.
+func StartWith(durable bool) (*Cluster, error) {
+	bin, err := BinDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "banmen-pg-")
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{Dir: dir, bin: bin, Host: dir, Port: 5432}
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("running as root, PostgreSQL needs an unprivileged user: %w", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		if err := os.Chown(dir, uid, gid); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := c.run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("initdb: %v\n%s", err, out)
+	}
+	// Only the socket in dir; fsync off: a test cluster need not survive a
+	// crash of the machine (the store's own durability is PostgreSQL's).
+	opts := fmt.Sprintf("-k %s -c listen_addresses= -c max_connections=200", dir)
+	if !durable {
+		opts += " -c fsync=off -c full_page_writes=off"
+	}
+	if out, err := c.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
+	}
+	return c, nil
+}
+
+func (c *Cluster) run(prog string, args ...string) ([]byte, error) {
+	cmd := exec.Command(filepath.Join(c.bin, prog), args...)
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	if c.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	}
+	return cmd.CombinedOutput()
+}
+
+// PID is the postmaster's process ID (its children are the backends).
+func (c *Cluster) PID() (int, error) {
+	b, err := os.ReadFile(filepath.Join(c.Dir, "data", "postmaster.pid"))
+	if err != nil {
+		return 0, err
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strconv.Atoi(strings.TrimSpace(line))
+}
+
+// Stop stops the cluster (fast shutdown) and removes its directory.
+func (c *Cluster) Stop() {
+	c.run("pg_ctl", "-D", filepath.Join(c.Dir, "data"), "-m", "immediate", "-w", "stop")
+	os.RemoveAll(c.Dir)
+}
+
+// DSN is the connection string of database db.
+func (c *Cluster) DSN(db string) string {
+	return fmt.Sprintf("host=%s port=%d user=postgres dbname=%s sslmode=disable", c.Host, c.Port, db)
+}
+
+// NewDatabase creates an empty database and returns its DSN.
+func (c *Cluster) NewDatabase(ctx context.Context) (string, error) {
+	name := fmt.Sprintf("t%d_%d", os.Getpid(), c.n.Add(1))
+	conn, err := pgx.Connect(ctx, c.DSN("postgres"))
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name+" TEMPLATE template0"); err != nil {
+		return "", err
+	}
+	return c.DSN(name), nil
+}
+
+// Shared is the test binary's cluster, started on first use; nil and an
+// error when PostgreSQL is missing or does not start.
+func Shared() (*Cluster, error) {
+	once.Do(func() { shared, initErr = Start() })
+	return shared, initErr
+}
+
+// DSN is a fresh database of the shared cluster for t. Without PostgreSQL t
+// skips, or fails when BANMEN_REQUIRE_PG=1.
+func DSN(t testing.TB) string {
+	t.Helper()
+	c, err := Shared()
+	if err != nil {
+		if errors.Is(err, ErrNotFound) && os.Getenv(RequireEnv) != "1" {
+			t.Skipf("%v; %s=1 makes this a failure", err, RequireEnv)
+		}
+		t.Fatalf("PostgreSQL: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dsn, err := c.NewDatabase(ctx)
+	if err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	return dsn
+}

@@ -1,0 +1,334 @@
+package room
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/platform/internal/pgtest"
+	"github.com/banmen/banmen/platform/internal/store/postgres"
+	"github.com/banmen/banmen/sdk"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// A host of the cluster, in-process: its own pool on the shared database,
+// its own listener and rooms in memory.
+type pgHost struct {
+	m  *Manager
+	st *postgres.Store
+	cl *postgres.Cluster
+}
+
+func newPGHost(t *testing.T, dsn, name string) *pgHost {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	st, err := postgres.Open(ctx, dsn, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := st.Cluster(name, time.Minute)
+	if err := cl.Heartbeat(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h := &pgHost{st: st, cl: cl, m: New(Config{Store: st, Rules: ttt, Cluster: cl})}
+	listening := make(chan struct{})
+	var once sync.Once
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		st.Listen(ctx, slog.Default(), func(n postgres.Note) {
+			switch n.Kind {
+			case postgres.NoteAction:
+				h.m.Changed(n.Room, n.Version)
+			case postgres.NotePresence:
+				h.m.PresenceChanged(n.Room)
+			case postgres.NotePurged:
+				h.m.Purged(n.Room)
+			case postgres.NoteResync:
+				h.m.Resync()
+				once.Do(func() { close(listening) })
+			}
+		})
+	}()
+	<-listening
+	t.Cleanup(func() { cancel(); <-done; st.Close() })
+	return h
+}
+
+// csub is a connection whose events a test can wait for.
+type csub struct {
+	mu     sync.Mutex
+	events []Event
+	closed int
+	wake   chan struct{}
+}
+
+func newCsub() *csub { return &csub{wake: make(chan struct{}, 1)} }
+
+func (s *csub) Send(b []byte) bool {
+	var ev Event
+	if err := json.Unmarshal(b, &ev); err != nil {
+		panic(err)
+	}
+	s.mu.Lock()
+	s.events = append(s.events, ev)
+	s.mu.Unlock()
+	s.poke()
+	return true
+}
+
+func (s *csub) Close(code int, _ string) {
+	s.mu.Lock()
+	s.closed = code
+	s.mu.Unlock()
+	s.poke()
+}
+
+func (s *csub) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// await waits until ok holds of everything received so far (the events and
+// the close code); a minute without is a failure, not a timing assertion.
+func (s *csub) await(t *testing.T, what string, ok func(evs []Event, closed int) bool) []Event {
+	t.Helper()
+	deadline := time.After(time.Minute)
+	for {
+		s.mu.Lock()
+		evs, closed := slices.Clone(s.events), s.closed
+		s.mu.Unlock()
+		if ok(evs, closed) {
+			return evs
+		}
+		select {
+		case <-s.wake:
+		case <-deadline:
+			t.Fatalf("waited a minute for %s; got %+v (closed %d)", what, evs, closed)
+		}
+	}
+}
+
+// atVersion waits until an event of version v arrived.
+func (s *csub) atVersion(t *testing.T, v int64) {
+	t.Helper()
+	s.await(t, fmt.Sprintf("version %d", v), func(evs []Event, _ int) bool {
+		return slices.ContainsFunc(evs, func(e Event) bool { return e.Version >= v })
+	})
+}
+
+// answer waits for the ack or refusal of request id.
+func (s *csub) answer(t *testing.T, id string) Event {
+	t.Helper()
+	var got Event
+	s.await(t, "the answer to "+id, func(evs []Event, _ int) bool {
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.ID == id && (e.Type == EvAck || e.Type == EvRefused) })
+		if i >= 0 {
+			got = evs[i]
+		}
+		return i >= 0
+	})
+	return got
+}
+
+func seatsConnected(evs []Event) []bool {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if p := evs[i].Presence; p != nil {
+			out := make([]bool, len(p.Seats))
+			for j, s := range p.Seats {
+				out[j] = s.Connected
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func joinOn(t *testing.T, h *pgHost, room string, hello Hello) (*Session, *csub) {
+	t.Helper()
+	s := newCsub()
+	sess, err := h.m.Join(context.Background(), room, hello, s)
+	if err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	return sess, s
+}
+
+// twoHostRoom is a tic-tac-toe room with seat 0 on host a, seat 1 on b,
+// both connected and known to be so on both hosts.
+func twoHostRoom(t *testing.T, a, b *pgHost) (room string, s [2]*Session, c [2]*csub) {
+	t.Helper()
+	cr, err := a.m.Create(context.Background(), "tictactoe", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s[0], c[0] = joinOn(t, a, cr.Room, Hello{SeatKey: cr.SeatKey})
+	s[1], c[1] = joinOn(t, b, cr.Room, Hello{})
+	// Host a hears of the claim and the connection on b.
+	for i := range c {
+		c[i].await(t, "both seats connected", func(evs []Event, _ int) bool {
+			return slices.Equal(seatsConnected(evs), []bool{true, true})
+		})
+	}
+	c[0].atVersion(t, 1)
+	return cr.Room, s, c
+}
+
+var reqSeq atomic.Int64
+
+func cact(s *Session, typ string, version int64, move sdk.Move) string {
+	id := fmt.Sprint("r", reqSeq.Add(1))
+	s.Act(context.Background(), Request{Type: typ, ID: id, Version: &version, Move: move})
+	return id
+}
+
+// TestTwoHostsOneGame: the two players of a room are on different hosts;
+// every move is acknowledged on its host and reaches the other, and the
+// log holds each once.
+func TestTwoHostsOneGame(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	room, s, c := twoHostRoom(t, a, b)
+	// X (seat 0) wins on the top row; O plays the middle row.
+	moves := []sdk.Move{"a1", "a2", "b1", "b2", "c1"}
+	version := int64(1)
+	for i, m := range moves {
+		p := i % 2
+		id := cact(s[p], TypeMove, version, m)
+		if ev := c[p].answer(t, id); ev.Type != EvAck {
+			t.Fatalf("move %s on host %d: %+v", m, p, ev)
+		}
+		version++
+		c[1-p].atVersion(t, version) // the other host caught up
+	}
+	evs := c[1].await(t, "the last move's view", func(evs []Event, _ int) bool {
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.Type == EvMove && e.Version == version })
+		return i >= 0 && evs[i].View != nil && evs[i].View.Status == sdk.Over
+	})
+	_ = evs
+	acts, err := a.st.Actions(context.Background(), room, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []sdk.Move
+	for _, x := range acts {
+		if x.Kind == kindMove {
+			got = append(got, sdk.Move(x.Move))
+		}
+	}
+	if !slices.Equal(got, moves) {
+		t.Errorf("log moves = %v, want %v exactly once each", got, moves)
+	}
+}
+
+// TestTwoHostsRaceOneWins: both players resign at the same version, each
+// on its own host, at once: exactly one resignation is played, the other
+// is refused as stale, on every try.
+func TestTwoHostsRaceOneWins(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	for try := range 5 {
+		room, s, c := twoHostRoom(t, a, b)
+		var ids [2]string
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for p := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				ids[p] = cact(s[p], TypeResign, 1, "")
+			}()
+		}
+		close(start)
+		wg.Wait()
+		acks := 0
+		for p := range 2 {
+			switch ev := c[p].answer(t, ids[p]); {
+			case ev.Type == EvAck && !ev.Duplicate:
+				acks++
+			case ev.Type == EvRefused && ev.Code == "stale":
+			default:
+				t.Errorf("try %d seat %d: %+v", try, p, ev)
+			}
+		}
+		acts, _ := a.st.Actions(context.Background(), room, 1)
+		if acks != 1 || len(acts) != 1 {
+			t.Errorf("try %d: %d acks, log after the claim %+v; want exactly one resignation", try, acks, acts)
+		}
+		s[0].Leave()
+		s[1].Leave()
+	}
+}
+
+// TestSecondTabOnOtherHostReplaces: a seat's key connects on another
+// host; the first connection is told it was replaced and closed, and the
+// seat stays connected.
+func TestSecondTabOnOtherHostReplaces(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	cr, err := a.m.Create(context.Background(), "tictactoe", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, first := joinOn(t, a, cr.Room, Hello{SeatKey: cr.SeatKey})
+	second, tab := joinOn(t, b, cr.Room, Hello{SeatKey: cr.SeatKey})
+	first.await(t, "replaced", func(evs []Event, closed int) bool {
+		_, ok := find(evs, EvReplaced)
+		return ok && closed == CloseReplaced
+	})
+	// The guest joins on a: it sees seat 0 connected (on b).
+	_, guest := joinOn(t, a, cr.Room, Hello{})
+	guest.await(t, "both connected", func(evs []Event, _ int) bool {
+		return slices.Equal(seatsConnected(evs), []bool{true, true})
+	})
+	// The second tab leaves: a hears seat 0 is away.
+	second.Leave()
+	guest.await(t, "seat 0 away", func(evs []Event, _ int) bool {
+		return slices.Equal(seatsConnected(evs), []bool{false, true})
+	})
+	_ = tab
+}
+
+// TestSeatCodeAcrossHosts: a seat code asked for on one host moves the
+// seat to a device on the other; the old connection is told it moved, and
+// the code works once.
+func TestSeatCodeAcrossHosts(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	room, s, c := twoHostRoom(t, a, b)
+	id := cact(s[0], TypeSeatCode, 0, "")
+	var code string
+	c[0].await(t, "a seat code", func(evs []Event, _ int) bool {
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.ID == id && e.Type == EvSeatCode })
+		if i >= 0 {
+			code = evs[i].SeatCode
+		}
+		return i >= 0
+	})
+	moved, dev := joinOn(t, b, room, Hello{Code: code})
+	if moved.Seat() != 0 {
+		t.Fatalf("the code moved seat %d, want 0", moved.Seat())
+	}
+	welcome, _ := find(dev.await(t, "welcome", func(evs []Event, _ int) bool { _, ok := find(evs, EvWelcome); return ok }), EvWelcome)
+	if welcome.SeatKey == "" {
+		t.Error("the moved seat got no new key")
+	}
+	c[0].await(t, "moved", func(evs []Event, closed int) bool {
+		i := slices.IndexFunc(evs, func(e Event) bool { return e.Type == EvReplaced })
+		return i >= 0 && evs[i].Reason == "moved" && closed == CloseReplaced
+	})
+	if _, err := a.m.Join(context.Background(), room, Hello{Code: code}, newCsub()); err != ErrBadCode {
+		t.Errorf("the used code on the other host: %v, want ErrBadCode", err)
+	}
+}

@@ -1,0 +1,186 @@
+package room
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/banmen/banmen/platform/internal/store"
+	"github.com/banmen/banmen/sdk"
+)
+
+// ComputerRules is Rules that can ask the variant's computer player for a
+// move (the plugin's Suggest). The host sends these calls to an engine
+// process of their own (pluginhost), so that a search never delays a
+// player's Play.
+type ComputerRules interface {
+	Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error)
+}
+
+// Computer moves are thought outside the room's lock, one at a time per
+// room, and at most Config.ComputerWorkers at a time for every room of the
+// Manager (the pool): a hundred rooms with computer seats queue for the
+// pool, never for a room's lock, so a player's move in any room goes
+// through while they think. The move found is then played like a player's:
+// checked by Play, appended to the log as the next version (a room moved
+// on meanwhile drops it: the store's version arbitrates, so it is never
+// played twice), and only then broadcast.
+
+// kick starts the computer's thinking when the seat to move is played by
+// the computer now. Called with r.mu held, after every change.
+func (r *Room) kick() {
+	select {
+	case <-r.m.closed:
+		return
+	default:
+	}
+	if r.thinking || r.gone || r.broken != nil || r.view.Status != sdk.Playing || len(r.view.ToMove) == 0 {
+		return
+	}
+	seat := r.view.ToMove[0]
+	now := r.m.cfg.Now()
+	why := r.computerFor(seat, now)
+	if why == "" || !r.m.cfg.RunsComputer(r.id) {
+		return
+	}
+	r.thinking = true
+	r.m.thinkers.Add(1)
+	go r.think(r.version, seat, r.state, why)
+}
+
+// think asks for the computer's move for seat at version and plays it if
+// the room is still there.
+func (r *Room) think(version int64, seat sdk.Seat, st sdk.State, why string) {
+	m := r.m
+	defer m.thinkers.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ThinkTimeout)
+	defer cancel()
+	var move sdk.Move
+	var err error
+	select {
+	case m.pool <- struct{}{}:
+		move, err = m.cfg.Rules.(ComputerRules).Suggest(ctx, r.meta.Variant, st, seat, r.level())
+		<-m.pool
+	case <-ctx.Done():
+		err = ctx.Err()
+	case <-m.closed:
+		err = errors.New("the room manager is closing")
+	}
+	cancel()
+	ctx, cancel = context.WithTimeout(context.Background(), m.cfg.ThinkTimeout)
+	defer cancel()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.thinking = false
+	if err != nil {
+		// The next Tick tries again.
+		m.cfg.Logger.Warn("computer move failed", "room", r.id, "seat", seat, "err", err)
+		return
+	}
+	if r.version != version || r.gone {
+		r.kick() // someone moved first (a player beat the clock): think again if needed
+		return
+	}
+	a := store.Action{Room: r.id, Version: version + 1, Kind: kindComputer, Seat: int(seat), Move: string(move), At: m.cfg.Now()}
+	e, err := r.prepare(ctx, a)
+	if err != nil {
+		m.cfg.Logger.Warn("computer move refused by the rules", "room", r.id, "seat", seat, "move", move, "err", err)
+		return
+	}
+	if err := m.cfg.Store.Append(ctx, a); err != nil {
+		// ErrConflict: another host played this version; this room's copy
+		// is stale and is reloaded when next opened.
+		m.cfg.Logger.Warn("computer move not stored", "room", r.id, "seat", seat, "why", why, "err", err)
+		if errors.Is(err, store.ErrConflict) {
+			r.gone = true
+			m.forget(r)
+		}
+		return
+	}
+	ev := r.commit(a, e)
+	r.broadcast(ev)
+	r.broadcastPresence()
+	r.kick()
+}
+
+// forget drops r from memory (a newer copy of it is in the store).
+func (m *Manager) forget(r *Room) {
+	go func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.rooms[r.id] == r {
+			delete(m.rooms, r.id)
+		}
+	}()
+}
+
+// Tick looks at every room in memory for a computer move that is due: a
+// player gone past the away grace, a time per move run out, a computer
+// move that failed and is tried again. Run calls it; tests with a fake
+// clock call it after moving the clock.
+func (m *Manager) Tick() {
+	m.mu.Lock()
+	rooms := make([]*Room, 0, len(m.rooms))
+	for _, r := range m.rooms {
+		rooms = append(rooms, r)
+	}
+	m.mu.Unlock()
+	for _, r := range rooms {
+		select {
+		case <-r.ready:
+		default:
+			continue
+		}
+		r.mu.Lock()
+		before := r.presenceKey()
+		r.kick()
+		if r.presenceKey() != before {
+			r.broadcastPresence()
+		}
+		r.mu.Unlock()
+	}
+}
+
+// presenceKey is a short summary of which seats the computer plays, so
+// Tick tells the room when an away player's seat passes to the computer.
+func (r *Room) presenceKey() string {
+	now := r.m.cfg.Now()
+	b := make([]byte, len(r.taken))
+	for i := range r.taken {
+		b[i] = '0'
+		if r.playedByComputer(i, now) {
+			b[i] = '1'
+		}
+	}
+	return string(b)
+}
+
+// Run calls Tick every interval until ctx ends, then waits for the
+// computer moves being thought.
+func (m *Manager) Run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			m.Close()
+			return
+		case <-t.C:
+			m.Tick()
+		}
+	}
+}
+
+// Close stops computer moves from starting and waits for those in flight.
+func (m *Manager) Close() {
+	m.closeOnce.Do(func() { close(m.closed) })
+	m.thinkers.Wait()
+}
+
+// Thinking tells whether the computer is thinking for a seat of the room
+// (for tests and the fault test's host).
+func (r *Room) Thinking() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.thinking
+}

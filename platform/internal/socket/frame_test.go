@@ -1,0 +1,94 @@
+package socket
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/fasthttp/websocket"
+)
+
+// readFrames sends b raw from a real WebSocket server connection and reads
+// n messages back with the library's client, as a browser would parse them.
+func readFrames(t *testing.T, b []byte, n int) []string {
+	t.Helper()
+	up := websocket.Upgrader{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		ws.NetConn().Write(b)
+		ws.ReadMessage() // until the client closes
+		ws.Close()
+	}))
+	defer srv.Close()
+	ws, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	ws.SetReadLimit(1 << 20)
+	var out []string
+	for range n {
+		mt, m, err := ws.ReadMessage()
+		if err != nil {
+			t.Fatalf("frame %d: %v", len(out), err)
+		}
+		if mt != websocket.TextMessage {
+			t.Fatalf("frame %d: type %d", len(out), mt)
+		}
+		out = append(out, string(m))
+	}
+	return out
+}
+
+func TestAppendTextFrameLengths(t *testing.T) {
+	// Every length encoding and its edges.
+	var buf []byte
+	var want []string
+	for _, n := range []int{0, 1, 125, 126, 127, 0xffff, 0x10000, 200_000} {
+		m := strings.Repeat("x", n)
+		want = append(want, m)
+		buf = appendTextFrame(buf, []byte(m))
+	}
+	got := readFrames(t, buf, len(want))
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("frame %d: %d bytes back, want %d", i, len(got[i]), len(want[i]))
+		}
+	}
+}
+
+func TestFramesTakesEverythingQueued(t *testing.T) {
+	c := &conn{out: make(chan []byte, 8)}
+	for _, m := range []string{`{"type":"move"}`, `{"type":"ack"}`, `{"type":"presence"}`} {
+		c.out <- []byte(m)
+	}
+	buf := c.frames(nil, []byte(`{"type":"first"}`))
+	if len(c.out) != 0 {
+		t.Fatalf("%d messages left in the queue", len(c.out))
+	}
+	got := readFrames(t, buf, 4)
+	want := []string{`{"type":"first"}`, `{"type":"move"}`, `{"type":"ack"}`, `{"type":"presence"}`}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("frame %d = %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+func TestFramesStopsAtTheBatchLimit(t *testing.T) {
+	c := &conn{out: make(chan []byte, 8)}
+	big := bytes.Repeat([]byte("y"), maxBatchBytes/2)
+	for range 4 {
+		c.out <- big
+	}
+	buf := c.frames(nil, big)
+	if len(c.out) != 3 {
+		t.Fatalf("%d messages left in the queue, want 3 (the batch stops past %d bytes)", len(c.out), maxBatchBytes)
+	}
+	readFrames(t, buf, 2)
+}

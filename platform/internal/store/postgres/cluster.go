@@ -1,0 +1,218 @@
+package postgres
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// What hosts sharing one database tell each other, on the NOTIFY channel
+// Channel, as "KIND ROOM [VERSION]" (a payload is at most 8000 bytes; these
+// are a few dozen).
+const (
+	NoteAction   = 'a' // an action was committed: "a ROOM VERSION"
+	NotePresence = 'c' // a seat's connection changed: "c ROOM"
+	NotePurged   = 'p' // a room expired and was deleted: "p ROOM"
+	// NoteResync is no message: Listen reports it after it (re)connects,
+	// since notes sent while it was not listening are lost.
+	NoteResync = 'r'
+)
+
+// Note is one notification.
+type Note struct {
+	Kind    byte
+	Room    string
+	Version int64
+}
+
+// ParseNote reads a notification's payload.
+func ParseNote(payload string) (Note, error) {
+	f := strings.Fields(payload)
+	if len(f) < 2 || len(f[0]) != 1 {
+		return Note{}, fmt.Errorf("bad note %q", payload)
+	}
+	n := Note{Kind: f[0][0], Room: f[1]}
+	switch {
+	case n.Kind == NoteAction && len(f) == 3:
+		v, err := strconv.ParseInt(f[2], 10, 64)
+		if err != nil || v < 1 {
+			return Note{}, fmt.Errorf("bad note %q", payload)
+		}
+		n.Version = v
+	case (n.Kind == NotePresence || n.Kind == NotePurged) && len(f) == 2:
+	default:
+		return Note{}, fmt.Errorf("bad note %q", payload)
+	}
+	return n, nil
+}
+
+// Listen delivers the channel's notes to fn, one at a time, until ctx ends;
+// a lost connection is reopened (after a pause) and followed by a
+// NoteResync, because what was sent meanwhile is lost. It returns ctx's
+// error.
+func (s *Store) Listen(ctx context.Context, logger *slog.Logger, fn func(Note)) error {
+	pause := 100 * time.Millisecond
+	for {
+		err := s.listenOnce(ctx, logger, fn)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		logger.Warn("room notifications: connection lost; reconnecting", "err", err, "in", pause)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, 5*time.Second)
+	}
+}
+
+func (s *Store) listenOnce(ctx context.Context, logger *slog.Logger, fn func(Note)) error {
+	conn, err := pgx.Connect(ctx, s.dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
+		return err
+	}
+	fn(Note{Kind: NoteResync})
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		note, err := ParseNote(n.Payload)
+		if err != nil {
+			logger.Warn("room notifications: ignored", "err", err)
+			continue
+		}
+		fn(note)
+	}
+}
+
+// Cluster is one host's membership of the hosts sharing the database: its
+// liveness (a heartbeat row) and the seats its connections hold.
+type Cluster struct {
+	s    *Store
+	host string
+	ttl  time.Duration
+}
+
+// Cluster returns host's membership; a host not seen for ttl is dead, its
+// connections no longer count, and the next heartbeat of another host
+// removes them.
+func (s *Store) Cluster(host string, ttl time.Duration) *Cluster {
+	return &Cluster{s: s, host: host, ttl: ttl}
+}
+
+// Host is this host's ID.
+func (c *Cluster) Host() string { return c.host }
+
+// Heartbeat says this host is alive (the database's clock decides) and
+// removes the hosts not seen for the TTL with their connections, telling
+// the hosts holding those rooms.
+func (c *Cluster) Heartbeat(ctx context.Context) error {
+	_, err := c.s.pool.Exec(ctx, `
+WITH me AS (
+	INSERT INTO hosts(id, seen) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET seen = now()
+), dead AS (
+	DELETE FROM hosts WHERE id <> $1 AND seen < now() - make_interval(secs => $2) RETURNING id
+), gone AS (
+	DELETE FROM presence WHERE host IN (SELECT id FROM dead) RETURNING room
+)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g`, c.host, c.ttl.Seconds())
+	return err
+}
+
+// Leave removes this host and its connections (a graceful shutdown).
+func (c *Cluster) Leave(ctx context.Context) error {
+	_, err := c.s.pool.Exec(ctx, `
+WITH me AS (DELETE FROM hosts WHERE id = $1),
+gone AS (DELETE FROM presence WHERE host = $1 RETURNING room)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g`, c.host)
+	return err
+}
+
+// Connect records that connection conn of this host holds seat of room,
+// replacing whichever connection held it (on any host), and tells the
+// other hosts.
+func (c *Cluster) Connect(ctx context.Context, room string, seat int, conn string) error {
+	_, err := c.s.pool.Exec(ctx, `
+WITH up AS (
+	INSERT INTO presence(room, seat, host, conn) VALUES ($1, $2, $3, $4)
+	ON CONFLICT (room, seat) DO UPDATE SET host = excluded.host, conn = excluded.conn RETURNING room
+)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM up`, room, seat, c.host, conn)
+	var pgErr interface{ SQLState() string }
+	if errors.As(err, &pgErr) && pgErr.SQLState() == "23503" { // foreign_key_violation: purged
+		return nil
+	}
+	return err
+}
+
+// Disconnect removes conn's hold on seat (if it still holds it) and tells
+// the other hosts.
+func (c *Cluster) Disconnect(ctx context.Context, room string, seat int, conn string) error {
+	_, err := c.s.pool.Exec(ctx, `
+WITH d AS (DELETE FROM presence WHERE room = $1 AND seat = $2 AND conn = $3 RETURNING room)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM d`, room, seat, conn)
+	return err
+}
+
+// Presence returns the connection holding each connected seat of room, on
+// the hosts alive.
+func (c *Cluster) Presence(ctx context.Context, room string) (map[int]string, error) {
+	rows, err := c.s.pool.Query(ctx, `
+SELECT p.seat, p.conn FROM presence p JOIN hosts h ON h.id = p.host
+WHERE p.room = $1 AND h.seen >= now() - make_interval(secs => $2)`, room, c.ttl.Seconds())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]string{}
+	for rows.Next() {
+		var seat int
+		var conn string
+		if err := rows.Scan(&seat, &conn); err != nil {
+			return nil, err
+		}
+		out[seat] = conn
+	}
+	return out, rows.Err()
+}
+
+// PutCode makes code the seat's one-time code until expires (only its hash
+// is stored), replacing the seat's previous code.
+func (c *Cluster) PutCode(ctx context.Context, room string, seat int, code string, expires time.Time) error {
+	h := sha256.Sum256([]byte(code))
+	_, err := c.s.pool.Exec(ctx, `
+INSERT INTO seat_codes(room, seat, code_hash, expires) VALUES ($1, $2, $3, $4)
+ON CONFLICT (room, seat) DO UPDATE SET code_hash = excluded.code_hash, expires = excluded.expires`,
+		room, seat, h[:], expires.UnixNano())
+	return err
+}
+
+// TakeCode uses up room's code if it is valid at now: exactly one taker
+// wins, whichever host it is on.
+func (c *Cluster) TakeCode(ctx context.Context, room, code string, now time.Time) (int, bool, error) {
+	h := sha256.Sum256([]byte(code))
+	var seat int
+	err := c.s.pool.QueryRow(ctx, `
+DELETE FROM seat_codes WHERE room = $1 AND code_hash = $2 AND expires > $3 RETURNING seat`,
+		room, h[:], now.UnixNano()).Scan(&seat)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return -1, false, nil
+	}
+	if err != nil {
+		return -1, false, err
+	}
+	return seat, true, nil
+}

@@ -1,0 +1,242 @@
+package wire
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// The packed view. A shogi View holds 81 cells and up to a few hundred
+// legal moves; as protobuf each is a message of its own (a length, tags, and
+// on the host one allocation per message and per string), and encoding and
+// decoding them was the largest part of a Play call's cost on both sides.
+// When a request sets packed, the plugin sends the board and the legal moves
+// as two byte strings instead (View.packed_board, View.packed_legal) and
+// leaves View.board and View.legal empty. A plugin that does not know the
+// flag (built before it, or in another language) sends them plain, and the
+// host reads either.
+//
+// Both strings are a uvarint count and then the elements, each field in
+// order, with
+//
+//	int:    zig-zag varint (binary.AppendVarint) of an int32, as protobuf's
+//	        int32 fields carry it
+//	string: uvarint byte length, then the bytes (valid UTF-8, as protobuf
+//	        requires of its strings)
+//	flags:  one byte of booleans, bit 0 first
+//
+// a cell being kind string, owner int, facing int, flags (promoted, flipped),
+// and a legal move seat int, kind string, move string, text string, alt
+// string, from int, to int, drop string, flags (promote), key string. Nothing
+// may follow the last element; a truncated or overlong string is refused.
+
+// ErrPacked wraps every reason a packed string is refused.
+var ErrPacked = errors.New("wire: bad packed view")
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendFlags(b []byte, flags ...bool) []byte {
+	var f byte
+	for i, v := range flags {
+		if v {
+			f |= 1 << i
+		}
+	}
+	return append(b, f)
+}
+
+// PackBoard packs cells.
+func PackBoard(cells []sdk.Cell) ([]byte, error) {
+	b := make([]byte, 0, 1+len(cells)*5)
+	b = binary.AppendUvarint(b, uint64(len(cells)))
+	for i := range cells {
+		c := &cells[i]
+		if !utf8.ValidString(c.Kind) {
+			return nil, fmt.Errorf("wire: cell %d: kind is not valid UTF-8", i)
+		}
+		b = appendStr(b, c.Kind)
+		b = binary.AppendVarint(b, int64(int32(c.Owner)))
+		b = binary.AppendVarint(b, int64(int32(c.Facing)))
+		b = appendFlags(b, c.Promoted, c.Flipped)
+	}
+	return b, nil
+}
+
+// PackLegal packs legal moves.
+func PackLegal(moves []sdk.LegalMove) ([]byte, error) {
+	b := make([]byte, 0, 1+len(moves)*32)
+	b = binary.AppendUvarint(b, uint64(len(moves)))
+	for i := range moves {
+		m := &moves[i]
+		for _, s := range [...]string{string(m.Kind), string(m.Move), m.Text, m.Alt, m.Drop, m.Key} {
+			if !utf8.ValidString(s) {
+				return nil, fmt.Errorf("wire: legal move %d: a text is not valid UTF-8", i)
+			}
+		}
+		b = binary.AppendVarint(b, int64(int32(m.Seat)))
+		b = appendStr(b, string(m.Kind))
+		b = appendStr(b, string(m.Move))
+		b = appendStr(b, m.Text)
+		b = appendStr(b, m.Alt)
+		b = binary.AppendVarint(b, int64(int32(m.From)))
+		b = binary.AppendVarint(b, int64(int32(m.To)))
+		b = appendStr(b, m.Drop)
+		b = appendFlags(b, m.Promote)
+		b = appendStr(b, m.Key)
+	}
+	return b, nil
+}
+
+// unpacker reads a packed string. Every string it returns is a slice of
+// one copy of the whole input, so unpacking allocates that copy and the
+// element slice, not one string per field.
+type unpacker struct {
+	s   string
+	i   int
+	err error
+}
+
+func (u *unpacker) fail(what string) {
+	if u.err == nil {
+		u.err = fmt.Errorf("%w: %s at byte %d", ErrPacked, what, u.i)
+	}
+}
+
+func (u *unpacker) uvarint() uint64 {
+	if u.err != nil {
+		return 0
+	}
+	var x uint64
+	var shift uint
+	for n := 0; ; n++ {
+		if u.i >= len(u.s) {
+			u.fail("truncated number")
+			return 0
+		}
+		c := u.s[u.i]
+		u.i++
+		if n == binary.MaxVarintLen64-1 && c > 1 || n >= binary.MaxVarintLen64 {
+			u.fail("number overflows 64 bits")
+			return 0
+		}
+		if c < 0x80 {
+			return x | uint64(c)<<shift
+		}
+		x |= uint64(c&0x7f) << shift
+		shift += 7
+	}
+}
+
+// int reads a zig-zag varint that must fit an int32 (as protobuf's fields).
+func (u *unpacker) int() int {
+	ux := u.uvarint()
+	x := int64(ux >> 1)
+	if ux&1 != 0 {
+		x = ^x
+	}
+	if x < -1<<31 || x > 1<<31-1 {
+		u.fail("number out of range")
+		return 0
+	}
+	return int(x)
+}
+
+func (u *unpacker) str() string {
+	n := u.uvarint()
+	if u.err != nil {
+		return ""
+	}
+	if n > uint64(len(u.s)-u.i) {
+		u.fail("truncated string")
+		return ""
+	}
+	s := u.s[u.i : u.i+int(n)]
+	if !utf8.ValidString(s) {
+		u.fail("string is not valid UTF-8")
+		return ""
+	}
+	u.i += int(n)
+	return s
+}
+
+func (u *unpacker) flags(n int) byte {
+	if u.err != nil {
+		return 0
+	}
+	if u.i >= len(u.s) {
+		u.fail("truncated flags")
+		return 0
+	}
+	f := u.s[u.i]
+	u.i++
+	if f>>n != 0 {
+		u.fail("unknown flags")
+	}
+	return f
+}
+
+// count reads an element count, each element taking at least min bytes.
+func (u *unpacker) count(min int) int {
+	n := u.uvarint()
+	if u.err == nil && n > uint64((len(u.s)-u.i)/min) {
+		u.fail("count larger than the data")
+		return 0
+	}
+	return int(n)
+}
+
+func (u *unpacker) end() error {
+	if u.err == nil && u.i != len(u.s) {
+		u.fail("data after the last element")
+	}
+	return u.err
+}
+
+// UnpackBoard reads what PackBoard wrote.
+func UnpackBoard(b []byte) ([]sdk.Cell, error) {
+	u := &unpacker{s: string(b)}
+	n := u.count(4)
+	cells := make([]sdk.Cell, n)
+	for i := 0; i < n && u.err == nil; i++ {
+		c := &cells[i]
+		c.Kind = u.str()
+		c.Owner = sdk.Seat(u.int())
+		c.Facing = u.int()
+		f := u.flags(2)
+		c.Promoted, c.Flipped = f&1 != 0, f&2 != 0
+	}
+	if err := u.end(); err != nil {
+		return nil, err
+	}
+	return cells, nil
+}
+
+// UnpackLegal reads what PackLegal wrote.
+func UnpackLegal(b []byte) ([]sdk.LegalMove, error) {
+	u := &unpacker{s: string(b)}
+	n := u.count(10)
+	moves := make([]sdk.LegalMove, n)
+	for i := 0; i < n && u.err == nil; i++ {
+		m := &moves[i]
+		m.Seat = sdk.Seat(u.int())
+		m.Kind = sdk.MoveKind(u.str())
+		m.Move = sdk.Move(u.str())
+		m.Text = u.str()
+		m.Alt = u.str()
+		m.From = u.int()
+		m.To = u.int()
+		m.Drop = u.str()
+		m.Promote = u.flags(1)&1 != 0
+		m.Key = u.str()
+	}
+	if err := u.end(); err != nil {
+		return nil, err
+	}
+	return moves, nil
+}
