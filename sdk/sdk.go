@@ -235,6 +235,13 @@ type OptionSpec struct {
 	Choices []string `json:"choices,omitempty"` // for "choice"
 	Min     int      `json:"min,omitempty"`     // for "int"
 	Max     int      `json:"max,omitempty"`     // for "int"
+	// Seat marks an "int" option whose value is a seat number: the UI
+	// offers the seats by name (Description.Seats) instead of numbers.
+	Seat bool `json:"seat,omitempty"`
+	// None, when set, is the value of an "int" option that means none (a
+	// move limit of "0"): the UI offers "none" as a choice of its own
+	// beside a number.
+	None string `json:"none,omitempty"`
 }
 
 // Host settings are what a host applies to a game for its players: who

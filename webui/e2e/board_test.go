@@ -301,3 +301,51 @@ func TestLookAndSound(t *testing.T) {
 		t.Errorf("muted, a move still made the sound %q", s)
 	}
 }
+
+// TestPromotionByKeyboard: the promotion dialog opens with the focus on
+// its first choice; the arrows go to the other, Enter plays it.
+func TestPromotionByKeyboard(t *testing.T) {
+	ctx := fresh(t, "/en/shogi/play?mode=local", 1366, 900)
+	clickMove(t, ctx, shogiCell("7g"), shogiCell("7f"))
+	clickMove(t, ctx, shogiCell("3c"), shogiCell("3d"))
+	// Keyboard only: Enter on the bishop, then on its target.
+	for _, sq := range []string{"8h", "2b"} {
+		do(t, ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).focus()`, cellSel(shogiCell(sq)))))
+		do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	}
+	wait(t, ctx, `document.getElementById('promote-dialog').open && document.activeElement?.dataset.promote === 'true'`)
+	do(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	wait(t, ctx, `document.activeElement?.dataset.promote === 'false'`)
+	do(t, ctx, chromedp.KeyEvent(kb.Enter))
+	waitPly(t, ctx, 3)
+	if m := eval[string](t, ctx, `[...document.querySelectorAll('#history li')].pop().dataset.move`); m != "8h2b" {
+		t.Errorf("the keyboard chose %q, want 8h2b (not promoting)", m)
+	}
+}
+
+// TestYoninOptionsInWords: Yonin's options name the seats and offer "None"
+// for the move limit instead of bare numbers, and start the game they say.
+func TestYoninOptionsInWords(t *testing.T) {
+	ctx := fresh(t, "/en/yonin/play?mode=local", 1366, 900)
+	click(t, ctx, `#new-game`)
+	wait(t, ctx, `document.getElementById('options-dialog').open`)
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('#opt-first_seat option')].map((o) => o.textContent).join(',')`); got != "South,West,North,East" {
+		t.Errorf("first seat choices %q, want the seats by name", got)
+	}
+	if got := eval[string](t, ctx, `document.getElementById('opt-move_limit-none').value + ' ' + document.getElementById('opt-move_limit').hidden`); got != "none true" {
+		t.Errorf("move limit starts as %q, want none with no number shown", got)
+	}
+	if l := eval[string](t, ctx, `document.querySelector('label[for="opt-first_seat"]').textContent`); strings.ContainsAny(l, "0123") {
+		t.Errorf("the first seat's label %q still explains numbers", l)
+	}
+	do(t, ctx, chromedp.SetValue(chromedp.ID("opt-first_seat"), "1"),
+		chromedp.SetValue(chromedp.ID("opt-move_limit-none"), "some"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById('opt-move_limit-none').dispatchEvent(new Event('change'))`),
+		chromedp.SetValue(chromedp.ID("opt-move_limit"), "150"))
+	click(t, ctx, `#options-start`)
+	wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.toMove === '1'`)
+	opts := eval[string](t, ctx, `(() => { const o = JSON.parse(localStorage.getItem('banmen.local.yonin')).options; return o.first_seat + ' ' + o.move_limit; })()`)
+	if opts != "1 150" {
+		t.Errorf("the game started with first seat and move limit %q, want 1 150", opts)
+	}
+}

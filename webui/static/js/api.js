@@ -38,7 +38,9 @@ export class Api {
   play(state, seat, move) { return this.post('play', { state, seat, move }); }
   view(state) { return this.post('view', { state }); }
   rewind(state, ply) { return this.post('rewind', { state, ply }); }
-  suggest(state, seat, level) { return this.post('suggest', { state, seat, level }); }
+  suggest(state, seat, level, thinkMillis) {
+    return this.post('suggest', thinkMillis ? { state, seat, level, thinkMillis } : { state, seat, level });
+  }
   export(state, format) { return this.post('export', { state, format }); }
   import(format, text) { return this.post('import', { format, text }); }
 }

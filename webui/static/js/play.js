@@ -105,6 +105,8 @@ let level = pickLevel(levelStore.load());
 // a new level) is dropped.
 let thinking = null;
 let run = 0;
+// restFast: the person, out of the game, asked to play the rest at once.
+let restFast = false;
 
 function pickLevel(l) {
   const levels = desc.levels || [];
@@ -143,7 +145,9 @@ async function think() {
     const state = game.state;
     setThinking(seat);
     try {
-      const { move } = await request(api.suggest(state, seat, level));
+      // Once the person is out (mated in Yonin) and asked for the rest at
+      // once, the computers move quickly and without waiting for the slides.
+      const { move } = await request(api.suggest(state, seat, level, restFast ? 200 : 0));
       if (my !== run || game.state !== state) return;
       const res = await request(api.play(state, seat, move));
       if (my !== run || game.state !== state) return;
@@ -151,7 +155,7 @@ async function think() {
       const h = game.view.history[game.view.history.length - 1];
       announce(moveText(seat, h ? ui.moveLabel(h) : move));
       // Several computer moves in a row (Yonin) are shown one after another.
-      await board.settled();
+      if (!restFast) await board.settled();
     } catch (err) {
       if (my !== run) return;
       setThinking(null);
@@ -242,6 +246,12 @@ function render() {
   document.body.dataset.takeback = String(takebackTo());
 
   ui.renderResult(v, vsComputer ? [game.human] : []);
+  // Out of a game the computers play on: offer the rest at once, or a new game.
+  const out = vsComputer && v.status === 'playing' && (v.eliminated || []).includes(game.human);
+  if ($('rest')) {
+    $('rest').hidden = !out;
+    $('rest-fast').disabled = restFast;
+  }
   renderHistory();
 }
 
@@ -284,6 +294,7 @@ function renderHistory() { ui.renderHistory(game.view.history); }
 
 async function start(options, human = game.human) {
   document.body.dataset.ready = 'false';
+  restFast = false;
   try {
     const res = await api.start(options);
     stopThinking();
@@ -319,12 +330,50 @@ function optionFields() {
       input = document.createElement('input');
       input.type = 'checkbox';
       input.checked = cur === 'true';
+    } else if (o.type === 'int' && o.seat) {
+      // A seat, by name.
+      input = document.createElement('select');
+      for (let i = o.min ?? 0; i <= (o.max ?? desc.seats.length - 1) && i < desc.seats.length; i++) {
+        const opt = document.createElement('option');
+        opt.value = String(i);
+        opt.textContent = seatName(i);
+        opt.selected = String(i) === cur;
+        input.append(opt);
+      }
     } else if (o.type === 'int') {
       input = document.createElement('input');
       input.type = 'number';
       input.min = String(o.min ?? 0);
       input.max = String(o.max ?? 0);
       input.value = cur;
+      if (o.none !== undefined) {
+        // "None" is a choice of its own; a number only when there is one.
+        const pick = document.createElement('select');
+        pick.id = `${id}-none`;
+        pick.setAttribute('aria-label', label.textContent);
+        for (const [v, k] of [['none', 'ui.option.none'], ['some', 'ui.option.some']]) {
+          const opt = document.createElement('option');
+          opt.value = v;
+          opt.textContent = t(k);
+          pick.append(opt);
+        }
+        pick.value = cur === o.none ? 'none' : 'some';
+        if (cur === o.none) input.value = String(Math.max(o.min ?? 0, 1, Math.min(o.max ?? 100, 100)));
+        input.hidden = pick.value === 'none';
+        input.dataset.none = o.none;
+        input.setAttribute('aria-label', label.textContent);
+        pick.addEventListener('change', () => { input.hidden = pick.value === 'none'; });
+        label.htmlFor = pick.id;
+        const both = document.createElement('span');
+        both.className = 'option-none';
+        input.id = id;
+        input.dataset.key = o.key;
+        input.dataset.type = o.type;
+        both.append(pick, input);
+        row.append(label, both);
+        box.append(row);
+        continue;
+      }
     } else {
       input = document.createElement('select');
       for (const c of o.choices || []) {
@@ -347,7 +396,7 @@ function optionFields() {
 function readOptions() {
   const out = {};
   for (const el of $('options-fields').querySelectorAll('[data-key]')) {
-    out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : String(el.value);
+    out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : el.hidden && el.dataset.none !== undefined ? el.dataset.none : String(el.value);
   }
   return out;
 }
@@ -432,6 +481,8 @@ if (vsComputer) {
 $('resign').addEventListener('click', resign);
 $('takeback').addEventListener('click', takeback);
 $('result-new').addEventListener('click', newGame);
+$('rest-new')?.addEventListener('click', newGame);
+$('rest-fast')?.addEventListener('click', () => { restFast = true; render(); if (thinking === null) think(); });
 $('result-export').addEventListener('click', () => ui.openExport());
 $('import-go').addEventListener('click', doImport);
 ui.setupNotation(prefs);

@@ -543,6 +543,8 @@ function renderSettings() {
     const dd = document.createElement('dd');
     dd.dataset.key = o.key;
     if (o.type === 'bool') dd.textContent = t(val === 'true' ? 'room.settings.on' : 'room.settings.off');
+    else if (o.none !== undefined && val === o.none) dd.textContent = t('ui.option.none');
+    else if (o.seat) dd.textContent = seatName(Number(val));
     else dd.textContent = t.has(`${o.nameKey}.${val}`) ? t(`${o.nameKey}.${val}`) : val;
     dl.append(dt, dd);
   }

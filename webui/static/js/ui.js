@@ -118,7 +118,19 @@ export function makeUI({ t, desc }) {
       b.addEventListener('click', () => { chosen = m; });
       box.append(b);
     }
-    const ok = await ui.dialog('promote-dialog');
+    // By keyboard: the first choice has the focus, arrows go between the
+    // choices, Enter or Space picks one, Escape cancels.
+    box.onkeydown = (e) => {
+      const list = [...box.querySelectorAll('.promote-choice')];
+      const i = list.indexOf(document.activeElement);
+      const d = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!d || i < 0) return;
+      e.preventDefault();
+      list[(i + d + list.length) % list.length].focus();
+    };
+    const done = ui.dialog('promote-dialog');
+    box.querySelector('.promote-choice')?.focus();
+    const ok = await done;
     return ok ? chosen : null;
   };
 
