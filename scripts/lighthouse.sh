@@ -19,7 +19,7 @@ OUT=${LIGHTHOUSE_OUT:-/tmp/banmen-lighthouse}
 CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 export CHROME_PATH
 mkdir -p "$OUT"
-make -s build
+make -s build >/dev/null
 DATA=$(mktemp -d)
 ./bin/banmen -port "$PORT" -host 127.0.0.1 -data_dir "$DATA" >"$OUT/server.log" 2>&1 &
 SERVER=$!

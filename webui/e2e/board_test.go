@@ -205,7 +205,7 @@ func TestResultPanel(t *testing.T) {
 	click(t, ctx, `#confirm-yes`)
 	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('result').hidden`)
 	txt := eval[string](t, ctx, `document.getElementById('result').innerText`)
-	if !strings.Contains(txt, "Sente") || !strings.Contains(txt, "Partie beendet") {
+	if !strings.Contains(txt, "Sente gewinnt") || !strings.Contains(txt, "Aufgabe") {
 		t.Errorf("result panel %q", txt)
 	}
 	if last := eval[string](t, ctx, `[...document.querySelectorAll('#history .move-text')].pop().textContent`); last != "gibt auf" {

@@ -286,8 +286,13 @@ export function makeUI({ t, desc }) {
     box.hidden = !over;
     if (!over) return;
     const r = v.result || {};
-    $('result-text').textContent = ui.resultText(v);
-    $('result-text').dataset.key = ui.resultKey(v);
+    // The head says who won (or a draw), the text how.
+    const [head, ...why] = ui.resultText(v).split(' — ');
+    $('result-h').textContent = head;
+    $('result-h').dataset.key = ui.resultKey(v);
+    $('result-text').textContent = why.join(' — ');
+    $('result-text').hidden = !why.length;
+    if (r.reason) $('result-text').dataset.reason = r.reason;
     const you = $('result-you');
     const won = (r.winners || []).some((s) => mine.includes(s));
     const decided = !r.draw && (r.winners || []).length > 0;
