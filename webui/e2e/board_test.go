@@ -349,3 +349,47 @@ func TestYoninOptionsInWords(t *testing.T) {
 		t.Errorf("the game started with first seat and move limit %q, want 1 150", opts)
 	}
 }
+
+// TestRoomNavigation: in a room a player may step back through the move
+// list (the positions come from the server, for the room), the board takes
+// no move meanwhile and nothing is sent; back at the game they play on.
+func TestRoomNavigation(t *testing.T) {
+	host := person(t, 1366, 900)
+	do(t, host, chromedp.Navigate(baseURL+"/en/shogi/"))
+	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
+	waitNavigated(t, host, `location.pathname.startsWith('/en/shogi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
+	url := eval[string](t, host, `location.href`)
+	w, h, opts := phone()
+	guest := person(t, w, h, opts...)
+	openRoom(t, guest, url)
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected'`)
+	roomMove(t, host, shogiCell("7g"), shogiCell("7f"))
+	waitPly(t, guest, 1)
+	roomMove(t, guest, shogiCell("3c"), shogiCell("3d"))
+	waitPly(t, host, 2)
+	roomMove(t, host, shogiCell("2g"), shogiCell("2f"))
+	waitPly(t, guest, 3)
+	// Count the moves the guest's page sends from now on.
+	do(t, guest, chromedp.Evaluate[chromedp.Void](`window.__moves = 0; for (const ws of window.__sockets) { const send = ws.send.bind(ws); ws.send = (m) => { if (JSON.parse(m).type === 'move') window.__moves++; send(m); }; }`))
+	click(t, guest, `#history li[data-ply="1"] button`)
+	waitViewing(t, guest, "1")
+	if k := kindAt(t, guest, shogiCell("3c")); k != "P" {
+		t.Errorf("looking at move 1 the guest sees %q on 3c, want Gote's pawn not yet moved", k)
+	}
+	if n := eval[int](t, guest, `document.querySelectorAll('.cell.movable').length`); n != 0 {
+		t.Errorf("%d pieces may move on an earlier position online", n)
+	}
+	click(t, guest, cellSel(shogiCell("8c")))
+	click(t, guest, cellSel(shogiCell("8d")))
+	if n := eval[int](t, guest, `window.__moves`); n != 0 {
+		t.Errorf("the guest's page sent %d moves from an earlier position", n)
+	}
+	// The host plays on meanwhile: the guest keeps looking back, the list grows.
+	do(t, guest, chromedp.KeyEvent(kb.End))
+	waitViewing(t, guest, "")
+	roomMove(t, guest, shogiCell("8c"), shogiCell("8d"))
+	waitPly(t, host, 4)
+	if n := eval[int](t, guest, `window.__moves`); n != 1 {
+		t.Errorf("back at the game the guest's page sent %d moves, want 1", n)
+	}
+}

@@ -120,9 +120,11 @@ export class Nav {
   onKey(e) {
     if (!this.enabled || e.altKey || e.ctrlKey || e.metaKey) return;
     const el = e.target;
-    // The board's own arrow keys, text fields and open dialogs keep theirs.
-    if (el.closest?.('.cells, input, textarea, select, dialog, [contenteditable]')) return;
+    // Text fields and open dialogs keep their keys, and the board its
+    // arrows (Home and End work there too).
+    if (el.closest?.('input, textarea, select, dialog, [contenteditable]')) return;
     if (document.querySelector('dialog[open]')) return;
+    if (el.closest?.('.cells') && e.key.startsWith('Arrow')) return;
     const to = { ArrowLeft: this.at() - 1, ArrowRight: this.at() + 1, Home: 0, End: this.live }[e.key];
     if (to === undefined) return;
     e.preventDefault();
