@@ -6,16 +6,27 @@ BIN       := bin
 PLUGINS   := $(notdir $(patsubst %/,%,$(dir $(wildcard plugins/*/main.go))))
 FUZZTIME  ?= 3s
 
-.PHONY: all build run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet fmt clean
+.PHONY: all build node run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet fmt clean
 
 all: build
 
-## build: the host and every plugin into bin/
+## build: the host, every plugin and the harness command into bin/
 build:
 	$(GO) build -o $(BIN)/banmen ./platform/cmd/banmen
 	@mkdir -p $(BIN)/plugins
 	@for p in $(PLUGINS); do echo "$(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p"; $(GO) build -o $(BIN)/plugins/$$p ./plugins/$$p || exit 1; done
-	$(GO) build -o $(BIN)/plugins/tictactoe ./sdk/examples/tictactoe/cmd/tictactoe
+	$(GO) build -o $(BIN)/plugins/tictactoe github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe
+	$(GO) build -o $(BIN)/harness ./harness/cmd/harness
+
+## node: the TypeScript example plugin (sdk/examples/morris-ts): npm ci, then tsc into its dist/
+MORRIS := sdk/examples/morris-ts
+node: $(MORRIS)/dist/main.js
+
+$(MORRIS)/node_modules/.package-lock.json: $(MORRIS)/package-lock.json
+	cd $(MORRIS) && npm ci --no-audit --no-fund
+
+$(MORRIS)/dist/main.js: $(MORRIS)/node_modules/.package-lock.json $(wildcard $(MORRIS)/src/*.ts) $(MORRIS)/tsconfig.json
+	cd $(MORRIS) && npm run build
 
 ## run: start the site on the embedded defaults (configs/default.yaml)
 run: build
@@ -26,19 +37,25 @@ deps:
 	@./scripts/deps.sh
 
 ## test: vet, unit and integration tests (race detector on the host and sdk), browser tests, fuzz smoke runs
-test: deps build vet test-race test-unit test-browser fuzz-smoke
+test: deps build node vet test-race test-unit test-browser fuzz-smoke
 
+# The sdk is a module of its own (sdk/go.mod): its packages are vetted and
+# tested from its directory.
 vet:
 	$(GO) vet ./...
+	cd sdk && $(GO) vet ./...
+	cd sdk/examples/connect4 && $(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "not gofmt-clean:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 # The host and the contract run under the race detector; the rules plugins'
 # perft tests are CPU-bound and run without it.
 test-race:
-	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./sdk/... ./platform/...
+	cd sdk && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./...
+	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./platform/...
 
 test-unit:
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest)
+	cd sdk/examples/connect4 && $(GO) test -count=1 ./...
 
 # The browser tests (Debian's chromium): the QR encoder's, the board's own tests, then every
 # harness scenario against a host the harness starts. deps makes sure there
@@ -46,7 +63,7 @@ test-unit:
 test-browser: deps
 	BANMEN_REQUIRE_BROWSER=1 $(GO) test -count=1 ./webui/qrtest/
 	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 20m ./webui/e2e/
-	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml $(GO) test -count=1 -timeout 25m ./harness/...
+	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml BANMEN_HARNESS_HTML=$(CURDIR)/$(BIN)/harness-report.html $(GO) test -count=1 -timeout 25m ./harness/...
 
 ## fuzz-smoke: every fuzz target for $(FUZZTIME) (make fuzz FUZZTIME=5m for longer)
 fuzz-smoke:
@@ -71,4 +88,4 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(MORRIS)/dist $(MORRIS)/node_modules

@@ -4,25 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
-	"time"
-
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/chromedp"
 )
 
-// browser is one actor's Chromium: its own process and profile, and the tabs
-// the actor opened in it.
+// browser is one actor's browser: its own process and profile, of the
+// actor's engine, and the tabs the actor opened in it.
 type browser struct {
 	actor   Actor
+	engine  string
 	dev     Device
-	alloc   context.CancelFunc
-	root    context.Context // the first tab; its cancel ends the browser
-	cancel  context.CancelFunc
+	inst    instance
+	ctx     context.Context // the scenario's: driver calls end with it
 	tabs    []*tab
 	current int
 
@@ -33,95 +26,34 @@ type browser struct {
 
 // tab is one page of a browser.
 type tab struct {
-	n      int
-	ctx    context.Context
-	cancel context.CancelFunc
+	n   int
+	p   page
+	ctx context.Context // the scenario's
 }
 
-// launch starts a Chromium for the actor; exe is the binary (Run found it).
-func launch(ctx context.Context, a Actor, exe string) (*browser, error) {
-	dev := a.device()
-	// No UserDataDir: the allocator makes a fresh profile per actor and
-	// removes it once Chromium and its helpers have exited.
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-background-networking", true),
-		// Two-core CI machines run several browsers at once: a tab that
-		// seems hidden must not be throttled.
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.WindowSize(int(dev.Width), int(dev.Height)),
-	)
-	if os.Geteuid() == 0 {
-		// Chromium refuses to run as root with its sandbox (CI containers).
-		opts = append(opts, chromedp.NoSandbox)
+// launch starts the actor's browser with the engine's binary exe.
+func launch(ctx context.Context, a Actor, engineName, exe string, sh *share) (*browser, error) {
+	e, ok := engines[engineName]
+	if !ok {
+		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(engineNames(), ", "))
 	}
-	if exe != "" {
-		opts = append(opts, chromedp.ExecPath(exe))
-	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	b := &browser{actor: a, dev: dev, alloc: acancel}
-	b.root, b.cancel = chromedp.NewContext(actx)
-	if err := chromedp.Do(b.root); err != nil {
-		b.close()
-		return nil, fmt.Errorf("start chromium for %s: %w", a.Name, err)
-	}
-	if err := b.setup(b.root, 1); err != nil {
-		b.close()
+	b := &browser{actor: a, engine: engineName, dev: a.device(), ctx: ctx}
+	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh})
+	if err != nil {
 		return nil, err
 	}
-	b.tabs = []*tab{{n: 1, ctx: b.root, cancel: func() {}}}
+	b.inst = inst
+	b.tabs = []*tab{{n: 1, p: inst.first(), ctx: ctx}}
 	return b, nil
 }
 
-// setup emulates the device in a tab and listens to its console.
-func (b *browser) setup(ctx context.Context, n int) error {
-	d := b.dev
-	if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-		Width: d.Width, Height: d.Height, DeviceScaleFactor: d.Scale, Mobile: d.Mobile,
-	}); err != nil {
-		return fmt.Errorf("emulate %s: %w", b.actor.Device, err)
+func (b *browser) log(e consoleEntry) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.console = append(b.console, e.String())
+	if e.jsError {
+		b.jsErrs = append(b.jsErrs, fmt.Sprintf("tab%d: %s", e.page, e.text))
 	}
-	if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{
-		Enabled: d.Touch, MaxTouchPoints: 5,
-	}); err != nil {
-		return fmt.Errorf("emulate touch: %w", err)
-	}
-	if d.UserAgent != "" {
-		if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: d.UserAgent}); err != nil {
-			return fmt.Errorf("user agent: %w", err)
-		}
-	}
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		return fmt.Errorf("network: %w", err)
-	}
-	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: jsSocketHook}); err != nil {
-		return fmt.Errorf("socket hook: %w", err)
-	}
-	msgs := chromedp.Console(ctx)
-	go func() {
-		for m, err := range msgs {
-			if err != nil {
-				return
-			}
-			line := fmt.Sprintf("%s tab%d %s %s", m.Time.Format("15:04:05.000"), n, m.Type, m.Text)
-			if m.URL != "" {
-				line += fmt.Sprintf(" (%s:%d)", m.URL, m.Line+1)
-			}
-			b.mu.Lock()
-			b.console = append(b.console, line)
-			// An entry of the browser's own log (a failed request while
-			// offline) has no Args; only the page's own errors count.
-			if m.IsException() || (m.Type == chromedp.ConsoleError && len(m.Args) > 0) {
-				b.jsErrs = append(b.jsErrs, fmt.Sprintf("tab%d: %s", n, m.Text))
-			}
-			b.mu.Unlock()
-		}
-	}()
-	return nil
 }
 
 // tab returns the actor's tab n (from 1; 0 is the current one), opening it
@@ -137,16 +69,11 @@ func (b *browser) tab(n int) (*tab, error) {
 	if n != len(b.tabs)+1 {
 		return nil, fmt.Errorf("%s has %d tabs; open tab %d first", b.actor.Name, len(b.tabs), len(b.tabs)+1)
 	}
-	ctx, cancel := chromedp.NewContext(b.root)
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		return nil, fmt.Errorf("open tab %d: %w", n, err)
-	}
-	if err := b.setup(ctx, n); err != nil {
-		cancel()
+	p, err := b.inst.newPage(b.ctx, n)
+	if err != nil {
 		return nil, err
 	}
-	t := &tab{n: n, ctx: ctx, cancel: cancel}
+	t := &tab{n: n, p: p, ctx: b.ctx}
 	b.tabs = append(b.tabs, t)
 	b.current = n - 1
 	return t, nil
@@ -156,19 +83,8 @@ func (b *browser) tab(n int) (*tab, error) {
 // DevTools' "Offline" does: requests fail and navigator.onLine follows.
 func (b *browser) setOffline(off bool) error {
 	for _, t := range b.tabs {
-		conds := []*network.Conditions{{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}}
-		if !off {
-			conds = []*network.Conditions{}
-		}
-		if _, err := chromedp.Call(t.ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: conds,
-		}); err != nil {
-			return fmt.Errorf("network conditions: %w", err)
-		}
-		if _, err := chromedp.Call(t.ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{
-			Offline: off, DownloadThroughput: -1, UploadThroughput: -1,
-		}); err != nil {
-			return fmt.Errorf("network state: %w", err)
+		if err := t.p.setOffline(t.ctx, off); err != nil {
+			return fmt.Errorf("tab %d: %w", t.n, err)
 		}
 	}
 	return nil
@@ -181,7 +97,7 @@ func (b *browser) setOffline(off bool) error {
 // the room page answers by reconnecting at once.
 func (b *browser) setCut(cut bool) error {
 	for _, t := range b.tabs {
-		if _, err := chromedp.Run(t.ctx, chromedp.Evaluate[chromedp.Void](jsCall(jsSocketCut, cut), chromedp.EvalAwaitPromise)); err != nil {
+		if err := t.p.exec(t.ctx, jsCall(jsSocketCut, cut)); err != nil {
 			return fmt.Errorf("tab %d: %w", t.n, err)
 		}
 	}
@@ -208,32 +124,30 @@ func (b *browser) consoleText() string {
 func (b *browser) screenshots(ctx context.Context) map[int][]byte {
 	out := map[int][]byte{}
 	for _, t := range b.tabs {
-		sctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
-		buf, err := chromedp.Run(sctx, chromedp.CaptureScreenshot())
-		cancel()
-		if err == nil {
+		if buf, err := t.p.screenshot(ctx); err == nil {
 			out[t.n] = buf
 		}
 	}
 	return out
 }
 
+// screenshot is a PNG of the tab's whole page, beyond the screen: on a
+// phone the move list and the buttons are below the board.
+func (t *tab) screenshot(ctx context.Context) ([]byte, error) { return t.p.screenshot(ctx) }
+
 func (b *browser) close() {
-	for _, t := range b.tabs {
-		t.cancel()
+	for _, t := range b.tabs[min(1, len(b.tabs)):] {
+		t.p.close()
 	}
-	if b.cancel != nil {
-		b.cancel()
-	}
-	if b.alloc != nil {
-		b.alloc()
+	if b.inst != nil {
+		b.inst.close()
 	}
 }
 
 // eval runs an expression in the tab and decodes its JSON value into T.
-func eval[T any](ctx context.Context, js string) (T, error) {
+func eval[T any](t *tab, js string) (T, error) {
 	var out T
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](js, chromedp.EvalAsValue))
+	raw, err := t.p.eval(t.ctx, js)
 	if err != nil {
 		return out, err
 	}

@@ -5,8 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/png"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,49 +74,87 @@ func parallel() int {
 	return 2
 }
 
-// TestScenarios plays every scenario under scenarios/ in Chromium.
+// TestScenarios plays every scenario under scenarios/ in Chromium, each its
+// own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that one.
 func TestScenarios(t *testing.T) {
-	browser := findBrowser(t)
-	url := base(t)
 	scs, err := harness.LoadAll("scenarios")
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := os.Getenv("BANMEN_HARNESS_OUT")
-	if out == "" {
-		out, err = os.MkdirTemp("", "banmen-harness-out-")
-		if err != nil {
-			t.Fatal(err)
-		}
+	keep := out != ""
+	if !keep {
+		out = t.TempDir()
 	}
-	sum, err := harness.Run(t.Context(), harness.Config{
-		Base: url, Chromium: browser, Parallel: parallel(), Out: out, Log: testLog{t},
-	}, scs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(sum.Line())
-	if p := os.Getenv("BANMEN_HARNESS_JUNIT"); p != "" {
-		var b bytes.Buffer
-		if err := sum.WriteJUnit(&b); err != nil {
-			t.Fatal(err)
+	var mu sync.Mutex
+	var all harness.Summary
+	// At most BANMEN_HARNESS_PARALLEL at once (and go test's -parallel).
+	sem := make(chan struct{}, parallel())
+	start := time.Now()
+	// Cleanups run once every parallel subtest is done.
+	t.Cleanup(func() {
+		all.Duration = time.Since(start)
+		if len(all.Results) == 0 {
+			return
 		}
-		if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
+		t.Log(all.Line())
+		for env, write := range map[string]func(io.Writer) error{
+			"BANMEN_HARNESS_JUNIT": all.WriteJUnit,
+			"BANMEN_HARNESS_HTML":  all.WriteHTML,
+		} {
+			if p := os.Getenv(env); p != "" {
+				var b bytes.Buffer
+				if err := write(&b); err != nil {
+					t.Error(err)
+				} else if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+					t.Error(err)
+				}
+			}
 		}
-	}
-	for _, r := range sum.Results {
-		t.Run(r.Scenario.Name, func(t *testing.T) {
-			switch {
-			case r.Skipped:
-				t.Skip(r.Scenario.Skip)
-			case !r.Passed:
-				t.Errorf("%s: %v\nartifacts: %s", r.Scenario.File, r.Err, strings.Join(r.Artifacts, " "))
+	})
+	for _, sc := range scs {
+		t.Run(sc.Name, func(t *testing.T) {
+			if sc.Skip != "" {
+				t.Skip(sc.Skip)
+			}
+			t.Parallel()
+			browser := findBrowser(t)
+			url := base(t)
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			sum, err := harness.Run(t.Context(), harness.Config{
+				Base: url, Chromium: browser, Parallel: 1, Out: out, Log: testLog{t},
+			}, []*harness.Scenario{sc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			all.Results = append(all.Results, sum.Results...)
+			mu.Unlock()
+			if r := sum.Results[0]; !r.Passed && !r.Skipped {
+				t.Errorf("%s: %v\nartifacts: %s", sc.File, r.Err, strings.Join(r.Artifacts, " "))
 			}
 		})
 	}
-	if _, failed, _ := sum.Counts(); failed == 0 && os.Getenv("BANMEN_HARNESS_OUT") == "" {
-		os.RemoveAll(out)
+}
+
+// TestScenarioSelected: `-run TestScenarios/NAME` plays that scenario only
+// (the test binary run again, with the one scenario selected).
+func TestScenarioSelected(t *testing.T) {
+	if os.Getenv("BANMEN_HARNESS_CHILD") != "" {
+		t.Skip("in the child run")
+	}
+	findBrowser(t)
+	base(t)
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestScenarios$/^shogi-resume-second-tab$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), "BANMEN_HARNESS_CHILD=1", "BANMEN_HARNESS_JUNIT=")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	ran := regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestScenarios/(\S+)`).FindAllStringSubmatch(string(b), -1)
+	if len(ran) != 1 || ran[0][2] != "shogi-resume-second-tab" || ran[0][1] != "PASS" {
+		t.Errorf("selecting one scenario ran %v:\n%s", ran, b)
 	}
 }
 
@@ -138,6 +181,7 @@ actors:
 steps:
   - open: play
   - moves: [7g7f, 3c3d]
+  - screenshot: after-two-moves
   - expect: {ply: 3, toMove: [1], within: 1s}
 `))
 	if err != nil {
@@ -153,7 +197,7 @@ steps:
 		t.Fatal("a wrong expectation passed")
 	}
 	msg := r.Err.Error()
-	for _, want := range []string{"step 3 (line 9, expect)", "ply: want 3, got 2", "to move: want [1], got [0]"} {
+	for _, want := range []string{"step 4 (line 10, expect)", "ply: want 3, got 2", "to move: want [1], got [0]"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the failure %q does not say %q", msg, want)
 		}
@@ -166,6 +210,20 @@ steps:
 	if !bytes.HasPrefix(b, []byte("\x89PNG")) || len(b) < 1000 {
 		t.Errorf("%s is not a screenshot (%d bytes)", png, len(b))
 	}
+	// The whole page, not the screen: on a phone the move list is below
+	// the board, so the picture is taller than the 390x844 screen.
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err != nil {
+		t.Error(err)
+	} else if cfg.Height*390 <= cfg.Width*844 {
+		t.Errorf("%s is %dx%d, the screen only", png, cfg.Width, cfg.Height)
+	}
+	shot := filepath.Join(out, "broken-on-purpose", "after-two-moves.png")
+	if len(r.Screenshots) != 1 || r.Screenshots[0] != shot {
+		t.Errorf("screenshot steps' files %v, want [%s]", r.Screenshots, shot)
+	}
+	if _, err := os.Stat(shot); err != nil {
+		t.Errorf("the screenshot step: %v", err)
+	}
 	if _, err := os.Stat(filepath.Join(out, "broken-on-purpose", "host-console.txt")); err != nil {
 		t.Errorf("no console: %v", err)
 	}
@@ -176,7 +234,7 @@ steps:
 	if err := sum.WriteJUnit(&x); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`failures="1"`, `<failure message="step 3 (line 9, expect): ply: want 3, got 2`, "[[ATTACHMENT|" + png + "]]"} {
+	for _, want := range []string{`failures="1"`, `<failure message="step 4 (line 10, expect): ply: want 3, got 2`, "[[ATTACHMENT|" + png + "]]"} {
 		if !strings.Contains(x.String(), want) {
 			t.Errorf("the JUnit report lacks %q:\n%s", want, x.String())
 		}
@@ -324,6 +382,54 @@ steps:
 	want := map[string][]string{
 		"no-such-level": {"step 3 (line 7, select level)", `#level-choices has no choice "expert" (have easy, medium, hard)`},
 		"wrong-data":    {"step 2 (line 6, expect)", `busy: want true, got false`, `data-level: want "hard", got "medium"`, `no notice or status with key "ui.resumed" is shown (shown: ui.toMove)`},
+	}
+	for _, r := range sum.Results {
+		if r.Passed {
+			t.Errorf("%s passed", r.Scenario.Name)
+			continue
+		}
+		for _, w := range want[r.Scenario.Name] {
+			if !strings.Contains(fmt.Sprint(r.Err), w) {
+				t.Errorf("%s: the failure %q does not say %q", r.Scenario.Name, r.Err, w)
+			}
+		}
+	}
+}
+
+// TestOpenFailures: a page the site answers with an HTTP error fails its
+// open step, and a scenario of a variant the site does not have fails
+// before any browser starts, naming the variants it has.
+func TestOpenFailures(t *testing.T) {
+	t.Parallel()
+	browser := findBrowser(t)
+	url := base(t)
+	var scs []*harness.Scenario
+	for name, text := range map[string]string{
+		"http-404": `
+variant: shogi
+steps:
+  - open: /{lang}/no-such-variant/play?mode=local
+`,
+		"unknown-variant": `
+variant: no-such-variant
+steps:
+  - open: play
+`,
+	} {
+		sc, err := harness.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = name
+		scs = append(scs, sc)
+	}
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Parallel: 2, Out: t.TempDir()}, scs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{
+		"http-404":        {"step 1 (line 4, open /{lang}/no-such-variant/play?mode=local)", "HTTP 404"},
+		"unknown-variant": {`variant "no-such-variant" is not on the site`, "shogi"},
 	}
 	for _, r := range sum.Results {
 		if r.Passed {

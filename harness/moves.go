@@ -8,10 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
-
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -38,8 +34,8 @@ type snapshot struct {
 }
 
 // snapshot reads the page's state; full adds the texts expectations need.
-func (s *session) snapshot(ctx context.Context, full bool) (snapshot, error) {
-	return eval[snapshot](ctx, jsCall(jsSnapshot, full))
+func (s *session) snapshot(t *tab, full bool) (snapshot, error) {
+	return eval[snapshot](t, jsCall(jsSnapshot, full))
 }
 
 // gameView asks the site for the View of the game the page keeps. A room's
@@ -105,7 +101,7 @@ func (s *session) roomSynced(ctx context.Context, t *tab, snap snapshot) (sdk.Vi
 			failed = err
 			return false, err
 		}
-		if snap, err = s.snapshot(t.ctx, false); err != nil {
+		if snap, err = s.snapshot(t, false); err != nil {
 			failed = err
 			return false, err
 		}
@@ -120,6 +116,10 @@ func (s *session) roomSynced(ctx context.Context, t *tab, snap snapshot) (sdk.Vi
 // move makes one move by its notation with an input method. It finds the move
 // among the View's legal moves, performs it on the board, and, when wait is
 // set, waits until the page has played it.
+// AnyMove, as a move of a move or moves step, is the first board move the
+// seat to move has, whatever the position.
+const AnyMove = "any"
+
 func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, wait bool) error {
 	snap, err := s.waitIdle(ctx, t)
 	if err != nil {
@@ -136,6 +136,16 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 	}
 	if view.Status != sdk.Playing {
 		return fmt.Errorf("move %s: the game is over", m)
+	}
+	if m == AnyMove {
+		// The first board move of the seat to move: for a position no
+		// scenario can know (after the computer's moves in a room).
+		for _, l := range view.Legal {
+			if l.Kind == sdk.BoardMove && len(view.ToMove) > 0 && l.Seat == view.ToMove[0] {
+				m = string(l.Move)
+				break
+			}
+		}
 	}
 	var lm *sdk.LegalMove
 	for i := range view.Legal {
@@ -176,7 +186,7 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 	// The page has played the move when its ply has moved on.
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		snap, err := s.snapshot(t.ctx, false)
+		snap, err := s.snapshot(t, false)
 		if err == nil && snap.Ply > view.Ply {
 			break
 		}
@@ -208,11 +218,11 @@ func (s *session) input(ctx context.Context, b *browser, t *tab, how, from, to s
 	switch how {
 	case "mouse", "touch":
 		for _, sel := range []string{from, to} {
-			p, err := center(t.ctx, sel)
+			p, err := center(t, sel)
 			if err != nil {
 				return err
 			}
-			if err := s.press(t.ctx, how, p); err != nil {
+			if err := s.press(t, how, p); err != nil {
 				return err
 			}
 		}
@@ -222,11 +232,11 @@ func (s *session) input(ctx context.Context, b *browser, t *tab, how, from, to s
 		// scroll the page, so find them again until neither moves.
 		var a, z point
 		for range 3 {
-			a0, err := center(t.ctx, from)
+			a0, err := center(t, from)
 			if err != nil {
 				return err
 			}
-			z0, err := center(t.ctx, to)
+			z0, err := center(t, to)
 			if err != nil {
 				return err
 			}
@@ -235,7 +245,7 @@ func (s *session) input(ctx context.Context, b *browser, t *tab, how, from, to s
 			}
 			a, z = a0, z0
 		}
-		return drag(t.ctx, how == "touch-drag", a, z)
+		return drag(t, how == "touch-drag", a, z)
 	case "keyboard":
 		return s.keyboard(ctx, t, from, to)
 	}
@@ -243,16 +253,16 @@ func (s *session) input(ctx context.Context, b *browser, t *tab, how, from, to s
 }
 
 // press clicks or taps a point.
-func (s *session) press(ctx context.Context, how string, p point) error {
+func (s *session) press(t *tab, how string, p point) error {
 	if how == "touch" || how == "touch-drag" {
-		return chromedp.Do(ctx, chromedp.TapXY(p.X, p.Y))
+		return t.p.tap(t.ctx, p.X, p.Y)
 	}
-	return chromedp.Do(ctx, chromedp.MouseClickXY(p.X, p.Y))
+	return t.p.click(t.ctx, p.X, p.Y)
 }
 
 // center scrolls sel into view and returns its centre.
-func center(ctx context.Context, sel string) (point, error) {
-	p, err := eval[*point](ctx, jsCall(jsCenter, sel))
+func center(t *tab, sel string) (point, error) {
+	p, err := eval[*point](t, jsCall(jsCenter, sel))
 	if err != nil {
 		return point{}, err
 	}
@@ -264,39 +274,14 @@ func center(ctx context.Context, sel string) (point, error) {
 
 // drag presses at a, moves in steps to z and releases, with the mouse or a
 // finger.
-func drag(ctx context.Context, touch bool, a, z point) error {
+func drag(t *tab, touch bool, a, z point) error {
 	const steps = 8
-	return chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		for i := 0; i <= steps+1; i++ {
-			f := math.Min(float64(i)/steps, 1)
-			x, y := a.X+(z.X-a.X)*f, a.Y+(z.Y-a.Y)*f
-			if touch {
-				typ := input.DispatchTouchEventTypeTouchMove
-				pts := []*input.TouchPoint{{X: x, Y: y}}
-				switch i {
-				case 0:
-					typ = input.DispatchTouchEventTypeTouchStart
-				case steps + 1:
-					typ, pts = input.DispatchTouchEventTypeTouchEnd, []*input.TouchPoint{}
-				}
-				if err := t.Call(ctx, input.CommandDispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts}, nil); err != nil {
-					return err
-				}
-				continue
-			}
-			p := input.DispatchMouseEventParams{Type: chromedp.MouseMoved, X: x, Y: y, Button: input.MouseButtonLeft, Buttons: 1}
-			switch i {
-			case 0:
-				p.Type, p.ClickCount = chromedp.MousePressed, 1
-			case steps + 1:
-				p.Type, p.ClickCount = chromedp.MouseReleased, 1
-			}
-			if err := t.Call(ctx, input.CommandDispatchMouseEvent, p, nil); err != nil {
-				return err
-			}
-		}
-		return nil
-	}))
+	var path []point
+	for i := 0; i <= steps+1; i++ {
+		f := math.Min(float64(i)/steps, 1)
+		path = append(path, point{X: a.X + (z.X-a.X)*f, Y: a.Y + (z.Y-a.Y)*f})
+	}
+	return t.p.drag(t.ctx, touch, path)
 }
 
 // keyboard moves a piece as a keyboard user does: Tab onto the piece (a hand
@@ -304,47 +289,50 @@ func drag(ctx context.Context, touch bool, a, z point) error {
 // keys to the destination, Enter to put it down.
 func (s *session) keyboard(ctx context.Context, t *tab, from, to string) error {
 	if strings.Contains(from, "hand-piece") {
-		if err := tabTo(t.ctx, from); err != nil {
+		if err := tabTo(t, from); err != nil {
 			return err
 		}
 	} else {
-		if err := tabTo(t.ctx, "#arena .cell"); err != nil {
+		if err := tabTo(t, "#arena .cell"); err != nil {
 			return err
 		}
-		if err := arrowTo(t.ctx, from); err != nil {
+		if err := arrowTo(t, from); err != nil {
 			return err
 		}
 	}
-	if err := chromedp.Do(t.ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+	if err := t.p.key(t.ctx, "Enter", false); err != nil {
 		return err
 	}
-	if err := arrowTo(t.ctx, to); err != nil {
+	if err := arrowTo(t, to); err != nil {
 		return err
 	}
-	return chromedp.Do(t.ctx, chromedp.KeyEvent(kb.Enter))
+	return t.p.key(t.ctx, "Enter", false)
 }
 
-// tabTo presses Tab (or Shift+Tab when the focus is past the target, on the
-// board) until the focused element matches sel.
-func tabTo(ctx context.Context, sel string) error {
-	onBoard, err := eval[bool](ctx, jsCall(jsFocusIs, "#arena .cell"))
+// tabTo presses Tab until the focused element matches sel. When the target
+// comes before the focus in the page, the focus is first let go (as a click
+// on the page's background does), so that Tab starts again from the top:
+// Tab past the end of the page leaves it for the browser's own window in
+// Firefox, and Shift+Tab there leaves the next Enter without effect.
+func tabTo(t *tab, sel string) error {
+	behind, err := eval[bool](t, jsCall(jsFocusPast, sel))
 	if err != nil {
 		return err
 	}
-	var opts []chromedp.KeyOption
-	if onBoard && sel != "#arena .cell" {
-		// The hands come before the board in the tab order.
-		opts = append(opts, chromedp.KeyModifiers(chromedp.ModifierShift))
+	if behind {
+		if err := t.p.exec(t.ctx, jsFocusTop); err != nil {
+			return err
+		}
 	}
 	for range 120 {
-		ok, err := eval[bool](ctx, jsCall(jsFocusIs, sel))
+		ok, err := eval[bool](t, jsCall(jsFocusIs, sel))
 		if err != nil {
 			return err
 		}
 		if ok {
 			return nil
 		}
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, opts...)); err != nil {
+		if err := t.p.key(t.ctx, "Tab", false); err != nil {
 			return err
 		}
 	}
@@ -354,20 +342,20 @@ func tabTo(ctx context.Context, sel string) error {
 // arrowTo presses the arrow keys until the focus is on sel, choosing each key
 // from where the target is on the screen, so it works whatever the board's
 // shape or rotation.
-func arrowTo(ctx context.Context, sel string) error {
-	z, err := center(ctx, sel)
+func arrowTo(t *tab, sel string) error {
+	z, err := center(t, sel)
 	if err != nil {
 		return err
 	}
 	for range 64 {
-		ok, err := eval[bool](ctx, jsCall(jsFocusIs, sel))
+		ok, err := eval[bool](t, jsCall(jsFocusIs, sel))
 		if err != nil {
 			return err
 		}
 		if ok {
 			return nil
 		}
-		a, err := eval[*point](ctx, jsFocusCenter)
+		a, err := eval[*point](t, jsFocusCenter)
 		if err != nil {
 			return err
 		}
@@ -378,15 +366,15 @@ func arrowTo(ctx context.Context, sel string) error {
 		var key string
 		switch {
 		case math.Abs(dy) > a.H/2 && dy < 0:
-			key = kb.ArrowUp
+			key = "ArrowUp"
 		case math.Abs(dy) > a.H/2:
-			key = kb.ArrowDown
+			key = "ArrowDown"
 		case dx < 0:
-			key = kb.ArrowLeft
+			key = "ArrowLeft"
 		default:
-			key = kb.ArrowRight
+			key = "ArrowRight"
 		}
-		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+		if err := t.p.key(t.ctx, key, false); err != nil {
 			return err
 		}
 	}
@@ -397,7 +385,7 @@ func arrowTo(ctx context.Context, sel string) error {
 func (s *session) choosePromotion(ctx context.Context, t *tab, how string, promote bool) error {
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		snap, err := s.snapshot(t.ctx, false)
+		snap, err := s.snapshot(t, false)
 		if err == nil && snap.Dialog == strings.TrimPrefix(selPromote, "#") {
 			break
 		}
@@ -407,22 +395,22 @@ func (s *session) choosePromotion(ctx context.Context, t *tab, how string, promo
 		time.Sleep(15 * time.Millisecond)
 	}
 	sel := promoteSelector(promote)
-	if ok, err := eval[bool](t.ctx, jsCall(jsVisible, sel)); err != nil {
+	if ok, err := eval[bool](t, jsCall(jsVisible, sel)); err != nil {
 		return err
 	} else if !ok {
 		return fmt.Errorf("the promotion dialog has no choice %s", sel)
 	}
 	if how == "keyboard" {
-		if err := tabTo(t.ctx, sel); err != nil {
+		if err := tabTo(t, sel); err != nil {
 			return err
 		}
-		return chromedp.Do(t.ctx, chromedp.KeyEvent(kb.Enter))
+		return t.p.key(t.ctx, "Enter", false)
 	}
-	p, err := center(t.ctx, sel)
+	p, err := center(t, sel)
 	if err != nil {
 		return err
 	}
-	return s.press(t.ctx, how, p)
+	return s.press(t, how, p)
 }
 
 // recordMoves reads a game record through the site's import and returns its

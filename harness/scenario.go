@@ -35,6 +35,10 @@ type Scenario struct {
 	Lang string `yaml:"lang"`
 	// Skip, when set, is why the scenario does not run yet.
 	Skip string `yaml:"skip"`
+	// SkipIn says, per browser engine ("firefox"), why the scenario does
+	// not run in it: a run in that engine reports it skipped with the
+	// reason, never silently.
+	SkipIn map[string]string `yaml:"skipIn"`
 	// Timeout bounds the whole scenario (5m by default).
 	Timeout Duration `yaml:"timeout"`
 	// Actors are the people at the table; the first is the default actor of
@@ -57,6 +61,9 @@ type Actor struct {
 	// Input is how the actor moves pieces: mouse, drag, touch, touch-drag or
 	// keyboard (default: touch on touch devices, else mouse).
 	Input string `yaml:"input"`
+	// Browser is the actor's engine, "chromium" or "firefox", whatever
+	// the run's engine (default: the run's).
+	Browser string `yaml:"browser"`
 }
 
 // Step is one thing an actor does or checks. Exactly one action field is set.
@@ -76,10 +83,16 @@ type Step struct {
 	// of the same person, a spectator). With a Tab the actor has not opened
 	// yet, it opens a new tab of the same profile.
 	Open string `yaml:"open"`
+	// Settings, with open: room, are the room settings Play with a friend
+	// asks for a game with room settings (Yonin), by their keys (the
+	// variant's options and the sdk's host settings: move_limit,
+	// host.move_time); the others keep their defaults.
+	Settings map[string]string `yaml:"settings"`
 	// Press clicks a button by its name in Buttons, or by a CSS selector.
 	Press string `yaml:"press"`
 	// Move makes one move by its notation (View.legal[].move); Moves makes
-	// several, the seat to move each time.
+	// several, the seat to move each time. "any" is the first board move
+	// of the seat to move (AnyMove), for a position the computer made.
 	Move  string   `yaml:"move"`
 	Moves []string `yaml:"moves"`
 	// Attempt makes a move's gestures without waiting for the page to play
@@ -100,6 +113,10 @@ type Step struct {
 	Network string `yaml:"network"`
 	// Wait pauses.
 	Wait Duration `yaml:"wait"`
+	// Screenshot saves the whole page of the actor's tab (not only the
+	// screen) as NAME.png in the scenario's folder under the output
+	// directory, passed or not.
+	Screenshot string `yaml:"screenshot"`
 	// Script runs JavaScript in the page: an escape hatch for what no step
 	// does yet. A rejected promise or a thrown error fails the step.
 	Script string `yaml:"script"`
@@ -336,19 +353,30 @@ func (sc *Scenario) check() error {
 		if err := checkInput(a.Input, dev, a.Viewport); err != nil {
 			errs = append(errs, fmt.Errorf("actor %q: %w", a.Name, err))
 		}
+		if _, ok := engines[a.Browser]; a.Browser != "" && !ok {
+			errs = append(errs, fmt.Errorf("actor %q: unknown browser %q (have %s)", a.Name, a.Browser, strings.Join(engineNames(), ", ")))
+		}
+	}
+	for e, why := range sc.SkipIn {
+		if _, ok := engines[e]; !ok {
+			errs = append(errs, fmt.Errorf("skipIn: unknown browser %q (have %s)", e, strings.Join(engineNames(), ", ")))
+		}
+		if strings.TrimSpace(why) == "" {
+			errs = append(errs, fmt.Errorf("skipIn %s: say why the scenario cannot run there", e))
+		}
 	}
 	for i := range sc.Steps {
 		s := &sc.Steps[i]
 		at := fmt.Sprintf("step %d (line %d)", i+1, s.line)
 		n := 0
 		for _, set := range []bool{s.Open != "", s.Press != "", s.Move != "", len(s.Moves) > 0, s.Attempt != "", s.Replay != nil,
-			s.Reload, s.Offline != nil, s.Network != "", s.Wait != 0, s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
+			s.Reload, s.Offline != nil, s.Network != "", s.Wait != 0, s.Screenshot != "", s.Script != "", s.Fill != nil, s.Select != nil, s.Expect != nil} {
 			if set {
 				n++
 			}
 		}
 		if n != 1 {
-			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, network, wait, script, fill, select, expect (found %d)", at, n))
+			errs = append(errs, fmt.Errorf("%s: a step does exactly one of open, press, move, moves, attempt, replay, reload, offline, network, wait, screenshot, script, fill, select, expect (found %d)", at, n))
 		}
 		if s.Actor != "" && !names[s.Actor] {
 			errs = append(errs, fmt.Errorf("%s: no actor %q", at, s.Actor))
@@ -358,11 +386,17 @@ func (sc *Scenario) check() error {
 				errs = append(errs, fmt.Errorf("%s: %w", at, err))
 			}
 		}
+		if len(s.Settings) > 0 && s.Open != "room" {
+			errs = append(errs, fmt.Errorf("%s: settings go with open: room", at))
+		}
 		if s.Network != "" && s.Network != "cut" && s.Network != "restore" {
 			errs = append(errs, fmt.Errorf("%s: network is cut or restore, not %q", at, s.Network))
 		}
 		if _, who, ok := openOf(s.Open); ok && !names[who] {
 			errs = append(errs, fmt.Errorf("%s: open %s: no actor %q", at, s.Open, who))
+		}
+		if s.Screenshot != "" && slug(s.Screenshot) != s.Screenshot {
+			errs = append(errs, fmt.Errorf("%s: a screenshot's name is a file name (letters, digits, . _ -), not %q", at, s.Screenshot))
 		}
 		if s.Tab < 0 {
 			errs = append(errs, fmt.Errorf("%s: tabs count from 1", at))

@@ -127,7 +127,7 @@ func TestShippedScenariosLoad(t *testing.T) {
 	for name, actors := range map[string]int{
 		"room-shogi-phone-desktop": 2, "room-xiangqi-phone-desktop": 2, "room-reconnect": 2,
 		"room-second-tab": 2, "room-new-round": 2, "room-spectator": 3,
-		"room-shogi-touch-promotion": 2,
+		"room-shogi-touch-promotion": 2, "room-yonin-four-devices": 4, "room-yonin-computer-takes-over": 2,
 	} {
 		if rooms[name] != actors {
 			t.Errorf("scenario %s: %d actors, want %d", name, rooms[name], actors)

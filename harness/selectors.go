@@ -53,6 +53,11 @@ var Buttons = map[string]string{
 	"reconnect":   "#reconnect",
 	"use-here":    "#use-here",
 	"copy-link":   "#copy-link",
+	// A game with room settings (Yonin): Create in the settings Play with
+	// a friend asks, and the host's Start with the computer in the free
+	// seats.
+	"room-create":    "dialog[open] #room-settings-create",
+	"start-computer": "#start-computer",
 }
 
 // Fields are the named form fields of fill and select steps.
@@ -64,6 +69,20 @@ var Fields = map[string]string{
 	// level is a group of radio buttons (the Difficulty dialog's).
 	"level": "#level-choices",
 }
+
+// jsRoomSettingsOpen tells whether the landing page asks a room's settings.
+const jsRoomSettingsOpen = `!!document.querySelector('#room-settings[open]')`
+
+// jsRoomSetting sets one of the asked room settings by its key (a
+// checkbox by "true"/"false", else the field's value) and tells whether the
+// field took the value.
+const jsRoomSetting = `((key, value) => {
+	const el = [...document.querySelectorAll('#room-settings [data-key]')].find((e) => e.dataset.key === key);
+	if (!el) return false;
+	if (el.type === 'checkbox') { el.checked = value === 'true'; return true; }
+	el.value = value;
+	return el.value === value;
+})(%q, %q)`
 
 const (
 	// selPlayReady is set by the play page once it shows a game.
@@ -166,6 +185,26 @@ const jsRadio = `((group, value) => {
   const sel = r.closest('label') ? group + ' label:has(input[type="radio"][value=' + v + '])' : group + ' input[type="radio"][value=' + v + ']';
   return {sel, checked: r.checked, have: []};
 })`
+
+// jsFocusPast tells whether the focused element comes after the first
+// element of sel in the page (so Tab would have to go round the end).
+const jsFocusPast = `((sel) => {
+  const a = document.activeElement, e = document.querySelector(sel);
+  return !!(a && e && a !== document.body && !a.matches(sel) && (a.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING));
+})`
+
+// jsFocusTop lets the focus go and puts the caret at the top of the page, as
+// a click there does: the next Tab starts from the top (Firefox starts from
+// the caret; a blur alone leaves it where the focus was).
+const jsFocusTop = `(() => {
+  document.activeElement?.blur();
+  const s = getSelection();
+  s.removeAllRanges();
+  s.collapse(document.body, 0);
+})()`
+
+// jsSetValue sets a field's value as a script would (no events).
+const jsSetValue = `((sel, v) => { document.querySelector(sel).value = v })`
 
 // jsNextTask resolves once the tasks the page queued so far have run.
 const jsNextTask = `new Promise((r) => setTimeout(r, 0))`

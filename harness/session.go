@@ -13,9 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
-
 	"github.com/banmen/banmen/platform/client"
 	"github.com/banmen/banmen/sdk"
 )
@@ -23,11 +20,27 @@ import (
 // session is one run of a scenario: its browsers and where it reports.
 type session struct {
 	sc       *Scenario
+	name     string // the scenario's, with its engine when not Chromium
+	engine   string // the run's engine: actors without a browser of their own use it
+	share    *share
 	cfg      *Config
 	client   *client.Client
 	browsers map[string]*browser
 	// roundTrip is the notation a room's record is read in.
 	roundTrip string
+	// shots are the screenshot steps' files.
+	shots []string
+	// steps are the steps played so far, with their times.
+	steps []StepResult
+}
+
+// StepResult is how one step of a scenario went.
+type StepResult struct {
+	Step     int // from 1
+	Line     int
+	What     string
+	Duration time.Duration
+	Err      string // empty when it passed
 }
 
 // StepError is a failure of one step, with where it is in the scenario file.
@@ -53,7 +66,15 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 	}
 	for _, a := range s.sc.Actors {
 		if a.Name == name {
-			b, err := launch(ctx, a, s.cfg.Chromium)
+			e := a.Browser
+			if e == "" {
+				e = s.engine
+			}
+			exe := s.cfg.Chromium
+			if e == "firefox" {
+				exe = s.cfg.Firefox
+			}
+			b, err := launch(ctx, a, e, exe, s.share)
 			if err != nil {
 				return nil, err
 			}
@@ -68,7 +89,14 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 func (s *session) run(ctx context.Context) error {
 	for i := range s.sc.Steps {
 		st := &s.sc.Steps[i]
-		if err := s.step(ctx, st); err != nil {
+		start := time.Now()
+		err := s.step(ctx, st)
+		sr := StepResult{Step: i + 1, Line: st.line, What: st.describe(), Duration: time.Since(start)}
+		if err != nil {
+			sr.Err = err.Error()
+		}
+		s.steps = append(s.steps, sr)
+		if err != nil {
 			return &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
 		}
 	}
@@ -109,6 +137,8 @@ func (st *Step) describe() string {
 		return "network " + st.Network
 	case st.Wait != 0:
 		return "wait " + time.Duration(st.Wait).String()
+	case st.Screenshot != "":
+		return "screenshot " + st.Screenshot
 	case st.Script != "":
 		return "script"
 	case st.Fill != nil:
@@ -144,10 +174,12 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	}
 	switch {
 	case url != "":
-		if err := chromedp.Do(t.ctx, chromedp.Navigate(url)); err != nil {
+		if err := navigate(t, url); err != nil {
 			return err
 		}
 		return s.settle(ctx, t)
+	case st.Open == "room":
+		return s.openRoom(ctx, t, how, st.Settings)
 	case st.Open != "":
 		return s.open(ctx, t, how, st.Open)
 	case st.Press != "":
@@ -158,9 +190,9 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		// before the next step acts: the browser handles input before
 		// queued tasks, and the harness presses faster than people do.
 		// A press that navigates has no page to wait for.
-		wctx, cancel := context.WithTimeout(t.ctx, 2*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		_, _ = chromedp.Run(wctx, chromedp.Evaluate[chromedp.Void](jsNextTask, chromedp.EvalAwaitPromise))
+		_ = t.p.exec(wctx, jsNextTask)
 		return nil
 	case st.Move != "":
 		return s.move(ctx, b, t, st.Move, how, true)
@@ -199,7 +231,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		}
 		return nil
 	case st.Reload:
-		if err := chromedp.Do(t.ctx, chromedp.Reload()); err != nil {
+		if err := t.p.reload(ctx); err != nil {
 			return err
 		}
 		return s.settle(ctx, t)
@@ -214,9 +246,23 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	case st.Screenshot != "":
+		png, err := t.screenshot(ctx)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(s.cfg.Out, slug(s.name))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		p := filepath.Join(dir, st.Screenshot+".png")
+		if err := os.WriteFile(p, png, 0o644); err != nil {
+			return err
+		}
+		s.shots = append(s.shots, p)
+		return nil
 	case st.Script != "":
-		_, err := chromedp.Run(t.ctx, chromedp.Evaluate[chromedp.Void](st.Script, chromedp.EvalAwaitPromise))
-		return err
+		return t.p.exec(ctx, st.Script)
 	case st.Fill != nil:
 		return s.fill(ctx, t, st.Fill)
 	case st.Select != nil:
@@ -230,7 +276,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 // open loads a page and waits until it is ready to be used.
 func (s *session) open(ctx context.Context, t *tab, how, page string) error {
 	if page == "room" {
-		return s.openRoom(ctx, t, how)
+		return s.openRoom(ctx, t, how, nil)
 	}
 	path, ok := Pages[page]
 	if !ok {
@@ -240,16 +286,39 @@ func (s *session) open(ctx context.Context, t *tab, how, page string) error {
 		path = page
 	}
 	path = strings.NewReplacer("{lang}", s.sc.Lang, "{variant}", s.sc.Variant).Replace(path)
-	if err := chromedp.Do(t.ctx, chromedp.Navigate(s.client.Base()+path)); err != nil {
+	if err := navigate(t, s.client.Base()+path); err != nil {
 		return err
 	}
+	if page == "play" || page == "computer" {
+		// A play page that shows no board (an unknown variant, a
+		// broken template) must not pass as opened.
+		board, err := eval[bool](t, `!!document.querySelector('#board-data')`)
+		if err != nil {
+			return err
+		}
+		if !board {
+			return fmt.Errorf("%s has no board (#board-data)", path)
+		}
+	}
 	return s.settle(ctx, t)
+}
+
+// navigate loads url in the tab; an HTTP error status is a failure.
+func navigate(t *tab, url string) error {
+	status, err := t.p.navigate(t.ctx, url)
+	if err != nil {
+		return err
+	}
+	if status >= 400 {
+		return fmt.Errorf("open %s: HTTP %d", url, status)
+	}
+	return nil
 }
 
 // seatedToMove is, when t is a room page, the actor whose page holds the
 // seat to move (their current tab); else b and t themselves.
 func (s *session) seatedToMove(ctx context.Context, b *browser, t *tab) (*browser, *tab, error) {
-	snap, err := s.snapshot(t.ctx, false)
+	snap, err := s.snapshot(t, false)
 	if err != nil || snap.Room == "" {
 		return b, t, err
 	}
@@ -264,7 +333,7 @@ func (s *session) seatedToMove(ctx context.Context, b *browser, t *tab) (*browse
 			continue
 		}
 		ot := o.tabs[o.current]
-		seat, err := eval[string](ot.ctx, `location.pathname.includes('/room/') ? (document.body.dataset.seat || '') : ''`)
+		seat, err := eval[string](ot, `location.pathname.includes('/room/') ? (document.body.dataset.seat || '') : ''`)
 		if err == nil && seat == want {
 			return o, ot, nil
 		}
@@ -273,17 +342,44 @@ func (s *session) seatedToMove(ctx context.Context, b *browser, t *tab) (*browse
 }
 
 // openRoom creates a room as a person does: the landing page's Play with a
-// friend, by the input method; it waits until the room's page is ready.
-func (s *session) openRoom(ctx context.Context, t *tab, how string) error {
+// friend, by the input method, and for a game with room settings (Yonin)
+// the settings asked (the given ones, the others as they are) and Create;
+// it waits until the room's page is ready.
+func (s *session) openRoom(ctx context.Context, t *tab, how string, settings map[string]string) error {
 	if err := s.open(ctx, t, how, "landing"); err != nil {
 		return err
 	}
 	if err := s.pressButton(ctx, t, how, Buttons["play-friend"]); err != nil {
 		return err
 	}
+	asked := false
+	if err := s.poll(ctx, "neither the room page nor its settings opened after Play with a friend", func() (bool, error) {
+		onRoom, _ := eval[bool](t, `location.pathname.includes('/room/')`)
+		asked, _ = eval[bool](t, jsRoomSettingsOpen)
+		return onRoom || asked, nil
+	}); err != nil {
+		return err
+	}
+	if len(settings) > 0 && !asked {
+		return errors.New("settings were given, but Play with a friend asked for none")
+	}
+	if asked {
+		for k, v := range settings {
+			ok, err := eval[bool](t, fmt.Sprintf(jsRoomSetting, k, v))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("the room settings have no %q that takes %q", k, v)
+			}
+		}
+		if err := s.pressButton(ctx, t, how, Buttons["room-create"]); err != nil {
+			return err
+		}
+	}
 	if err := s.poll(ctx, "the room page never opened after Play with a friend", func() (bool, error) {
 		// The landing page may be replaced while this runs.
-		ok, _ := eval[bool](t.ctx, `location.pathname.includes('/room/') && !!document.querySelector('#board-data')`)
+		ok, _ := eval[bool](t, `location.pathname.includes('/room/') && !!document.querySelector('#board-data')`)
 		return ok, nil
 	}); err != nil {
 		return err
@@ -300,7 +396,7 @@ func (s *session) roomURL(ctx context.Context, what, who string) (string, error)
 	}
 	o := b.tabs[b.current]
 	if what == "room" {
-		url, err := eval[string](o.ctx, `location.href`)
+		url, err := eval[string](o, `location.href`)
 		if err == nil && !strings.Contains(url, "/room/") {
 			err = fmt.Errorf("%s is not on a room page (%s)", who, url)
 		}
@@ -309,7 +405,7 @@ func (s *session) roomURL(ctx context.Context, what, who string) (string, error)
 	var url string
 	err := s.poll(ctx, fmt.Sprintf("%s's page shows no invitation (%s)", who, selInvite), func() (bool, error) {
 		var err error
-		url, err = eval[string](o.ctx, jsInvite)
+		url, err = eval[string](o, jsInvite)
 		return url != "", err
 	})
 	return url, err
@@ -340,7 +436,7 @@ func (s *session) poll(ctx context.Context, what string, ok func() (bool, error)
 // settle waits until a play page has shown its game; other pages are ready
 // once loaded.
 func (s *session) settle(ctx context.Context, t *tab) error {
-	isPlay, err := eval[bool](t.ctx, `!!document.querySelector('#board-data')`)
+	isPlay, err := eval[bool](t, `!!document.querySelector('#board-data')`)
 	if err != nil || !isPlay {
 		return err
 	}
@@ -351,7 +447,7 @@ func (s *session) settle(ctx context.Context, t *tab) error {
 func (s *session) waitReady(ctx context.Context, t *tab) (snapshot, error) {
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		snap, err := s.snapshot(t.ctx, false)
+		snap, err := s.snapshot(t, false)
 		if err == nil && snap.Ready {
 			return snap, nil
 		}
@@ -396,22 +492,22 @@ func (s *session) pressButton(ctx context.Context, t *tab, how, sel string) erro
 		return err
 	}
 	if how == "keyboard" {
-		if err := tabTo(t.ctx, sel); err != nil {
+		if err := tabTo(t, sel); err != nil {
 			return err
 		}
-		return chromedp.Do(t.ctx, chromedp.KeyEvent("\r"))
+		return t.p.key(t.ctx, "Enter", false)
 	}
-	p, err := center(t.ctx, sel)
+	p, err := center(t, sel)
 	if err != nil {
 		return err
 	}
-	return s.press(t.ctx, how, p)
+	return s.press(t, how, p)
 }
 
 func (s *session) waitVisible(ctx context.Context, t *tab, sel string) error {
 	deadline := time.Now().Add(s.cfg.StepTimeout)
 	for {
-		ok, err := eval[bool](t.ctx, jsCall(jsVisible, sel))
+		ok, err := eval[bool](t, jsCall(jsVisible, sel))
 		if err != nil {
 			return err
 		}
@@ -430,12 +526,12 @@ func (s *session) waitVisible(ctx context.Context, t *tab, sel string) error {
 // with the input method, or with the arrow keys.
 func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error {
 	sel := fieldSelector(f.Field)
-	isSelect, err := eval[bool](t.ctx, jsCall(`((sel) => document.querySelector(sel)?.tagName === 'SELECT')`, sel))
+	isSelect, err := eval[bool](t, jsCall(`((sel) => document.querySelector(sel)?.tagName === 'SELECT')`, sel))
 	if err != nil {
 		return err
 	}
 	if isSelect {
-		return chromedp.Do(t.ctx, chromedp.SetValue(chromedp.CSS(sel), f.Value))
+		return t.p.exec(ctx, jsCall(jsSetValue, sel, f.Value))
 	}
 	if err := s.waitVisible(ctx, t, sel); err != nil {
 		return err
@@ -445,7 +541,7 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 		Checked bool     `json:"checked"`
 		Have    []string `json:"have"`
 	}
-	r, err := eval[radio](t.ctx, jsCall(jsRadio, sel, f.Value))
+	r, err := eval[radio](t, jsCall(jsRadio, sel, f.Value))
 	if err != nil {
 		return err
 	}
@@ -455,14 +551,14 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 	if how == "keyboard" {
 		// Tab reaches the group's checked button; the arrows move the
 		// choice.
-		if err := tabTo(t.ctx, sel+` input[type="radio"]`); err != nil {
+		if err := tabTo(t, sel+` input[type="radio"]`); err != nil {
 			return err
 		}
 		for range 20 {
-			if r, err = eval[radio](t.ctx, jsCall(jsRadio, sel, f.Value)); err != nil || r.Checked {
+			if r, err = eval[radio](t, jsCall(jsRadio, sel, f.Value)); err != nil || r.Checked {
 				return err
 			}
-			if err := chromedp.Do(t.ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+			if err := t.p.key(t.ctx, "ArrowDown", false); err != nil {
 				return err
 			}
 		}
@@ -471,7 +567,7 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 	if err := s.pressButton(ctx, t, how, r.Sel); err != nil {
 		return err
 	}
-	if r, err = eval[radio](t.ctx, jsCall(jsRadio, sel, f.Value)); err != nil {
+	if r, err = eval[radio](t, jsCall(jsRadio, sel, f.Value)); err != nil {
 		return err
 	}
 	if !r.Checked {
@@ -495,10 +591,10 @@ func (s *session) fill(ctx context.Context, t *tab, f *Fill) error {
 	}
 	// SetValue, then an input event: typing a whole record key by key
 	// would test the keyboard driver, not the page.
-	return chromedp.Do(t.ctx,
-		chromedp.SetValue(chromedp.CSS(sel), text),
-		chromedp.Evaluate[chromedp.Void](jsCall(`((sel) => document.querySelector(sel).dispatchEvent(new Event('input', {bubbles: true})))`, sel)),
-	)
+	if err := t.p.exec(ctx, jsCall(jsSetValue, sel, text)); err != nil {
+		return err
+	}
+	return t.p.exec(ctx, jsCall(`((sel) => { document.querySelector(sel).dispatchEvent(new Event('input', {bubbles: true})) })`, sel))
 }
 
 // expect polls the page until every check of e holds or its time is up, and
@@ -537,14 +633,14 @@ func (s *session) expect(ctx context.Context, b *browser, t *tab, e *Expect) err
 
 // check returns what differs from e now.
 func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]string, error) {
-	snap, err := s.snapshot(t.ctx, true)
+	snap, err := s.snapshot(t, true)
 	if err != nil {
 		return nil, err
 	}
 	var d []string
 	differ := func(what string, want, got any) {
 		if !reflect.DeepEqual(want, got) {
-			d = append(d, fmt.Sprintf("%s: want %v, got %v", what, show(want), show(got)))
+			d = append(d, difference(what, want, got))
 		}
 	}
 	if e.Status != "" {
@@ -569,7 +665,7 @@ func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]s
 		if v.name == "" {
 			continue
 		}
-		ok, err := eval[bool](t.ctx, jsCall(jsVisible, buttonSelector(v.name)))
+		ok, err := eval[bool](t, jsCall(jsVisible, buttonSelector(v.name)))
 		if err != nil {
 			return nil, err
 		}
@@ -588,7 +684,7 @@ func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]s
 		differ("data-"+k, e.Data[k], got)
 	}
 	if e.Notice != "" {
-		ok, err := eval[bool](t.ctx, jsCall(jsVisible, noticeSelector(e.Notice)))
+		ok, err := eval[bool](t, jsCall(jsVisible, noticeSelector(e.Notice)))
 		if err != nil {
 			return nil, err
 		}
@@ -651,7 +747,7 @@ func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]s
 // checkExport exports through the moves panel (choose the format, press
 // Export) and compares the text shown.
 func (s *session) checkExport(ctx context.Context, t *tab, x *ExportExpect, within time.Duration) error {
-	msg, err := eval[string](t.ctx, jsCall(jsOpenExport, x.Format))
+	msg, err := eval[string](t, jsCall(jsOpenExport, x.Format))
 	if err != nil {
 		return err
 	}
@@ -664,7 +760,7 @@ func (s *session) checkExport(ctx context.Context, t *tab, x *ExportExpect, with
 	var text string
 	deadline := time.Now().Add(within)
 	for text == "" {
-		if text, err = eval[string](t.ctx, jsExportText); err != nil {
+		if text, err = eval[string](t, jsExportText); err != nil {
 			return err
 		}
 		if text == "" && time.Now().After(deadline) {
@@ -743,6 +839,30 @@ func at(s []string, i int) string {
 	return "(none)"
 }
 
+// difference says how want and got differ. Two lists longer than show
+// prints are named by their first differing index and the items there, as
+// both would otherwise be cut the same way.
+func difference(what string, want, got any) string {
+	w, wok := want.([]string)
+	g, gok := got.([]string)
+	if wok && gok && (len(w) > 12 || len(g) > 12) {
+		i := firstDiff(w, g)
+		n := fmt.Sprintf("%d items each", len(w))
+		if len(w) != len(g) {
+			n = fmt.Sprintf("want %d items, got %d", len(w), len(g))
+		}
+		return fmt.Sprintf("%s: differ at index %d: want %s, got %s (%s)", what, i, quoted(w, i), quoted(g, i), n)
+	}
+	return fmt.Sprintf("%s: want %v, got %v", what, show(want), show(got))
+}
+
+func quoted(s []string, i int) string {
+	if i < len(s) {
+		return fmt.Sprintf("%q", s[i])
+	}
+	return "(none)"
+}
+
 func show(v any) string {
 	switch v := v.(type) {
 	case string:
@@ -790,4 +910,5 @@ func (s *session) close() {
 	for _, b := range s.browsers {
 		b.close()
 	}
+	s.share.close()
 }

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of the module for $FUZZTIME each (default 3s).
+# Runs every fuzz target of the modules (the site's, the sdk's in sdk/go.mod, and the
+# out-of-tree example's in sdk/examples/connect4)
+# for $FUZZTIME each (default 3s).
 # A target that finds a failure stops the run; its input is saved under the
 # package's testdata/fuzz/ so `go test` replays it from then on.
 #
@@ -11,13 +13,14 @@ fuzztime=${FUZZTIME:-3s}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 n=0
-for pkg in $(go list ./...); do
-  dir=$(go list -f '{{.Dir}}' "$pkg")
+for mod in . sdk sdk/examples/connect4; do
+for pkg in $(go -C "$mod" list ./...); do
+  dir=$(go -C "$mod" list -f '{{.Dir}}' "$pkg")
   grep -lq '^func Fuzz' "$dir"/*_test.go 2>/dev/null || continue
-  for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz'); do
+  for target in $(go -C "$mod" test -list '^Fuzz' "$pkg" | grep '^Fuzz'); do
     echo "fuzz $pkg $target ($fuzztime)"
     for try in 1 2 3; do
-      if go test -run='^$' -fuzz="^${target}\$" -fuzztime="$fuzztime" "$pkg" >"$log" 2>&1; then
+      if go -C "$mod" test -run='^$' -fuzz="^${target}\$" -fuzztime="$fuzztime" "$pkg" >"$log" 2>&1; then
         break
       fi
       if grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log" && [ "$try" -lt 3 ]; then
@@ -29,5 +32,6 @@ for pkg in $(go list ./...); do
     done
     n=$((n+1))
   done
+done
 done
 echo "fuzz: $n targets ran for $fuzztime each"

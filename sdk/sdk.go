@@ -149,6 +149,16 @@ type Description struct {
 	// AltFirst lists the page languages (BCP 47 primary tags, "zh", "ja")
 	// whose move list shows the Alt texts first; the person may switch.
 	AltFirst []string `json:"altFirst,omitempty"`
+	// Texts are the variant's strings per language (see Texts): its names,
+	// seats, pieces, options, results, notices, errors and its pages. The
+	// host merges them with the site's own and never sends them on to
+	// browsers as part of the Description.
+	Texts Texts `json:"texts,omitempty"`
+	// Card is the picture of the variant's card on the home page: an SVG
+	// document, drawn in a 2:1 box (viewBox "0 0 200 100"), at most
+	// CardBudget bytes. A host serves it after SanitizeSVG, and never as
+	// part of the Description. Empty: a plain card.
+	Card string `json:"card,omitempty"`
 }
 
 // SeatInfo names a seat.
@@ -204,6 +214,12 @@ type PieceKind struct {
 	Steps  []Step `json:"steps,omitempty"`
 	// Royal pieces (kings, generals) are drawn with a check mark when in check.
 	Royal bool `json:"royal,omitempty"`
+	// Drawing, when set, draws the piece instead of a token with its glyph:
+	// SVG markup (no <svg> root) in a 100-unit cell centred on 0,0, per
+	// owner seat like Glyphs (one entry: every seat), each at most
+	// DrawingBudget bytes and passed through SanitizeSVG by the host.
+	// currentColor is the owner seat's colour. For discs, stones, marks.
+	Drawing []string `json:"drawing,omitempty"`
 }
 
 // PromotedForm is how a promoted piece looks and moves.
@@ -213,6 +229,8 @@ type PromotedForm struct {
 	Glyphs  []string `json:"glyphs"`
 	Letter  string   `json:"letter,omitempty"`
 	Steps   []Step   `json:"steps,omitempty"`
+	// Drawing is the promoted form's, as PieceKind.Drawing.
+	Drawing []string `json:"drawing,omitempty"`
 }
 
 // Step is one direction a piece moves in, relative to its facing: DY<0 is

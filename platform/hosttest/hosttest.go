@@ -69,7 +69,12 @@ func args(config, data, bin string) []string {
 // every plugin into a temporary directory first (slow: minutes on two busy
 // cores). The host's logs go to LogPath. The host inherits no BANMEN_*
 // variable, which would override the configuration.
-func Start(ctx context.Context, bin string) (*Host, error) {
+func Start(ctx context.Context, bin string) (*Host, error) { return StartWith(ctx, bin) }
+
+// StartWith is Start with more of the host's flags after its own, which
+// they override (the last of a flag wins): "-variants", "tictactoe" shows
+// the template on the site; "-plugin_dir", dir loads other plugins.
+func StartWith(ctx context.Context, bin string, flags ...string) (*Host, error) {
 	dir, err := os.MkdirTemp("", "banmen-test-host-")
 	if err != nil {
 		return nil, err
@@ -94,7 +99,7 @@ func Start(ctx context.Context, bin string) (*Host, error) {
 	if err != nil {
 		return fail(err)
 	}
-	cmd := exec.Command(filepath.Join(bin, "banmen"), args(config, filepath.Join(dir, "data"), bin)...)
+	cmd := exec.Command(filepath.Join(bin, "banmen"), append(args(config, filepath.Join(dir, "data"), bin), flags...)...)
 	cmd.Dir = dir
 	cmd.Env = environ()
 	cmd.Stderr = logs

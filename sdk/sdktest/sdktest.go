@@ -13,6 +13,9 @@
 //   - every listed legal move accepted; perturbed texts, garbage and moves by
 //     seats not to move rejected with a *sdk.RuleError, the state untouched;
 //   - resignation as Description.Resign says, game_over after the end;
+//   - the Texts (CheckTexts), and an English text for every result, notice
+//     and action key the random games showed;
+//   - the looks (CheckLooks): the card and piece drawings sanitize;
 //   - Export in every notation, Import(Export(s)) giving the same game, and
 //     garbage Import text rejected;
 //   - hostile state bytes (garbage, truncations, flipped bytes, another
@@ -71,6 +74,10 @@ type Config struct {
 	// PerftNodes bounds the Play calls of the Perfter cross-check (default
 	// 4000, 1000 with -short); negative skips it.
 	PerftNodes int
+	// GRPCOnly accepts a plugin process (RunPlugin) that offers no quick
+	// channel, so that every call goes over gRPC: a plugin written in
+	// another language may serve gRPC alone. Without it such a plugin fails.
+	GRPCOnly bool
 	// Options are the option sets the random games start with, in turn.
 	// Default: nil, then each rules option's non-default values one at a time.
 	Options []sdk.Options
@@ -186,6 +193,8 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 	t.Run("seats", guard(s.testSeats))
 	t.Run("resign", guard(s.testResign))
 	t.Run("over", guard(s.testOver))
+	t.Run("texts", guard(s.testTexts))
+	t.Run("looks", guard(s.testLooks))
 	t.Run("notations", guard(s.testNotations))
 	t.Run("hostile_state", guard(s.testHostileState))
 	t.Run("import_garbage", guard(s.testImportGarbage))

@@ -2,6 +2,7 @@ package sdktest_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"strings"
@@ -203,6 +204,7 @@ func (v hostClock) Describe() sdk.Description {
 		{Key: sdk.SettingMoveTime, Name: "Time per move", NameKey: "option.tictactoe.move_time", Type: "choice", Default: "0", Choices: []string{"0", "30"}},
 		{Key: sdk.SettingLevel, Name: "Computer level", NameKey: "option.tictactoe.level", Type: "choice", Default: "easy", Choices: []string{"easy", "hard"}},
 	}
+	d.Texts = nil // no texts: the host shows the names above
 	return d
 }
 
@@ -245,6 +247,7 @@ type firstSeatIgnored struct{ base } // declares a first seat and ignores it
 func (v firstSeatIgnored) Describe() sdk.Description {
 	d := v.base.Describe()
 	d.HostSettings = []sdk.OptionSpec{{Key: sdk.SettingFirstSeat, Name: "First seat", NameKey: "option.tictactoe.first_seat", Type: "int", Default: "0", Min: 0, Max: 1}}
+	d.Texts = nil
 	return d
 }
 
@@ -347,4 +350,42 @@ func TestSuiteCatchesMutants(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCheckTexts: the texts checks catch a Description key without English,
+// a key English lacks, other placeholders, an empty text and a site key.
+func TestCheckTexts(t *testing.T) {
+	d := tictactoe.Variant{}.Describe()
+	if err := sdktest.CheckTexts(d); err != nil {
+		t.Fatalf("the template's texts: %v", err)
+	}
+	en := maps.Clone(d.Texts["en"])
+	delete(en, "seat.tictactoe.o")
+	en["result.x"] = "{seat} won"
+	en["ui.newGame"] = "mine"
+	de := map[string]string{"result.x": "{wer} gewann", "extra.key": "x", "variant.tictactoe": " "}
+	d.Texts = sdk.Texts{"en": en, "de": de}
+	err := sdktest.CheckTexts(d)
+	for _, want := range []string{`no text for "seat.tictactoe.o"`, `"result.x" has placeholders`, `"extra.key", which English lacks`, `"variant.tictactoe" is empty`, `"ui.newGame" is one of the site's own keys`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckTexts: %v, want %q", err, want)
+		}
+	}
+	if err := sdktest.CheckTextsComplete(d, "en", "de"); err == nil || !strings.Contains(err.Error(), `texts de: no text for "piece.tictactoe.x"`) {
+		t.Errorf("CheckTextsComplete: %v", err)
+	}
+}
+
+// TestPluginAtPath runs the suite across the plugin executable named by
+// $BANMEN_PLUGIN, from any module or language:
+//
+//	BANMEN_PLUGIN=./bin/plugins/mygame go test github.com/banmen/banmen/sdk/sdktest -run TestPluginAtPath
+//
+// BANMEN_PLUGIN_GRPC_ONLY=1 accepts a plugin without the quick channel.
+func TestPluginAtPath(t *testing.T) {
+	path := os.Getenv("BANMEN_PLUGIN")
+	if path == "" {
+		t.Skip("BANMEN_PLUGIN names no plugin executable")
+	}
+	sdktest.RunPlugin(t, path, sdktest.Config{GRPCOnly: os.Getenv("BANMEN_PLUGIN_GRPC_ONLY") == "1"})
 }

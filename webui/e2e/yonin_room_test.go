@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -78,4 +79,65 @@ func TestRoomYonin(t *testing.T) {
 		t.Fatalf("the returning guest holds seat %q, want 1", got)
 	}
 	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected'`)
+}
+
+// fastClock lets a test move the page's clock: window.__skip(ms) moves
+// Date.now on and fires the timers of a second or more that fall due (the
+// page's time per move), while shorter timers run as they are.
+const fastClock = `(() => {
+	const realNow = Date.now.bind(Date), realST = window.setTimeout.bind(window), realCT = window.clearTimeout.bind(window);
+	let skew = 0, n = 0;
+	const timers = new Map();
+	Date.now = () => realNow() + skew;
+	window.setTimeout = (fn, ms = 0, ...a) => {
+		if (ms < 1000) return realST(fn, ms, ...a);
+		const id = 'v' + (++n);
+		timers.set(id, {fn, due: Date.now() + ms, a});
+		return id;
+	};
+	window.clearTimeout = (id) => { if (timers.has(id)) timers.delete(id); else realCT(id); };
+	window.__skip = (ms) => { skew += ms; };
+	setInterval(() => {
+		for (const [id, x] of timers) if (Date.now() >= x.due) { timers.delete(id); x.fn(...x.a); }
+	}, 50);
+})();`
+
+// TestYoninOfflineSettings: Same device offers Yonin's time per move and
+// rotate first player in its options dialog; the page counts the seat's
+// time down and at zero the computer moves for it; with rotation on, the
+// next game starts with the next seat clockwise.
+func TestYoninOfflineSettings(t *testing.T) {
+	ctx := tab(t)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fastClock}); err != nil {
+		t.Fatal(err)
+	}
+	open(t, ctx, "/en/yonin/play?mode=local")
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.clear()`))
+	open(t, ctx, "/en/yonin/play?mode=local")
+	do(t, ctx, chromedp.Click(chromedp.ID("new-game")))
+	wait(t, ctx, `document.getElementById('options-dialog').open`)
+	if !eval[bool](t, ctx, `!!document.querySelector('#options-fields [data-key="host.move_time"]') && !!document.querySelector('#options-fields [data-key="host.rotate_first"]')`) {
+		t.Fatal("the options dialog offers no time per move or rotate first player")
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('#options-fields [data-key="host.level"], #options-fields [data-key="host.human_seats"], #options-fields [data-key="host.first_seat"]').length`); n != 0 {
+		t.Errorf("the options dialog offers %d room-only host settings", n)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#options-fields [data-key="host.move_time"]').value = '30'`))
+	do(t, ctx, chromedp.Click(chromedp.ID("options-start")))
+	// The page's first game began with seat 0: rotation on (the default),
+	// this new one begins with seat 1.
+	wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.clock === '30' && document.body.dataset.toMove === '1'`)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.__skip(29000)`))
+	wait(t, ctx, `document.body.dataset.clock === '1'`)
+	if ply := eval[string](t, ctx, `document.body.dataset.ply`); ply != "0" {
+		t.Fatalf("ply %s with a second left", ply)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`window.__skip(1000)`))
+	waitPly(t, ctx, 1)
+	wait(t, ctx, `document.body.dataset.toMove === '2' && document.body.dataset.clock === '30' && document.body.dataset.busy === 'false'`)
+	// The next new game: seat 2 starts.
+	do(t, ctx, chromedp.Click(chromedp.ID("new-game")))
+	wait(t, ctx, `document.getElementById('options-dialog').open`)
+	do(t, ctx, chromedp.Click(chromedp.ID("options-start")))
+	wait(t, ctx, `document.body.dataset.ply === '0' && document.body.dataset.toMove === '2'`)
 }

@@ -62,7 +62,7 @@ func joinCluster(ctx context.Context, st store.Store, cfg config.Config, logger 
 	}
 	beat := cfg.Limits.HostHeartbeat
 	c := pg.Cluster(hostID(), 3*beat)
-	if err := c.Heartbeat(ctx); err != nil {
+	if _, err := c.Heartbeat(ctx); err != nil {
 		return nil, nil, nil, fmt.Errorf("room store (postgres): %w", err)
 	}
 	logger.Info("joined the hosts sharing the room store", "host", c.Host(), "heartbeat", beat)
@@ -94,8 +94,13 @@ func joinCluster(ctx context.Context, st store.Store, cfg config.Config, logger 
 					return
 				case <-t.C:
 				}
-				if err := c.Heartbeat(runCtx); err != nil && runCtx.Err() == nil {
+				rejoined, err := c.Heartbeat(runCtx)
+				if err != nil && runCtx.Err() == nil {
 					logger.Warn("host heartbeat failed", "err", err)
+				}
+				if rejoined {
+					logger.Warn("the other hosts took this host for dead; its connections are recorded again")
+					m.Rejoined()
 				}
 				// A note lost (a host died between its commit and its
 				// NOTIFY) delays an event by one beat at most.

@@ -38,6 +38,7 @@ type options struct {
 	parallel   int
 	cpuprofile string
 	pluginProf string
+	pluginEnv  string
 	keep       bool
 	stores     bool // stores.go
 }
@@ -62,6 +63,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
 	fs.StringVar(&o.pluginProf, "plugin-cpuprofile", "", "write each plugin's CPU profile of the whole run into this directory (<plugin>-<pid>.prof; BANMEN_PLUGIN_CPUPROFILE in plugin_env)")
+	fs.StringVar(&o.pluginEnv, "plugin-env", "", "extra environment for the plugins, KEY=VALUE,... (the host's plugin_env; e.g. GOMAXPROCS=2)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary data directory and host log")
 	fs.BoolVar(&o.stores, "stores", false, "compare one host on SQLite, one on PostgreSQL and two sharing one PostgreSQL (stores.go); needs PostgreSQL's initdb")
 	if err := fs.Parse(args); err != nil {
@@ -114,6 +116,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		args := []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
 			"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}
+		var penv []string
+		if o.pluginEnv != "" {
+			penv = append(penv, o.pluginEnv)
+		}
 		if o.pluginProf != "" {
 			p, err := filepath.Abs(o.pluginProf)
 			if err != nil {
@@ -122,7 +128,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			if err := os.MkdirAll(p, 0o755); err != nil {
 				return err
 			}
-			args = append(args, "-plugin_env", "BANMEN_PLUGIN_CPUPROFILE="+p)
+			penv = append(penv, "BANMEN_PLUGIN_CPUPROFILE="+p)
+		}
+		if len(penv) > 0 {
+			args = append(args, "-plugin_env", strings.Join(penv, ","))
 		}
 		h, err := faulttest.Start(ctx, faulttest.Options{Bin: o.bin, Data: dir, Logs: filepath.Join(dir, "host.log"), Env: env, Args: args})
 		if err != nil {

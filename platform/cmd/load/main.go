@@ -8,6 +8,7 @@
 // the server's version.
 //
 //	go run ./platform/cmd/load -rooms 1000 -duration 20s
+//	go run ./platform/cmd/load yonin -yonin 100 -rooms 1000 -duration 30s
 //
 // docs/operations.md ("Load test") says what each figure means.
 package main
@@ -22,7 +23,11 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	cmd := run
+	if len(os.Args) > 1 && os.Args[1] == "yonin" { // the Yonin mode (yonin.go)
+		cmd, os.Args = runYonin, os.Args[1:]
+	}
+	if err := cmd(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -227,3 +228,82 @@ func parseAccept(h string) []language.Tag {
 	}
 	return out
 }
+
+// Merged is the site's catalog with one variant's own texts merged in: what
+// that variant's pages speak. See Catalog.WithTexts.
+type Merged struct {
+	*Catalog
+	// English are the languages in which some of the variant's texts are
+	// shown in English because the variant ships none in that language
+	// (key by key): its pages say so.
+	English map[string]bool
+	// Named are the keys no text had, shown as the Description's English
+	// names.
+	Named []string
+	// Refused are the variant's keys that belong to the site's own texts,
+	// ignored.
+	Refused []string
+	// own are the variant's keys.
+	own []string
+}
+
+// WithTexts returns the catalog with a variant's texts merged in: in each
+// site language, the variant's text of a key, else the site's (the texts
+// every game shares), else the variant's English (recorded in English).
+// names are the keys the variant's Description names with its English names
+// (sdk.Description.Keys): a key with no text anywhere shows that name and is
+// recorded in Named. refuse tells which keys are the site's own, which a
+// variant may not replace (recorded in Refused). The receiver is unchanged.
+func (c *Catalog) WithTexts(texts map[string]map[string]string, names map[string]string, refuse func(string) bool) *Merged {
+	m := &Merged{Catalog: &Catalog{langs: map[string]map[string]string{}, codes: c.codes, tags: c.tags, matcher: c.matcher},
+		English: map[string]bool{}}
+	en := texts[Fallback]
+	own := map[string]bool{}
+	for k := range en {
+		if refuse != nil && refuse(k) {
+			m.Refused = append(m.Refused, k)
+			continue
+		}
+		own[k] = true
+	}
+	for k, name := range names {
+		if _, ok := c.langs[Fallback][k]; !ok && !own[k] {
+			m.Named = append(m.Named, k)
+			own[k] = true
+			if en == nil {
+				en = map[string]string{}
+			}
+			if _, ok := en[k]; !ok {
+				en = maps.Clone(en)
+				en[k] = name
+			}
+		}
+	}
+	for _, lang := range c.codes {
+		site := c.langs[lang]
+		out := make(map[string]string, len(site)+len(own))
+		maps.Copy(out, site)
+		for k := range own {
+			if s, ok := texts[lang][k]; ok && (refuse == nil || !refuse(k)) {
+				out[k] = s
+			} else if _, ok := site[k]; !ok {
+				out[k] = en[k]
+				if lang != Fallback {
+					m.English[lang] = true
+				}
+			}
+		}
+		m.langs[lang] = out
+	}
+	for k := range own {
+		m.own = append(m.own, k)
+	}
+	sort.Strings(m.own)
+	sort.Strings(m.Named)
+	sort.Strings(m.Refused)
+	return m
+}
+
+// Own lists the variant's keys (its texts and the names from its
+// Description), sorted.
+func (m *Merged) Own() []string { return m.own }

@@ -179,3 +179,43 @@ func TestBadTag(t *testing.T) {
 		t.Error("a locale with a malformed lang.tag loaded")
 	}
 }
+
+// TestWithTexts merges a variant's texts: its own language first, the
+// site's for the keys every game shares, its English otherwise (and says
+// which languages), the Description's names for keys no text has, and
+// never a site key of its own.
+func TestWithTexts(t *testing.T) {
+	c := testCatalog(t)
+	texts := map[string]map[string]string{
+		"en": {"v.name": "Game", "v.only_en": "English only", "a": "Mine {name}", "site": "taken"},
+		"uk": {"v.name": "Гра", "site": "захоплено"},
+	}
+	names := map[string]string{"v.name": "Game (description)", "v.seat": "Seat one", "b": "not used"}
+	m := c.WithTexts(texts, names, func(k string) bool { return k == "site" })
+	for _, tc := range []struct{ lang, key, want string }{
+		{"uk", "v.name", "Гра"},
+		{"uk", "v.only_en", "English only"},
+		{"de", "v.name", "Game"},
+		{"uk", "a", "Привіт, Ada"},   // the site's translation beats the variant's English
+		{"en", "a", "Mine Ada"},      // the variant's own text in the same language wins
+		{"de", "v.seat", "Seat one"}, // no text anywhere: the Description's name
+		{"en", "b", "only English"},  // a site key keeps the site's text
+		{"uk", "site", "site"},       // refused: never shown
+	} {
+		if got := m.T(tc.lang, tc.key, "name", "Ada"); got != tc.want {
+			t.Errorf("T(%s, %s) = %q, want %q", tc.lang, tc.key, got, tc.want)
+		}
+	}
+	if !m.English["uk"] || !m.English["de"] || m.English["en"] {
+		t.Errorf("English = %v, want uk and de", m.English)
+	}
+	if !slices.Equal(m.Named, []string{"v.seat"}) || !slices.Equal(m.Refused, []string{"site"}) {
+		t.Errorf("Named %v, Refused %v", m.Named, m.Refused)
+	}
+	if !slices.Equal(m.Own(), []string{"a", "v.name", "v.only_en", "v.seat"}) {
+		t.Errorf("Own = %v", m.Own())
+	}
+	if _, ok := c.Lookup("en", "v.name"); ok {
+		t.Error("WithTexts changed the site's catalog")
+	}
+}

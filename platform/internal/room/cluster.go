@@ -302,6 +302,37 @@ func (m *Manager) Resync() {
 	}
 }
 
+// Rejoined is called when this host's connections were removed from the
+// Cluster (the other hosts took it for dead): they are recorded again, and
+// every room's presence is read afresh.
+func (m *Manager) Rejoined() {
+	for _, id := range m.LoadedIDs() {
+		r := m.loaded(id)
+		if r == nil {
+			continue
+		}
+		go func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			if r.gone {
+				return
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), clusterTimeout)
+			defer cancel()
+			for _, s := range r.conns {
+				if s != nil && s.conn != "" {
+					if err := m.cfg.Cluster.Connect(ctx, r.id, int(s.seat), s.conn); err != nil {
+						m.cfg.Logger.Warn("room presence not shared", "room", r.id, "seat", s.seat, "err", err)
+					}
+				}
+			}
+			if changed, err := r.refreshPresence(ctx); err == nil && changed {
+				r.broadcastPresence()
+			}
+		}()
+	}
+}
+
 // LoadedIDs lists the rooms in memory (a host compares their versions with
 // the store's now and then: a note may be lost).
 func (m *Manager) LoadedIDs() []string {

@@ -35,7 +35,7 @@ func newPGHost(t *testing.T, dsn, name string) *pgHost {
 		t.Fatal(err)
 	}
 	cl := st.Cluster(name, time.Minute)
-	if err := cl.Heartbeat(ctx); err != nil {
+	if _, err := cl.Heartbeat(ctx); err != nil {
 		t.Fatal(err)
 	}
 	h := &pgHost{st: st, cl: cl, m: New(Config{Store: st, Rules: ttt, Cluster: cl})}
@@ -330,5 +330,37 @@ func TestSeatCodeAcrossHosts(t *testing.T) {
 	})
 	if _, err := a.m.Join(context.Background(), room, Hello{Code: code}, newCsub()); err != ErrBadCode {
 		t.Errorf("the used code on the other host: %v, want ErrBadCode", err)
+	}
+}
+
+// TestHostTakenForDeadRejoins: the other hosts take a host for dead (its
+// heartbeat was late) and drop its connections; its next heartbeat records
+// them again and the players on the other host see them back.
+func TestHostTakenForDeadRejoins(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	_, _, c := twoHostRoom(t, a, b)
+	ctx := context.Background()
+	// A host whose TTL is a nanosecond takes every other host for dead.
+	if _, err := a.st.Cluster("reaper", time.Nanosecond).Heartbeat(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c[1].await(t, "seat 0 away on b", func(evs []Event, _ int) bool {
+		return slices.Equal(seatsConnected(evs), []bool{false, true})
+	})
+	for _, h := range []*pgHost{a, b} {
+		rejoined, err := h.cl.Heartbeat(ctx)
+		if err != nil || !rejoined {
+			t.Fatalf("heartbeat after being taken for dead: rejoined %v, %v", rejoined, err)
+		}
+		h.m.Rejoined()
+	}
+	for i := range c {
+		c[i].await(t, "both connected again", func(evs []Event, _ int) bool {
+			return slices.Equal(seatsConnected(evs), []bool{true, true})
+		})
+	}
+	if rejoined, err := a.cl.Heartbeat(ctx); err != nil || rejoined {
+		t.Errorf("a heartbeat of a host alive: rejoined %v, %v", rejoined, err)
 	}
 }

@@ -88,30 +88,25 @@ func (r *Room) think(version int64, seat sdk.Seat, st sdk.State, why string) {
 		return
 	}
 	if err := m.cfg.Store.Append(ctx, a); err != nil {
-		// ErrConflict: another host played this version; this room's copy
-		// is stale and is reloaded when next opened.
-		m.cfg.Logger.Warn("computer move not stored", "room", r.id, "seat", seat, "why", why, "err", err)
 		if errors.Is(err, store.ErrConflict) {
-			r.gone = true
-			m.forget(r)
+			// Another host played this version first (its player, or its
+			// own computer move for the seat): catch up from the log and
+			// look again. Nothing is played twice.
+			if err := r.catchUp(ctx); err != nil {
+				m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
+			}
+			r.kick()
+			return
 		}
+		m.cfg.Logger.Warn("computer move not stored", "room", r.id, "seat", seat, "why", why, "err", err)
 		return
 	}
 	ev := r.commit(a, e)
 	r.broadcast(ev)
-	r.broadcastPresence()
+	if r.presenceKey() != r.shownComputer {
+		r.broadcastPresence()
+	}
 	r.kick()
-}
-
-// forget drops r from memory (a newer copy of it is in the store).
-func (m *Manager) forget(r *Room) {
-	go func() {
-		m.mu.Lock()
-		defer m.mu.Unlock()
-		if m.rooms[r.id] == r {
-			delete(m.rooms, r.id)
-		}
-	}()
 }
 
 // Tick looks at every room in memory for a computer move that is due: a
@@ -132,17 +127,17 @@ func (m *Manager) Tick() {
 			continue
 		}
 		r.mu.Lock()
-		before := r.presenceKey()
-		r.kick()
-		if r.presenceKey() != before {
-			r.broadcastPresence()
+		if r.presenceKey() != r.shownComputer {
+			r.broadcastPresence() // an away player's grace ran out
 		}
+		r.kick()
 		r.mu.Unlock()
 	}
 }
 
 // presenceKey is a short summary of which seats the computer plays, so
-// Tick tells the room when an away player's seat passes to the computer.
+// Tick tells the room when an away player's seat passes to the computer
+// (shownComputer is the one the last presence said).
 func (r *Room) presenceKey() string {
 	now := r.m.cfg.Now()
 	b := make([]byte, len(r.taken))

@@ -48,8 +48,7 @@ func marshal(ev Event) ([]byte, error) {
 var shapes = map[reflect.Type]string{
 	reflect.TypeFor[Event](): `Type string json:"type"|Version int64 json:"version"|Round int json:"round,omitempty"|` +
 		`Seat *sdk.Seat json:"seat,omitempty"|Move sdk.Move json:"move,omitempty"|Played *sdk.PlayedMove json:"played,omitempty"|` +
-		`Computer bool json:"computer,omitempty"|Clock *room.Clock json:"clock,omitempty"|` +
-		`View *sdk.View json:"view,omitempty"|NewRound *room.Pending json:"newRound,omitempty"|Presence *room.Presence json:"presence,omitempty"|` +
+		`Computer bool json:"computer,omitempty"|Clock *room.Clock json:"clock,omitempty"|View *sdk.View json:"view,omitempty"|NewRound *room.Pending json:"newRound,omitempty"|Presence *room.Presence json:"presence,omitempty"|` +
 		`ID string json:"id,omitempty"|Duplicate bool json:"duplicate,omitempty"|Code string json:"code,omitempty"|` +
 		`Key string json:"key,omitempty"|Message string json:"message,omitempty"|Reason string json:"reason,omitempty"|` +
 		`SeatCode string json:"seatCode,omitempty"|Expires *time.Time json:"expires,omitempty"|Room string json:"room,omitempty"|` +
@@ -250,23 +249,17 @@ func appendEvent(b []byte, ev *Event) ([]byte, error) {
 		b = append(appendStrOmit(b, `,"installed":`, br.Installed), '}')
 	}
 	if len(ev.Settings) > 0 {
-		b = appendOptions(append(b, `,"settings":`...), ev.Settings)
+		b = append(b, `,"settings":{`...)
+		for i, k := range slices.Sorted(maps.Keys(ev.Settings)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, k), ':')
+			b = appendString(b, ev.Settings[k])
+		}
+		b = append(b, '}')
 	}
 	return append(b, '}'), nil
-}
-
-// appendOptions writes o as encoding/json writes a map: keys sorted.
-func appendOptions(b []byte, o sdk.Options) []byte {
-	keys := slices.Sorted(maps.Keys(o))
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(appendString(b, k), ':')
-		b = appendString(b, o[k])
-	}
-	return append(b, '}')
 }
 
 func appendPlayed(b []byte, p *sdk.PlayedMove) []byte {

@@ -78,11 +78,15 @@ func fill(rng *rand.Rand, v reflect.Value, depth int) {
 		}
 		v.Set(s)
 	case reflect.Map:
-		if rng.IntN(3) == 0 {
+		switch rng.IntN(6) {
+		case 0:
 			return // nil
+		case 1:
+			v.Set(reflect.MakeMap(v.Type()))
+			return
 		}
 		m := reflect.MakeMap(v.Type())
-		for range rng.IntN(4) {
+		for range 1 + rng.IntN(4) {
 			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
 			fill(rng, k, depth+1)
 			fill(rng, e, depth+1)

@@ -372,6 +372,9 @@ type Room struct {
 	turnAt    time.Time
 	awaySince []time.Time
 	thinking  bool
+	// shownComputer is which seats the computer played in the last
+	// presence sent (presenceKey).
+	shownComputer string
 
 	conns      []*Session
 	spectators map[*Session]struct{}
@@ -847,11 +850,7 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
 	}
 	v.Legal = nil
 	if seat >= 0 && slices.Contains(r.view.ToMove, seat) {
-		for _, l := range r.view.Legal {
-			if l.Seat == seat {
-				v.Legal = append(v.Legal, l)
-			}
-		}
+		v.Legal = ownMoves(r.view.Legal, seat)
 	}
 	if v.Legal == nil {
 		v.Legal = []sdk.LegalMove{}
@@ -865,6 +864,7 @@ func (r *Room) presence() *Presence {
 	for i := range r.taken {
 		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.seatConnected(i), Computer: r.playedByComputer(i, now)}
 	}
+	r.shownComputer = r.presenceKey()
 	return p
 }
 
@@ -1038,8 +1038,7 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	ev := r.commit(a, e)
-	r.broadcast(ev)
-	s.send(r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
+	r.broadcastAck(ev, s, r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
 	if a.Kind == kindStart {
 		r.broadcastPresence()
 	}

@@ -120,7 +120,7 @@ func (r *Room) computerFor(seat sdk.Seat, now time.Time) string {
 	switch {
 	case !r.taken[seat]:
 		return "seat"
-	case r.conns[seat] == nil && !now.Before(r.awaySince[seat].Add(r.m.cfg.AwayGrace)):
+	case !r.seatConnected(int(seat)) && !now.Before(r.awaySince[seat].Add(r.m.cfg.AwayGrace)):
 		return "away"
 	}
 	if d := r.moveTime(); d > 0 && !now.Before(r.turnAt.Add(d)) {
@@ -137,6 +137,9 @@ func (r *Room) playedByComputer(seat int, now time.Time) bool {
 }
 
 // markAway notes that seat's connection went (the grace period starts).
+// Only this host's connections mark it: a seat held on another host of the
+// same store counts as connected while the Cluster says so, and its grace
+// starts from when this host loaded the room or last saw it go here.
 func (r *Room) markAway(seat sdk.Seat) {
 	if seat >= 0 && int(seat) < len(r.awaySince) {
 		r.awaySince[seat] = r.m.cfg.Now()

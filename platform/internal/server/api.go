@@ -91,7 +91,20 @@ func (s *Server) getVariant(c *fiber.Ctx) error {
 	if !ok {
 		return notFound("unknown_variant", "no such game: "+c.Params("variant"))
 	}
-	return c.JSON(d)
+	return c.JSON(s.public[d.ID])
+}
+
+// variantCard serves a variant's home card picture, sanitized, as an image
+// that may neither run nor fetch anything.
+func (s *Server) variantCard(c *fiber.Ctx) error {
+	card, ok := s.cards[c.Params("variant")]
+	if !ok {
+		return notFound("no_card", "this game has no card picture")
+	}
+	c.Set(fiber.HeaderContentType, "image/svg+xml; charset=utf-8")
+	c.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	c.Set(fiber.HeaderCacheControl, "public, max-age=3600")
+	return c.SendString(card)
 }
 
 func (s *Server) start(c *fiber.Ctx) error {

@@ -69,6 +69,23 @@ func parsePages(cat *i18n.Catalog, static string) (*pages, error) {
 	return p, nil
 }
 
+// withCatalog returns the same pages speaking cat (a variant's merged
+// texts): the templates are cloned, not parsed again.
+func (p *pages) withCatalog(cat *i18n.Catalog) (*pages, error) {
+	q := &pages{cat: cat, byLang: map[string]map[string]*template.Template{}, static: p.static}
+	for lang, byName := range p.byLang {
+		q.byLang[lang] = map[string]*template.Template{}
+		for name, t := range byName {
+			c, err := t.Clone()
+			if err != nil {
+				return nil, err
+			}
+			q.byLang[lang][name] = c.Funcs(q.funcs(lang))
+		}
+	}
+	return q, nil
+}
+
 func (p *pages) funcs(lang string) template.FuncMap {
 	return template.FuncMap{
 		"t": func(key string, args ...any) string { return p.cat.T(lang, key, args...) },
@@ -136,6 +153,9 @@ type pageData struct {
 	// one the browser asks for (Simplified for a Traditional Chinese
 	// reader), and the page says so.
 	Approximate bool
+	// VariantEnglish: the variant ships none or not all of its texts in
+	// the page's language, so some are in English, and the page says so.
+	VariantEnglish bool
 }
 
 // langLink is one entry of the language switcher: the same page in another
@@ -145,11 +165,18 @@ type langLink struct {
 	Current          bool
 }
 
-// variantCard is a game as the pages show it.
+// variantCard is a game as the pages show it. Name and Card are in the
+// page's language (the variant's own texts), on the home page.
 type variantCard struct {
 	ID, NameKey string
 	Players     int
 	Hands       bool
+	Name, Card  string
+	// CardLang is set when the card's texts are not in the page's language
+	// but in English, the variant's fallback.
+	CardLang string
+	// Art: the variant has a card picture (Description.Card).
+	Art bool
 }
 
 // boardData is the JSON the board's scripts read from the page.
@@ -208,6 +235,18 @@ func (s *Server) pageRoutes(app *fiber.App) {
 	if err != nil {
 		panic(err) // the templates are embedded too
 	}
+	// Every variant's pages speak the site's strings merged with its own
+	// texts (sdk.Texts): one catalog and one set of templates per variant.
+	vcat := map[string]*i18n.Merged{}
+	vpg := map[string]*pages{}
+	for _, d := range s.visible {
+		m := cat.WithTexts(s.texts[d.ID], d.Keys(), sdk.SiteKey)
+		s.logTexts(d.ID, m)
+		vcat[d.ID] = m
+		if vpg[d.ID], err = pg.withCatalog(m.Catalog); err != nil {
+			panic(err)
+		}
+	}
 	app.Use(static, filesystem.New(filesystem.Config{Root: httpFS(webui.Static()), MaxAge: 365 * 24 * 3600}))
 	app.Use("/static", filesystem.New(filesystem.Config{Root: httpFS(webui.Static()), MaxAge: 3600}))
 	app.Get("/favicon.ico", func(c *fiber.Ctx) error { return c.Redirect(static+"favicon.svg", fiber.StatusMovedPermanently) })
@@ -247,7 +286,15 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		}
 		var cards []variantCard
 		for _, d := range s.visible {
-			cards = append(cards, *card(d))
+			v := card(d)
+			m := vcat[d.ID]
+			v.Name = m.T(l, d.NameKey)
+			v.Card, _ = m.Lookup(l, "home.card."+d.ID)
+			_, v.Art = s.cards[d.ID]
+			if m.English[l] {
+				v.CardLang = i18n.Fallback
+			}
+			cards = append(cards, *v)
 		}
 		return pg.render(c, fiber.StatusOK, "home", pageData{
 			Lang: l, Title: cat.T(l, "home.title"), Description: cat.T(l, "home.meta"), Variants: cards,
@@ -259,11 +306,13 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		if !ok || !found {
 			return notFoundPage(c)
 		}
-		return pg.render(c, fiber.StatusOK, "landing", pageData{
+		cat := vcat[v.ID].Catalog
+		return vpg[v.ID].render(c, fiber.StatusOK, "landing", pageData{
 			Lang: l, Variant: v, Rooms: s.rooms != nil && !friendModeSoon(d), FriendSoon: s.rooms != nil && friendModeSoon(d),
-			RoomSettings: roomSettings(d),
-			Title:        titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
-			Description:  titleOr(cat, l, "landing."+v.ID+".meta", ""),
+			RoomSettings:   roomSettings(d),
+			Title:          titleOr(cat, l, "landing."+v.ID+".title", cat.T(l, v.NameKey)+" — Banmen"),
+			Description:    titleOr(cat, l, "landing."+v.ID+".meta", ""),
+			VariantEnglish: vcat[v.ID].English[l],
 		})
 	})
 	app.Get("/:lang/:variant/play", func(c *fiber.Ctx) error {
@@ -272,6 +321,8 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		if !ok || !found {
 			return notFoundPage(c)
 		}
+		m := vcat[v.ID]
+		cat := m.Catalog
 		name := cat.T(l, v.NameKey)
 		mode := c.Query("mode", "local")
 		if mode != "local" && mode != "computer" {
@@ -284,12 +335,12 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		if mode == "computer" {
 			prefix = "play.computer."
 		}
-		return pg.render(c, fiber.StatusOK, "play", pageData{
-			Lang: l, Variant: v, Mode: mode,
+		return vpg[v.ID].render(c, fiber.StatusOK, "play", pageData{
+			Lang: l, Variant: v, Mode: mode, VariantEnglish: m.English[l],
 			Title: cat.T(l, prefix+"title", "game", name), Description: cat.T(l, prefix+"meta", "game", name),
 			Board: &boardData{
 				Lang: l, Mode: mode, API: "/api/v1/games/" + d.ID, StorageKey: "banmen." + mode + "." + d.ID,
-				Variant: d, Strings: cat.Subset(l, uiPrefixes...),
+				Variant: d, Strings: boardStrings(m, l),
 			},
 		})
 	})
@@ -301,10 +352,12 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		if !ok || !found {
 			return notFoundPage(c)
 		}
+		m := vcat[v.ID]
+		cat := m.Catalog
 		name := cat.T(l, v.NameKey)
 		id := c.Params("room")
 		gone := func() error {
-			return pg.render(c, fiber.StatusNotFound, "roomgone", pageData{Lang: l, Variant: v, Rooms: s.rooms != nil,
+			return vpg[v.ID].render(c, fiber.StatusNotFound, "roomgone", pageData{Lang: l, Variant: v, Rooms: s.rooms != nil,
 				Title: cat.T(l, "room.gone.title", "game", name)})
 		}
 		if s.rooms == nil || !room.ValidID(id) {
@@ -321,16 +374,49 @@ func (s *Server) pageRoutes(app *fiber.App) {
 			return gone()
 		}
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		return pg.render(c, fiber.StatusOK, "room", pageData{
-			Lang: l, Variant: v, Mode: "room", Rooms: true,
+		return vpg[v.ID].render(c, fiber.StatusOK, "room", pageData{
+			Lang: l, Variant: v, Mode: "room", Rooms: true, VariantEnglish: m.English[l],
 			Title: cat.T(l, "room.title", "game", name), Description: cat.T(l, "room.meta", "game", name),
 			Board: &boardData{
-				Lang: l, Mode: "room", API: "/api/v1/games/" + d.ID, Variant: d, Strings: cat.Subset(l, uiPrefixes...),
+				Lang: l, Mode: "room", API: "/api/v1/games/" + d.ID, Variant: d, Strings: boardStrings(m, l),
 				Room: id, Socket: "/api/v1/rooms/" + id + "/socket",
 			},
 		})
 	})
 	app.Use(notFoundPage)
+}
+
+// boardStrings are the strings the board's scripts get: the site's
+// uiPrefixes, and every text of the variant but its pages'.
+func boardStrings(m *i18n.Merged, lang string) map[string]string {
+	out := m.Subset(lang, uiPrefixes...)
+	for _, k := range m.Own() {
+		if !strings.HasPrefix(k, "landing.") && !strings.HasPrefix(k, "home.") {
+			out[k], _ = m.Lookup(lang, k)
+		}
+	}
+	return out
+}
+
+// logTexts says at start what a variant's texts lack: keys shown as the
+// Description's English names, languages partly shown in English, keys
+// refused as the site's own.
+func (s *Server) logTexts(id string, m *i18n.Merged) {
+	if len(m.Named) > 0 {
+		s.log.Warn("variant texts: no text for these keys, showing the Description's English names", "variant", id, "keys", m.Named)
+	}
+	var english []string
+	for _, l := range m.Langs() {
+		if m.English[l] {
+			english = append(english, l)
+		}
+	}
+	if len(english) > 0 {
+		s.log.Info("variant texts: some shown in English, the variant's fallback, in these languages", "variant", id, "langs", english)
+	}
+	if len(m.Refused) > 0 {
+		s.log.Warn("variant texts: keys of the site's own texts ignored", "variant", id, "keys", m.Refused)
+	}
 }
 
 func card(d sdk.Description) *variantCard {

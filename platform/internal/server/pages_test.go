@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,13 +34,29 @@ func (f fakeGames) Call(context.Context, string, string, func(context.Context, *
 	return nil
 }
 
+// pluginTexts reads a built-in plugin's texts from its source tree, as the
+// plugin hands them over in its Description.
+func pluginTexts(t testing.TB, id string) sdk.Texts {
+	t.Helper()
+	texts, err := sdk.LoadTexts(os.DirFS(filepath.Join("..", "..", "..", "plugins", id, "rules", "texts")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return texts
+}
+
 func pageServer(t *testing.T) func(path, acceptLanguage string) (int, string, map[string]string) {
 	t.Helper()
 	games := fakeGames{ds: []sdk.Description{
-		{ID: "shogi", Name: "Shogi", NameKey: "variant.shogi", Seats: []sdk.SeatInfo{{NameKey: "seat.shogi.sente"}, {NameKey: "seat.shogi.gote"}}},
-		{ID: "xiangqi", Name: "Xiangqi", NameKey: "variant.xiangqi", Seats: []sdk.SeatInfo{{NameKey: "seat.xiangqi.red"}, {NameKey: "seat.xiangqi.black"}}},
+		{ID: "shogi", Name: "Shogi", NameKey: "variant.shogi", Seats: []sdk.SeatInfo{{NameKey: "seat.shogi.sente"}, {NameKey: "seat.shogi.gote"}}, Texts: pluginTexts(t, "shogi")},
+		{ID: "xiangqi", Name: "Xiangqi", NameKey: "variant.xiangqi", Seats: []sdk.SeatInfo{{NameKey: "seat.xiangqi.red"}, {NameKey: "seat.xiangqi.black"}}, Texts: pluginTexts(t, "xiangqi")},
 	}}
-	app := New(Deps{Games: games, Config: config.Config{Variants: []string{"shogi", "xiangqi"}}})
+	return serveGames(t, games, []string{"shogi", "xiangqi"})
+}
+
+func serveGames(t *testing.T, games fakeGames, variants []string) func(path, acceptLanguage string) (int, string, map[string]string) {
+	t.Helper()
+	app := New(Deps{Games: games, Config: config.Config{Variants: variants}})
 	return func(path, al string) (int, string, map[string]string) {
 		req := httptest.NewRequest("GET", path, nil)
 		if al != "" {
@@ -64,7 +82,7 @@ func TestPages(t *testing.T) {
 		status       int
 		contains     []string
 	}{
-		{"/en/", "", 200, []string{`<html lang="en">`, "Board games from Japan and China", `href="/en/shogi/"`, `href="/uk/"`}},
+		{"/en/", "", 200, []string{`<html lang="en">`, "Board games, in your browser", `href="/en/shogi/"`, `href="/uk/"`, "Japanese chess on a 9×9 board"}},
 		{"/uk/", "", 200, []string{`<html lang="uk">`, "Настільні ігри", "Сьоґі"}},
 		{"/en/shogi/", "", 200, []string{"Shogi for two", "Same device", "Not available on this server", `href="/en/shogi/play?mode=local"`, `href="/en/shogi/play?mode=computer"`, "Questions and answers", `href="/uk/shogi/"`}},
 		{"/uk/xiangqi/", "", 200, []string{"Сянці: китайські шахи", "Один пристрій", "На цьому сервері недоступно"}},

@@ -19,6 +19,7 @@ func (s *Server) routes(app *fiber.App) {
 	api := app.Group("/api/v1")
 	api.Get("/variants", s.listVariants)
 	api.Get("/variants/:variant", s.getVariant)
+	api.Get("/variants/:variant/card.svg", s.variantCard)
 	games := api.Group("/games/:variant", s.requireVariant)
 	games.Post("/start", s.start)
 	games.Post("/play", s.play)

@@ -10,6 +10,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/banmen/banmen/platform/internal/config"
@@ -45,8 +46,15 @@ type Server struct {
 	cfg     config.Config
 	log     *slog.Logger
 	metrics *Metrics
-	// visible are the variants the site shows, in the configured order.
+	// visible are the variants the site shows, in the configured order,
+	// without their Texts (public).
 	visible []sdk.Description
+	// texts are each variant's own strings, merged into its pages.
+	texts map[string]sdk.Texts
+	// cards are the variants' home card pictures, sanitized (none: no
+	// entry); public the Descriptions as clients get them (public).
+	cards  map[string]string
+	public map[string]sdk.Description
 
 	rooms       *room.Manager
 	sockets     *socket.Handler
@@ -62,7 +70,18 @@ func New(d Deps) *fiber.App {
 		d.Metrics = NewMetrics()
 	}
 	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics}
+	s.texts = map[string]sdk.Texts{}
+	s.cards = map[string]string{}
+	s.public = map[string]sdk.Description{}
+	for _, v := range d.Games.Descriptions() {
+		s.texts[v.ID] = v.Texts
+		s.public[v.ID] = s.looks(v)
+	}
 	s.visible = visibleVariants(d.Games, d.Config.Variants)
+	for i := range s.visible {
+		s.visible[i] = s.public[s.visible[i].ID]
+	}
+	s.logHidden(d.Config.Variants)
 	if d.Rooms != nil {
 		l := d.Config.Limits
 		s.rooms = d.Rooms
@@ -93,7 +112,7 @@ func New(d Deps) *fiber.App {
 // shows them all.
 func visibleVariants(g Games, order []string) []sdk.Description {
 	if len(order) == 0 {
-		return g.Descriptions()
+		return slices.Clone(g.Descriptions())
 	}
 	var out []sdk.Description
 	for _, id := range order {
@@ -102,4 +121,66 @@ func visibleVariants(g Games, order []string) []sdk.Description {
 		}
 	}
 	return out
+}
+
+// looks returns a Description as browsers and API clients get it: without
+// its Texts, which the host merges into the pages instead, and its Card,
+// served on its own; with its pieces' drawings sanitized. A card or a
+// drawing that fails sdk.SanitizeSVG is dropped (a plain card, the glyph
+// token) and logged.
+func (s *Server) looks(d sdk.Description) sdk.Description {
+	d.Texts = nil
+	if d.Card != "" {
+		if c, err := sdk.SanitizeSVG(d.Card, false, sdk.CardBudget); err != nil {
+			s.log.Warn("variant looks: card picture refused", "variant", d.ID, "err", err)
+		} else {
+			s.cards[d.ID] = c
+		}
+		d.Card = ""
+	}
+	drawings := func(what string, in []string) []string {
+		var out []string
+		for _, src := range in {
+			c, err := sdk.SanitizeSVG(src, true, sdk.DrawingBudget)
+			if err != nil {
+				s.log.Warn("variant looks: piece drawing refused, drawn as a token", "variant", d.ID, "piece", what, "err", err)
+				return nil
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	d.Pieces = slices.Clone(d.Pieces)
+	for i, p := range d.Pieces {
+		if len(p.Drawing) > 0 {
+			d.Pieces[i].Drawing = drawings(p.ID, p.Drawing)
+		}
+		if p.Promoted != nil && len(p.Promoted.Drawing) > 0 {
+			pf := *p.Promoted
+			pf.Drawing = drawings(p.ID+"+", pf.Drawing)
+			d.Pieces[i].Promoted = &pf
+		}
+	}
+	return d
+}
+
+// logHidden names, at start, the variants a plugin serves that the
+// configuration's variants list leaves off the site: their pages answer
+// 404 and the home page does not list them, while their API stays open to
+// programs (and to rooms already made). Listed variants no plugin serves
+// are named too.
+func (s *Server) logHidden(order []string) {
+	if len(order) == 0 {
+		return
+	}
+	for _, d := range s.games.Descriptions() {
+		if !slices.Contains(order, d.ID) {
+			s.log.Warn("variant loaded but not in the configuration's variants list: not shown on the site, its API answers", "variant", d.ID)
+		}
+	}
+	for _, id := range order {
+		if _, ok := s.games.Description(id); !ok {
+			s.log.Warn("variant in the configuration's variants list but served by no plugin", "variant", id)
+		}
+	}
 }

@@ -63,11 +63,11 @@ func TestAppendTextFrameLengths(t *testing.T) {
 }
 
 func TestFramesTakesEverythingQueued(t *testing.T) {
-	c := &conn{out: make(chan []byte, 8)}
+	c := &conn{out: make(chan item, 8), close: make(chan struct{})}
 	for _, m := range []string{`{"type":"move"}`, `{"type":"ack"}`, `{"type":"presence"}`} {
-		c.out <- []byte(m)
+		c.Send([]byte(m))
 	}
-	buf := c.frames(nil, []byte(`{"type":"first"}`))
+	buf := c.frames(nil, item{b: []byte(`{"type":"first"}`)})
 	if len(c.out) != 0 {
 		t.Fatalf("%d messages left in the queue", len(c.out))
 	}
@@ -81,14 +81,33 @@ func TestFramesTakesEverythingQueued(t *testing.T) {
 }
 
 func TestFramesStopsAtTheBatchLimit(t *testing.T) {
-	c := &conn{out: make(chan []byte, 8)}
+	c := &conn{out: make(chan item, 8), close: make(chan struct{})}
 	big := bytes.Repeat([]byte("y"), maxBatchBytes/2)
 	for range 4 {
-		c.out <- big
+		c.Send(big)
 	}
-	buf := c.frames(nil, big)
+	buf := c.frames(nil, item{b: big})
 	if len(c.out) != 3 {
 		t.Fatalf("%d messages left in the queue, want 3 (the batch stops past %d bytes)", len(c.out), maxBatchBytes)
 	}
 	readFrames(t, buf, 2)
+}
+
+// TestSendAllLeavesTogether: SendAll's messages are one queue entry, framed
+// as the writer frames single messages.
+func TestSendAllLeavesTogether(t *testing.T) {
+	c := &conn{out: make(chan item, 8), close: make(chan struct{})}
+	c.Send([]byte(`{"type":"presence"}`))
+	c.SendAll([]byte(`{"type":"move"}`), []byte(`{"type":"ack"}`))
+	if len(c.out) != 2 {
+		t.Fatalf("%d queue entries, want 2", len(c.out))
+	}
+	buf := c.frames(nil, <-c.out)
+	got := readFrames(t, buf, 3)
+	want := []string{`{"type":"presence"}`, `{"type":"move"}`, `{"type":"ack"}`}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("frame %d = %q, want %q", i, got[i], want[i])
+		}
+	}
 }

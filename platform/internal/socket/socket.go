@@ -176,7 +176,7 @@ func (h *Handler) Shutdown() {
 type conn struct {
 	ws    *websocket.Conn
 	h     *Handler
-	out   chan []byte
+	out   chan item
 	close chan struct{} // closed by Close
 	once  sync.Once
 	code  int
@@ -185,16 +185,39 @@ type conn struct {
 	done  chan struct{}
 }
 
+// item is one entry of a connection's queue: a message, or (framed) the
+// frames of several messages that leave in one write.
+type item struct {
+	b      []byte
+	framed bool
+}
+
 // Send implements room.Subscriber: never blocks; a full queue drops the
 // connection (a slow client is not waited for).
-func (c *conn) Send(b []byte) bool {
+func (c *conn) Send(b []byte) bool { return c.queue(item{b: b}) }
+
+// SendAll implements room.BatchSubscriber: the messages are framed now and
+// written together (a move's event and its ack, to the mover).
+func (c *conn) SendAll(msgs ...[]byte) bool {
+	n := 0
+	for _, m := range msgs {
+		n += len(m) + 10
+	}
+	b := make([]byte, 0, n)
+	for _, m := range msgs {
+		b = appendTextFrame(b, m)
+	}
+	return c.queue(item{b: b, framed: true})
+}
+
+func (c *conn) queue(it item) bool {
 	select {
 	case <-c.close:
 		return false
 	default:
 	}
 	select {
-	case c.out <- b:
+	case c.out <- it:
 		return true
 	default:
 		c.closeWith(CloseTooSlow, "too slow", false)
@@ -223,10 +246,17 @@ func (c *conn) writer() {
 	ping := time.NewTicker(cfg.PingInterval)
 	defer ping.Stop()
 	var buf []byte
-	write := func(first []byte) bool {
+	var writeBy time.Time
+	write := func(first item) bool {
 		buf = c.frames(buf[:0], first)
 		nc := ws.NetConn()
-		nc.SetWriteDeadline(time.Now().Add(cfg.WriteTimeout))
+		// A write gets between half and all of WriteTimeout: the deadline
+		// moves only when less than half is left (a timer change per
+		// write was a measurable share of the host's CPU).
+		if now := time.Now(); writeBy.Sub(now) < cfg.WriteTimeout/2 {
+			writeBy = now.Add(cfg.WriteTimeout)
+			nc.SetWriteDeadline(writeBy)
+		}
 		// One Write call: the library's own control frames (a pong or
 		// the 1009 close the reader may send) are single Write calls
 		// too, and the descriptor's write lock keeps them whole.
@@ -270,19 +300,26 @@ const (
 	maxKeptBuffer = 256 << 10
 )
 
-// frames appends first and then every message waiting in the queue (up to
-// maxBatchBytes) to buf, each as one unmasked final text frame.
-func (c *conn) frames(buf, first []byte) []byte {
-	buf = appendTextFrame(buf, first)
+// frames appends first and then every item waiting in the queue (up to
+// maxBatchBytes) to buf, each message as one unmasked final text frame.
+func (c *conn) frames(buf []byte, first item) []byte {
+	buf = first.appendTo(buf)
 	for len(buf) < maxBatchBytes {
 		select {
-		case b := <-c.out:
-			buf = appendTextFrame(buf, b)
+		case it := <-c.out:
+			buf = it.appendTo(buf)
 		default:
 			return buf
 		}
 	}
 	return buf
+}
+
+func (it item) appendTo(buf []byte) []byte {
+	if it.framed {
+		return append(buf, it.b...)
+	}
+	return appendTextFrame(buf, it.b)
 }
 
 // appendTextFrame appends msg as a server's WebSocket frame (RFC 6455
@@ -305,7 +342,7 @@ func appendTextFrame(buf, msg []byte) []byte {
 // serve runs one connection: the reader in this goroutine, the writer in
 // another; it returns only after both have ended.
 func (h *Handler) serve(ws *websocket.Conn) {
-	c := &conn{ws: ws, h: h, out: make(chan []byte, h.cfg.Queue), close: make(chan struct{}), done: make(chan struct{})}
+	c := &conn{ws: ws, h: h, out: make(chan item, h.cfg.Queue), close: make(chan struct{}), done: make(chan struct{})}
 	h.mu.Lock()
 	if h.shutdown {
 		h.mu.Unlock()
@@ -333,7 +370,8 @@ func (h *Handler) serve(ws *websocket.Conn) {
 	}
 	defer sess.Leave()
 	wait := 5 * h.cfg.PingInterval / 2
-	ws.SetReadDeadline(time.Now().Add(wait))
+	readBy := time.Now().Add(wait)
+	ws.SetReadDeadline(readBy)
 	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(wait)) })
 	credits := newCredits(h.cfg.Burst, h.cfg.Rate, h.cfg.Now)
 	for {
@@ -341,7 +379,12 @@ func (h *Handler) serve(ws *websocket.Conn) {
 		if err != nil {
 			return // closed, dead (deadline), or over the frame limit (1009 sent by the library)
 		}
-		ws.SetReadDeadline(time.Now().Add(wait))
+		// The deadline moves on when an eighth of the wait has passed, not
+		// on every message: a silent peer is dead after 7/8 to all of it.
+		if now := time.Now(); readBy.Sub(now) < wait-wait/8 {
+			readBy = now.Add(wait)
+			ws.SetReadDeadline(readBy)
+		}
 		if !credits.take() {
 			c.closeWith(CloseFlood, "too many messages", false)
 			return

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -84,5 +87,44 @@ func TestStartOptions(t *testing.T) {
 	_, _, err := Variant{}.Start(sdk.Options{"handicap": "lance"})
 	if re, ok := sdk.AsRuleError(err); !ok || re.Code != sdk.CodeBadOption {
 		t.Errorf("err = %v, want bad_option", err)
+	}
+}
+
+// TestViewLegalOrder: the legal list is in the order of the move texts,
+// each move once, the declaration in its place among them; on random games
+// and on a position where declaring is legal.
+func TestViewLegalOrder(t *testing.T) {
+	check := func(name string, v sdk.View) {
+		t.Helper()
+		for i := 1; i < len(v.Legal); i++ {
+			if v.Legal[i-1].Move >= v.Legal[i].Move {
+				t.Fatalf("%s: legal %d %q then %d %q: not in order", name, i-1, v.Legal[i-1].Move, i, v.Legal[i].Move)
+			}
+		}
+	}
+	g := gameFrom(t, "+P+P+P+P5/RB2K4/+P+P+P+P5/9/9/9/9/9/8k b RB 1")
+	v := g.view()
+	if !slices.ContainsFunc(v.Legal, func(l sdk.LegalMove) bool { return l.Move == DeclareMove }) {
+		t.Fatal("the declaration is not listed")
+	}
+	check("declaration", v)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for game := range 20 {
+		st, v, err := Variant{}.Start(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ply := 0; ply < 120 && v.Status == sdk.Playing; ply++ {
+			check(fmt.Sprintf("game %d ply %d", game, ply), v)
+			var moves []sdk.LegalMove
+			for _, l := range v.Legal {
+				if l.Kind != sdk.Action {
+					moves = append(moves, l)
+				}
+			}
+			if st, v, err = (Variant{}).Play(st, v.ToMove[0], moves[rng.IntN(len(moves))].Move); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

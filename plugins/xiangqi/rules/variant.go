@@ -36,6 +36,8 @@ func (Variant) Describe() sdk.Description {
 		ID:           variantID,
 		Name:         "Xiangqi",
 		NameKey:      "variant.xiangqi",
+		Texts:        texts,
+		Card:         card,
 		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "Red", NameKey: "seat.xiangqi.red", Color: "#c0392b"},

@@ -39,6 +39,8 @@ func describe() sdk.Description {
 		ID:           "yonin",
 		Name:         "Yonin Shogi",
 		NameKey:      "variant.yonin",
+		Texts:        texts,
+		Card:         card,
 		RulesVersion: rulesVersion,
 		Seats: []sdk.SeatInfo{
 			{Name: "South", NameKey: "seat.yonin.south", Color: "#c0392b"},

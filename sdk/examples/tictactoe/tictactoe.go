@@ -41,6 +41,7 @@ const rulesVersion = "1"
 func (Variant) Describe() sdk.Description {
 	return sdk.Description{
 		ID: ID, Name: "Tic-tac-toe", NameKey: "variant.tictactoe", RulesVersion: rulesVersion,
+		Texts: texts, Card: card,
 		Seats: []sdk.SeatInfo{
 			{Name: "X", NameKey: "seat.tictactoe.x", Color: "#c0392b"},
 			{Name: "O", NameKey: "seat.tictactoe.o", Color: "#2471a3"},
@@ -48,8 +49,8 @@ func (Variant) Describe() sdk.Description {
 		Board: sdk.Geometry{Files: 3, Ranks: 3, Upright: true,
 			FileLabels: []string{"a", "b", "c"}, RankLabels: []string{"3", "2", "1"}},
 		Pieces: []sdk.PieceKind{
-			{ID: "X", Name: "cross", NameKey: "piece.tictactoe.x", Glyphs: []string{"✕"}, Letter: "X"},
-			{ID: "O", Name: "nought", NameKey: "piece.tictactoe.o", Glyphs: []string{"◯"}, Letter: "O"},
+			{ID: "X", Name: "cross", NameKey: "piece.tictactoe.x", Glyphs: []string{"✕"}, Letter: "X", Drawing: []string{drawingX}},
+			{ID: "O", Name: "nought", NameKey: "piece.tictactoe.o", Glyphs: []string{"◯"}, Letter: "O", Drawing: []string{drawingO}},
 		},
 		Notations: []sdk.Notation{{ID: "moves", Name: "Move list", Import: true,
 			MediaType: "text/plain; charset=utf-8", Extension: ".txt"}},

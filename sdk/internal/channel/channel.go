@@ -324,6 +324,7 @@ func (ch *Client) dial(ctx context.Context) (*pconn, error) {
 		c.Close()
 		return nil, err
 	}
+	c.SetWriteDeadline(time.Time{}) // a pooled connection has none (see Call)
 	return &pconn{Conn: c, br: bufio.NewReaderSize(c, readBuffer)}, nil
 }
 
@@ -374,8 +375,10 @@ func (ch *Client) Call(ctx context.Context, kind byte, req, resp proto.Message) 
 	if err != nil {
 		return err
 	}
-	dl, _ := ctx.Deadline()
-	c.SetDeadline(dl) // zero: none
+	// ctx's end, its deadline included, sets a deadline in the past, which
+	// ends a blocked read or write at once; the connection is then closed,
+	// so a pooled connection never has a deadline, and setting ctx's own
+	// on each call (a timer change per call) is not needed.
 	stop := context.AfterFunc(ctx, func() { c.SetDeadline(time.Unix(1, 0)) })
 	bp := framePool.Get().(*[]byte)
 	defer func() {

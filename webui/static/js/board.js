@@ -363,6 +363,15 @@ export class Board {
     this.root.classList.toggle('viewing', on);
   }
 
+  // supplyDrops are the drops on cell i from an unlimited supply: drops of a
+  // kind the seat holds none of in hand (the template's X and O, a disc, a
+  // stone). Nothing is picked up first: tapping the cell plays it.
+  supplyDrops(i) {
+    const hands = this.view?.hands || [];
+    return this.legal().filter((m) => m.kind === 'drop' && m.to === i
+      && !(hands[m.seat] || []).some((hp) => hp.kind === m.drop && hp.count > 0));
+  }
+
   movesOf(sel) {
     if (!sel) return [];
     return this.legal().filter((m) => (sel.type === 'cell'
@@ -457,7 +466,7 @@ export class Board {
         delete b.dataset.seat;
         delete b.dataset.kind;
       }
-      b.classList.toggle('movable', this.legal().some((m) => m.kind === 'move' && m.from === i));
+      b.classList.toggle('movable', this.legal().some((m) => m.kind === 'move' && m.from === i) || this.supplyDrops(i).length > 0);
       b.classList.toggle('target', targets.has(i));
       b.classList.toggle('selected', this.selected?.type === 'cell' && this.selected.index === i);
     }
@@ -581,6 +590,8 @@ export class Board {
     if (moves.length) { this.choose(moves); return; }
     if (this.selected?.type === 'cell' && this.selected.index === i) { this.deselect(); return; }
     if (this.legal().some((m) => m.kind === 'move' && m.from === i)) { this.select({ type: 'cell', index: i }, fromKeyboard); return; }
+    const supply = this.supplyDrops(i);
+    if (supply.length) { this.selected = null; this.choose(supply); return; }
     this.deselect(!fromKeyboard);
   }
 
@@ -658,7 +669,16 @@ export class Board {
         this.activateCell(i, false);
         return;
       }
-      if (!this.legal().some((m) => m.kind === 'move' && m.from === i)) { this.deselect(true); return; }
+      if (!this.legal().some((m) => m.kind === 'move' && m.from === i)) {
+        if (this.supplyDrops(i).length) {
+          e.preventDefault();
+          this.playedByTouch = e.pointerType === 'touch';
+          this.activateCell(i, false);
+          return;
+        }
+        this.deselect(true);
+        return;
+      }
       wasSelected = this.selected?.type === 'cell' && this.selected.index === i;
       sel = { type: 'cell', index: i };
     }

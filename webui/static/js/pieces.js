@@ -21,6 +21,13 @@ export function glyphOf(kind, owner, promoted) {
   return g[owner >= 0 && owner < g.length ? owner : 0];
 }
 
+/** drawingOf is a piece's own drawing for its owner (sanitized SVG markup by the host), or ''. */
+export function drawingOf(kind, owner, promoted) {
+  const d = promoted && kind.promoted ? kind.promoted.drawing : kind.drawing;
+  if (!d || d.length === 0) return '';
+  return d[owner >= 0 && owner < d.length ? owner : 0];
+}
+
 /** nameKeyOf is the i18n key of a piece's name. */
 export function nameKeyOf(kind, promoted) {
   return promoted && kind.promoted ? kind.promoted.nameKey : kind.nameKey;
@@ -57,6 +64,13 @@ export function pieceSVG(desc, cell, facing, { beginner = false, set = 'glyphs',
   let size = beginner ? 30 : 44;
   if (intl) size = text.length > 1 ? (beginner ? 24 : 32) : (beginner ? 30 : 42);
   const font = intl ? ' latin' : '';
+  const drawing = drawingOf(kind, cell.owner, cell.promoted);
+  if (drawing && !cell.flipped) {
+    // The variant's own drawing (a disc, a stone, a mark), in its owner's
+    // colour as currentColor; upright boards keep it upright.
+    return `<g class="piece drawn" color="${esc(color)}">${check}<g transform="rotate(${upright ? 0 : deg})">${drawing}</g>`
+      + (marks ? `<g transform="rotate(${deg})">${marks}</g>` : '') + '</g>';
+  }
   if (upright) {
     return `<g class="piece disc">${check}<circle r="44" class="disc-face" stroke="${esc(color)}"/>`
       + `<circle r="37" fill="none" stroke="${esc(color)}" stroke-width="2"/>`

@@ -193,7 +193,68 @@ function set(res, options, keep) {
   if (keep === 0) nav.reset(game.view.ply);
   else nav.setLive(game.view.ply, keep ?? game.view.ply);
   save();
+  startClock();
   render();
+}
+
+// ---- time per move (host.move_time): the page runs the countdown of the
+// seat to move, and at zero the computer moves for that seat (a check
+// priority answer is a turn like any other). A reload starts the turn's
+// time again.
+const clock = { timer: 0, tick: 0, deadline: 0, seat: null, state: null };
+
+function startClock() {
+  clearTimeout(clock.timer);
+  clearInterval(clock.tick);
+  clock.seat = null;
+  const secs = Number(setting(game.options, 'host.move_time') || 0);
+  const v = game.view;
+  const seat = v?.toMove?.[0];
+  if (!secs || v.status !== 'playing' || seat === undefined || isComputer(seat)) { showClock(); return; }
+  clock.seat = seat;
+  clock.state = game.state;
+  clock.deadline = Date.now() + secs * 1000;
+  clock.timer = setTimeout(timeUp, secs * 1000);
+  clock.tick = setInterval(showClock, 500);
+  showClock();
+}
+
+function showClock() {
+  const el = $('clock');
+  if (!el) return;
+  el.hidden = clock.seat === null;
+  document.body.dataset.clock = clock.seat === null ? '' : String(Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000)));
+  if (clock.seat === null) return;
+  const left = Math.max(0, Math.ceil((clock.deadline - Date.now()) / 1000));
+  el.textContent = t('room.clock', { seat: seatName(clock.seat), s: left });
+  el.classList.toggle('clock-low', left <= 10);
+}
+
+/** timeUp asks the computer's move for the seat whose time ran out and plays it. */
+async function timeUp() {
+  const seat = clock.seat;
+  const state = clock.state;
+  clearInterval(clock.tick);
+  if (seat === null || game.state !== state || thinking !== null) return;
+  const my = ++run;
+  setThinking(seat);
+  try {
+    const { move } = await request(api.suggest(state, seat, level));
+    if (my !== run) return;
+    if (game.state !== state) { setThinking(null); return; }
+    const res = await request(api.play(state, seat, move));
+    if (my !== run) return;
+    setThinking(null);
+    if (game.state !== state) return;
+    set(res, game.options);
+    const h = game.view.history[game.view.history.length - 1];
+    announce(moveText(seat, h ? (ui.alt && h.alt ? h.alt : h.text) : move));
+    think();
+  } catch (err) {
+    if (my !== run) return;
+    setThinking(null);
+    notice(t('ui.computerFailed', { error: errorText(err) }), 'error', '', 'ui.computerFailed');
+  }
 }
 
 function save() {
@@ -311,12 +372,22 @@ async function start(options, human = game.human) {
   }
 }
 
+// The host settings this page applies off line (time per move, rotate the
+// first player); the others (players, level, first seat) are a room's.
+const OFFLINE_SETTINGS = ['host.move_time', 'host.rotate_first'];
+
+function optionSpecs() {
+  const host = (desc.hostSettings || []);
+  // A variant option that is a host setting by another key (the same name)
+  // is set through the host setting: the first seat, which rotation moves.
+  const hostNames = new Set(host.map((h) => h.nameKey));
+  return [...(desc.options || []).filter((o) => !hostNames.has(o.nameKey)), ...host.filter((h) => OFFLINE_SETTINGS.includes(h.key))];
+}
+
 function optionFields() {
   const box = $('options-fields');
   box.replaceChildren();
-  // Host settings (desc.hostSettings) are the host's to apply: a room's, not
-  // this dialog's.
-  const specs = desc.options || [];
+  const specs = optionSpecs();
   for (const o of specs) {
     const id = `opt-${o.key}`;
     const row = document.createElement('div');
@@ -393,6 +464,21 @@ function optionFields() {
   return specs.length > 0;
 }
 
+/** setting is a host setting's value in options, else its declared default ('' when undeclared). */
+function setting(options, key) {
+  const spec = (desc.hostSettings || []).find((h) => h.key === key);
+  if (!spec) return '';
+  return options[key] ?? spec.default;
+}
+
+/** rotated gives a new game the seat after the last game's first one, when rotation is on. */
+function rotated(options) {
+  if (setting(options, 'host.rotate_first') !== 'true' || !setting(options, 'host.first_seat') || !game.view) return options;
+  const v = game.view;
+  const first = v.history?.[0]?.seat ?? v.toMove?.[0] ?? 0;
+  return { ...options, 'host.first_seat': String((first + 1) % desc.seats.length) };
+}
+
 function readOptions() {
   const out = {};
   for (const el of $('options-fields').querySelectorAll('[data-key]')) {
@@ -409,12 +495,12 @@ async function newGame() {
     for (const r of document.querySelectorAll('#side-choices input')) r.checked = Number(r.value) === game.human;
     if (await dialog('options-dialog')) {
       const side = document.querySelector('#side-choices input:checked');
-      await start(readOptions(), side ? Number(side.value) : game.human);
+      await start(rotated(readOptions()), side ? Number(side.value) : game.human);
     }
     return;
   }
   if (inProgress && !(await confirm(t('ui.confirmNew')))) return;
-  await start({});
+  await start(rotated({}));
 }
 
 async function resign() {

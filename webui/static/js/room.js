@@ -285,8 +285,13 @@ function onRoomEvent(ev) {
       if (ev.played) room.history.push(ev.played);
       if (pending && who === room.seat && ev.move === pending.move && ev.version === pending.version + 1) pending = null;
       if (ev.view) {
+        const wasOut = (room.view?.eliminated || []).includes(room.seat);
         room.view = ev.view;
         if (catchUpTo === null) announceMove(ev);
+        // A mated player stays and watches the rest of the game.
+        if (!wasOut && room.seat >= 0 && (ev.view.eliminated || []).includes(room.seat) && ev.view.status === 'playing') {
+          notice(t('room.mated'), 'warn', 'mated', 'room.mated');
+        }
       }
       break;
     case 'round':

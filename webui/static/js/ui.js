@@ -109,11 +109,16 @@ export function makeUI({ t, desc }) {
       b.value = 'yes';
       b.className = 'promote-choice';
       b.dataset.promote = String(Boolean(m.promote));
-      const cell = { ...from, promoted: Boolean(m.promote) || (from.promoted && !m.promote) };
-      const kind = kindOf(desc, from.kind);
-      b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { ...(ui.pieceLook?.() || {}), color: desc.seats[from.owner]?.color })}</svg>`;
+      // A drop from an unlimited supply with more than one kind for the
+      // cell: the choice is the kind (its picture and name).
+      const drop = m.kind === 'drop';
+      const cell = drop ? { kind: m.drop, owner: m.seat } : { ...from, promoted: Boolean(m.promote) || (from.promoted && !m.promote) };
+      const kind = kindOf(desc, cell.kind);
+      if (drop) b.dataset.kind = m.drop;
+      b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { ...(ui.pieceLook?.() || {}), color: desc.seats[cell.owner]?.color })}</svg>`;
       const label = document.createElement('span');
-      label.textContent = `${m.promote ? t('ui.promote') : t('ui.noPromote')} (${glyphOf(kind, from.owner, cell.promoted)})`;
+      label.textContent = drop ? (kind ? t(kind.nameKey) : m.drop)
+        : `${m.promote ? t('ui.promote') : t('ui.noPromote')} (${glyphOf(kind, from.owner, cell.promoted)})`;
       b.append(label);
       b.addEventListener('click', () => { chosen = m; });
       box.append(b);

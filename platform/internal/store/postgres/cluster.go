@@ -104,6 +104,9 @@ type Cluster struct {
 	s    *Store
 	host string
 	ttl  time.Duration
+	// joined: a heartbeat has recorded this host (Heartbeat is called by
+	// one goroutine at a time).
+	joined bool
 }
 
 // Cluster returns host's membership; a host not seen for ttl is dead, its
@@ -118,18 +121,29 @@ func (c *Cluster) Host() string { return c.host }
 
 // Heartbeat says this host is alive (the database's clock decides) and
 // removes the hosts not seen for the TTL with their connections, telling
-// the hosts holding those rooms.
-func (c *Cluster) Heartbeat(ctx context.Context) error {
-	_, err := c.s.pool.Exec(ctx, `
+// the hosts holding those rooms. rejoined is true when this host had itself
+// been removed (it was silent too long, e.g. cut off from the database):
+// its connections are gone from the database and must be recorded again.
+func (c *Cluster) Heartbeat(ctx context.Context) (rejoined bool, err error) {
+	var inserted bool
+	err = c.s.pool.QueryRow(ctx, `
 WITH me AS (
 	INSERT INTO hosts(id, seen) VALUES ($1, now()) ON CONFLICT (id) DO UPDATE SET seen = now()
+	RETURNING xmax = 0 AS inserted
 ), dead AS (
 	DELETE FROM hosts WHERE id <> $1 AND seen < now() - make_interval(secs => $2) RETURNING id
 ), gone AS (
 	DELETE FROM presence WHERE host IN (SELECT id FROM dead) RETURNING room
+), n AS (
+	SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g
 )
-SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g`, c.host, c.ttl.Seconds())
-	return err
+SELECT inserted FROM me WHERE (SELECT count(*) FROM n) >= 0`, c.host, c.ttl.Seconds()).Scan(&inserted)
+	if err != nil {
+		return false, err
+	}
+	first := !c.joined
+	c.joined = true
+	return inserted && !first, nil
 }
 
 // Leave removes this host and its connections (a graceful shutdown).

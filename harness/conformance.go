@@ -1,0 +1,293 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/banmen/banmen/harness/chromium"
+	"github.com/banmen/banmen/platform/client"
+	"github.com/banmen/banmen/sdk"
+)
+
+// Conformance is the browser conformance check of one variant: seeded random
+// games of legal moves played through the real board, on one device, by the
+// input methods of the devices in turn, every move checked against the
+// site's API. It proves that whatever moves the variant's Views list (board
+// moves, promotions, drops from hands and from an unlimited supply) can be
+// made by people, knowing nothing of the rules.
+type Conformance struct {
+	// Variant is the ID of the variant; the site must show it.
+	Variant string
+	// Lang is the pages' language ("en" if empty).
+	Lang string
+	// Games is the number of games (default 2); game i is played on
+	// Devices[i % len(Devices)].
+	Games int
+	// MaxPlies ends a game that has not ended by then (default 60).
+	MaxPlies int
+	// Seed chooses the moves: the same seed, the same games.
+	Seed uint64
+	// Devices are the devices and their input methods, in turn per move
+	// (default: a desktop with mouse, keyboard and drag; a phone with touch
+	// and touch-drag).
+	Devices []ConformanceDevice
+	// Timeout bounds the whole check (default 3 minutes).
+	Timeout time.Duration
+	// Engine is the browser: "chromium" (the default) or "firefox"
+	// (Config.Firefox, else FindFirefox).
+	Engine string
+}
+
+// ConformanceDevice is a device class of Devices and the inputs used on it.
+type ConformanceDevice struct {
+	Device string
+	Inputs []string
+}
+
+// rawKey matches an i18n key shown as itself on the page.
+var rawKey = regexp.MustCompile(`\b(?:variant|seat|piece|result|notice|action|error|option|ui|moves|board|notation)\.[a-z0-9_]+(?:\.[a-z0-9_]+)*\b`)
+
+// CheckConformance runs the browser conformance check c against cfg.Base.
+// Its Result names the games' plies in the error of a failure, with the
+// screenshots and consoles in cfg.Out.
+func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
+	if c.Lang == "" {
+		c.Lang = "en"
+	}
+	if c.Games <= 0 {
+		c.Games = 2
+	}
+	if c.MaxPlies <= 0 {
+		c.MaxPlies = 60
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 3 * time.Minute
+	}
+	if len(c.Devices) == 0 {
+		c.Devices = []ConformanceDevice{
+			{Device: "desktop", Inputs: []string{"mouse", "keyboard", "drag"}},
+			{Device: "phone", Inputs: []string{"touch", "touch-drag"}},
+		}
+	}
+	if cfg.StepTimeout == 0 {
+		cfg.StepTimeout = 10 * time.Second
+	}
+	sc := &Scenario{Name: "conformance " + c.Variant, Variant: c.Variant, Lang: c.Lang, Timeout: Duration(c.Timeout)}
+	for i := range c.Games {
+		d := c.Devices[i%len(c.Devices)]
+		sc.Actors = append(sc.Actors, Actor{Name: fmt.Sprintf("game%d", i+1), Device: d.Device, Input: d.Inputs[0]})
+	}
+	r := Result{Scenario: sc}
+	if c.Engine == "" {
+		c.Engine = "chromium"
+	}
+	var err error
+	switch {
+	case c.Engine == "chromium" && cfg.Chromium == "":
+		cfg.Chromium, err = chromium.Find("", os.Getenv)
+	case c.Engine == "firefox" && cfg.Firefox == "":
+		cfg.Firefox, err = FindFirefox("", os.Getenv)
+	case c.Engine != "chromium" && c.Engine != "firefox":
+		err = fmt.Errorf("no browser engine %q (chromium, firefox)", c.Engine)
+	}
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+	s := &session{sc: sc, name: sc.Name, engine: c.Engine, share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
+	defer s.close()
+	rnd := rand.New(rand.NewPCG(c.Seed, 0x62616e6d656e))
+	for i, a := range sc.Actors {
+		if err = s.conformanceGame(ctx, a.Name, c.Devices[i%len(c.Devices)].Inputs, c.MaxPlies, rnd); err != nil {
+			err = fmt.Errorf("%s (%s): %w", a.Name, a.Device, err)
+			break
+		}
+	}
+	r.Duration = time.Since(start)
+	if err != nil {
+		r.Err = err
+		if cfg.Out != "" {
+			actx, acancel := context.WithTimeout(context.Background(), 30*time.Second)
+			r.Artifacts = s.artifacts(actx, cfg.Out)
+			acancel()
+		}
+		return r
+	}
+	r.Passed = true
+	return r
+}
+
+// conformanceGame plays one random game on the actor's play page.
+func (s *session) conformanceGame(ctx context.Context, actor string, inputs []string, maxPlies int, rnd *rand.Rand) error {
+	b, err := s.browser(ctx, actor)
+	if err != nil {
+		return err
+	}
+	t, err := b.tab(0)
+	if err != nil {
+		return err
+	}
+	if err := s.open(ctx, t, inputs[0], "play"); err != nil {
+		return err
+	}
+	for ply := 0; ; ply++ {
+		snap, err := s.waitIdle(ctx, t)
+		if err != nil {
+			return fmt.Errorf("ply %d: %w", ply, err)
+		}
+		view, st, err := s.gameView(ctx, snap)
+		if err != nil {
+			return fmt.Errorf("ply %d: %w", ply, err)
+		}
+		if snap.Ply != view.Ply {
+			return fmt.Errorf("ply %d: the page shows ply %d, its saved game is at %d", ply, snap.Ply, view.Ply)
+		}
+		var moves []sdk.LegalMove
+		for _, m := range view.Legal {
+			if m.Kind != sdk.Action {
+				moves = append(moves, m)
+			}
+		}
+		if view.Status != sdk.Playing || len(moves) == 0 || ply >= maxPlies {
+			return s.conformanceEnd(ctx, b, t, view)
+		}
+		m := moves[rnd.IntN(len(moves))]
+		how := inputs[ply%len(inputs)]
+		want, err := s.client.Play(ctx, s.sc.Variant, st, m.Seat, m.Move)
+		if err != nil {
+			return fmt.Errorf("ply %d: the API refuses the listed move %q: %w", ply, m.Move, err)
+		}
+		if supplyDrop(view, m) {
+			err = s.supplyDrop(ctx, t, how, view, m)
+		} else {
+			err = s.move(ctx, b, t, string(m.Move), how, true)
+		}
+		if err != nil {
+			return fmt.Errorf("ply %d: %w", ply, err)
+		}
+		snap, err = s.waitIdle(ctx, t)
+		if err != nil {
+			return fmt.Errorf("ply %d, after %s by %s: %w", ply, m.Move, how, err)
+		}
+		got, _, err := s.gameView(ctx, snap)
+		if err != nil {
+			return fmt.Errorf("ply %d, after %s by %s: %w", ply, m.Move, how, err)
+		}
+		if got.Ply != want.View.Ply || got.Position != want.View.Position {
+			return fmt.Errorf("ply %d: %s by %s gave ply %d %q on the page, the API %d %q",
+				ply, m.Move, how, got.Ply, got.Position, want.View.Ply, want.View.Position)
+		}
+	}
+}
+
+// conformanceEnd checks the page at the end of a game: its status says the
+// game is over when it is, no text shows as its raw key, and no JavaScript
+// error happened.
+func (s *session) conformanceEnd(ctx context.Context, b *browser, t *tab, view sdk.View) error {
+	snap, err := s.snapshot(t, true)
+	if err != nil {
+		return err
+	}
+	if view.Status == sdk.Over && snap.Status != string(sdk.Over) {
+		return fmt.Errorf("the game is over at ply %d, the page's status is %q", view.Ply, snap.Status)
+	}
+	if k := rawKey.FindString(snap.Text); k != "" {
+		return fmt.Errorf("the page shows the raw key %q", k)
+	}
+	if errs := b.errors(); len(errs) > 0 {
+		return fmt.Errorf("JavaScript errors: %v", errs)
+	}
+	return nil
+}
+
+// supplyDrop tells whether m is a drop from an unlimited supply: a drop of
+// a kind its seat holds none of in hand, made by choosing the cell alone.
+func supplyDrop(v sdk.View, m sdk.LegalMove) bool {
+	if m.Kind != sdk.DropMove {
+		return false
+	}
+	if int(m.Seat) < len(v.Hands) {
+		for _, hp := range v.Hands[m.Seat] {
+			if hp.Kind == m.Drop && hp.Count > 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// supplyDrop makes a drop from an unlimited supply with an input method: a
+// click or tap on the cell, or Enter on it. When more than one kind may go
+// there, the page asks which.
+func (s *session) supplyDrop(ctx context.Context, t *tab, how string, v sdk.View, m sdk.LegalMove) error {
+	cell := cellSelector(m.To)
+	switch how {
+	case "keyboard":
+		if err := tabTo(t, "#arena .cell"); err != nil {
+			return err
+		}
+		if err := arrowTo(t, cell); err != nil {
+			return err
+		}
+		if err := t.p.key(t.ctx, "Enter", false); err != nil {
+			return err
+		}
+	default:
+		p, err := center(t, cell)
+		if err != nil {
+			return err
+		}
+		press := "mouse"
+		if how == "touch" || how == "touch-drag" {
+			press = "touch"
+		}
+		if err := s.press(t, press, p); err != nil {
+			return err
+		}
+	}
+	kinds := 0
+	for _, o := range v.Legal {
+		if o.Kind == sdk.DropMove && o.To == m.To && o.Seat == m.Seat && supplyDrop(v, o) {
+			kinds++
+		}
+	}
+	if kinds > 1 {
+		sel := fmt.Sprintf(`#promote-choices .promote-choice[data-kind=%q]`, m.Drop)
+		if err := s.waitVisible(ctx, t, sel); err != nil {
+			return err
+		}
+		p, err := center(t, sel)
+		if err != nil {
+			return err
+		}
+		if err := s.press(t, "mouse", p); err != nil {
+			return err
+		}
+	}
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		snap, err := s.snapshot(t, false)
+		if err == nil && snap.Ply > v.Ply {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			if err == nil {
+				err = errors.New("the page's ply did not move on")
+			}
+			return fmt.Errorf("drop %s by %s was not played within %v: %w", m.Move, how, s.cfg.StepTimeout, err)
+		}
+		select {
+		case <-time.After(15 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// An engine starts browsers of one kind: Chromium through the DevTools
+// protocol (chromedp), Firefox through WebDriver BiDi. Everything the
+// harness does to a page goes through the engine's instance and pages, so a
+// scenario runs unchanged in either.
+type engine interface {
+	// start launches a browser for one actor: a fresh profile, headless,
+	// the device emulated in every page it opens, preload run in every
+	// document before the page's own scripts, and every console entry and
+	// uncaught exception given to console. Its first page is open.
+	start(ctx context.Context, o startOptions) (instance, error)
+}
+
+type startOptions struct {
+	actor   string
+	exe     string // the browser binary
+	dev     Device
+	preload string
+	console func(consoleEntry)
+	// share is the scenario's: what its browsers of one engine may share
+	// (Firefox: one process for every actor).
+	share *share
+}
+
+// share holds what a scenario's browsers share, closed at its end.
+type share struct {
+	mu      sync.Mutex
+	things  map[string]any
+	closers []func()
+}
+
+func newShare() *share { return &share{things: map[string]any{}} }
+
+func (sh *share) close() {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	for i := len(sh.closers) - 1; i >= 0; i-- {
+		sh.closers[i]()
+	}
+	sh.closers, sh.things = nil, map[string]any{}
+}
+
+// consoleEntry is one line of a page's console, or an uncaught exception.
+type consoleEntry struct {
+	page int // the tab, from 1
+	time time.Time
+	kind string // "log", "error", "exception", ...
+	text string
+	url  string
+	line int // from 1, 0 unknown
+	// jsError is set for what fails a scenario: an uncaught exception, or a
+	// console.error call of the page itself (not the browser's own log of a
+	// failed request).
+	jsError bool
+}
+
+func (c consoleEntry) String() string {
+	s := fmt.Sprintf("%s tab%d %s %s", c.time.Format("15:04:05.000"), c.page, c.kind, c.text)
+	if c.url != "" {
+		s += fmt.Sprintf(" (%s:%d)", c.url, c.line)
+	}
+	return s
+}
+
+// instance is one running browser (one actor's).
+type instance interface {
+	// first is the page the browser opened with.
+	first() page
+	// newPage opens another tab, sharing the profile (its storage).
+	newPage(ctx context.Context, n int) (page, error)
+	close()
+}
+
+// page is one tab. Coordinates are CSS pixels of the viewport.
+type page interface {
+	// navigate loads url and waits for its load event; status is the HTTP
+	// status of the document (0 when the engine cannot tell).
+	navigate(ctx context.Context, url string) (status int, err error)
+	reload(ctx context.Context) error
+	// eval evaluates an expression and returns its value as JSON.
+	eval(ctx context.Context, js string) (json.RawMessage, error)
+	// exec evaluates an expression, awaits it if it is a promise, and
+	// drops its value.
+	exec(ctx context.Context, js string) error
+	click(ctx context.Context, x, y float64) error
+	tap(ctx context.Context, x, y float64) error
+	// drag presses at the first point, moves through the others and
+	// releases at the last, with the mouse or one finger.
+	drag(ctx context.Context, touch bool, path []point) error
+	// key presses and releases a key: "Enter", "Tab", "ArrowUp",
+	// "ArrowDown", "ArrowLeft", "ArrowRight"; shift holds Shift.
+	key(ctx context.Context, key string, shift bool) error
+	// setOffline cuts or restores the page's network: requests fail and
+	// navigator.onLine follows.
+	setOffline(ctx context.Context, off bool) error
+	// screenshot is a PNG of the whole page, beyond the viewport.
+	screenshot(ctx context.Context) ([]byte, error)
+	close()
+}
+
+// Engines are the browser engines a run or an actor may name.
+var engines = map[string]engine{
+	"chromium": chromeEngine{},
+	"firefox":  firefoxEngine{},
+}
+
+// engineNames lists them, for messages.
+func engineNames() []string { return []string{"chromium", "firefox"} }

@@ -1,0 +1,68 @@
+package room
+
+import (
+	"slices"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// BatchSubscriber is a Subscriber that can queue several messages to leave
+// in one write (package socket's connections are). The mover's event and
+// ack go out together this way: one write system call instead of two.
+type BatchSubscriber interface {
+	Subscriber
+	SendAll(msgs ...[]byte) bool
+}
+
+// broadcastAck is broadcast followed by ack to the session that acted;
+// what broadcast sends the actor is held back and queued with the ack in
+// one SendAll when its subscriber can. Called with r.mu held, like
+// broadcast, which is what keeps the swap of actor.sub private.
+func (r *Room) broadcastAck(ev Event, actor *Session, ack []byte) {
+	bs, ok := actor.sub.(BatchSubscriber)
+	if !ok {
+		r.broadcast(ev)
+		actor.send(ack)
+		return
+	}
+	held := &holdBack{Subscriber: bs}
+	actor.sub = held
+	r.broadcast(ev)
+	actor.sub = bs
+	bs.SendAll(append(held.msgs, ack)...)
+}
+
+// holdBack keeps what is sent to it for a later SendAll.
+type holdBack struct {
+	Subscriber
+	msgs [][]byte
+}
+
+func (h *holdBack) Send(b []byte) bool {
+	h.msgs = append(h.msgs, b)
+	return true
+}
+
+// ownMoves is the moves of legal that seat makes: legal itself when they
+// all are (one seat to move, the usual case: the list is only read, and a
+// copy of it per move was the largest allocation of a broadcast), else a
+// new list of them, nil for none.
+func ownMoves(legal []sdk.LegalMove, seat sdk.Seat) []sdk.LegalMove {
+	i := slices.IndexFunc(legal, func(l sdk.LegalMove) bool { return l.Seat != seat })
+	if i < 0 {
+		if len(legal) == 0 {
+			return nil
+		}
+		return legal
+	}
+	out := slices.Clone(legal[:i])
+	for _, l := range legal[i:] {
+		if l.Seat == seat {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package room
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+// batchSub is a sub that also takes batches, and records them apart.
+type batchSub struct {
+	sub
+	bmu     sync.Mutex
+	batches [][]Event
+}
+
+func (s *batchSub) SendAll(msgs ...[]byte) bool {
+	var batch []Event
+	for _, b := range msgs {
+		var ev Event
+		if err := json.Unmarshal(b, &ev); err != nil {
+			panic(err)
+		}
+		batch = append(batch, ev)
+	}
+	s.bmu.Lock()
+	s.batches = append(s.batches, batch)
+	s.bmu.Unlock()
+	return true
+}
+
+// TestMoverGetsEventAndAckTogether: the mover's move event and its ack are
+// one SendAll (one write on a socket); the other seat gets the event alone.
+func TestMoverGetsEventAndAckTogether(t *testing.T) {
+	e := newEnv(t)
+	c, err := e.m.Create(context.Background(), "tictactoe", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &batchSub{}
+	host, err := e.m.Join(context.Background(), c.Room, Hello{SeatKey: c.SeatKey}, hs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := &batchSub{}
+	if _, err := e.m.Join(context.Background(), c.Room, Hello{}, gs); err != nil {
+		t.Fatal(err)
+	}
+	hs.take()
+	gs.take()
+	act(host, TypeMove, 1, "b2")
+	if evs := hs.take(); len(evs) != 0 {
+		t.Errorf("the mover got %d single messages (%+v), want none: the event and ack go together", len(evs), evs)
+	}
+	if len(hs.batches) != 1 || len(hs.batches[0]) != 2 || hs.batches[0][0].Type != EvMove || hs.batches[0][1].Type != EvAck ||
+		hs.batches[0][1].ID != "r" || hs.batches[0][0].Version != 2 {
+		t.Fatalf("the mover's batches = %+v, want one: move event, then its ack", hs.batches)
+	}
+	if evs := gs.take(); len(evs) != 1 || evs[0].Type != EvMove || len(evs[0].View.Legal) == 0 {
+		t.Errorf("the other seat got %+v, want the move event with its legal moves", evs)
+	}
+	if len(gs.batches) != 0 {
+		t.Errorf("the other seat got batches %+v", gs.batches)
+	}
+	// A refused move is a single message, as before.
+	act(host, TypeMove, 1, "a1")
+	if r := hs.last(t); r.Type != EvRefused {
+		t.Errorf("stale move answered %+v", r)
+	}
+}
+
+func TestOwnMoves(t *testing.T) {
+	a := sdk.LegalMove{Seat: 0, Move: "a"}
+	b := sdk.LegalMove{Seat: 1, Move: "b"}
+	c := sdk.LegalMove{Seat: 0, Move: "c"}
+	all := []sdk.LegalMove{a, c}
+	if got := ownMoves(all, 0); len(got) != 2 || &got[0] != &all[0] {
+		t.Errorf("every move the seat's: got %v, want the list itself", got)
+	}
+	mixed := []sdk.LegalMove{a, b, c}
+	if got := ownMoves(mixed, 0); !slices.Equal(got, []sdk.LegalMove{a, c}) {
+		t.Errorf("seat 0 of a mixed list: %v", got)
+	}
+	if got := ownMoves(mixed, 1); !slices.Equal(got, []sdk.LegalMove{b}) {
+		t.Errorf("seat 1 of a mixed list: %v", got)
+	}
+	if got := ownMoves(mixed, 2); got != nil {
+		t.Errorf("a seat with no moves: %v, want nil", got)
+	}
+	if got := ownMoves(nil, 0); got != nil {
+		t.Errorf("no moves: %v, want nil", got)
+	}
+}
