@@ -323,30 +323,31 @@ func TestPromotionByKeyboard(t *testing.T) {
 	}
 }
 
-// TestYoninOptionsInWords: Yonin's options name the seats and offer "None"
-// for the move limit instead of bare numbers, and start the game they say.
+// TestYoninOptionsInWords: Yonin's options offer "None" for the move limit
+// instead of a bare 0 (and seats by name, where one is asked), and start the
+// game they say.
 func TestYoninOptionsInWords(t *testing.T) {
 	ctx := fresh(t, "/en/yonin/play?mode=local", 1366, 900)
 	click(t, ctx, `#new-game`)
 	wait(t, ctx, `document.getElementById('options-dialog').open`)
-	if got := eval[string](t, ctx, `[...document.querySelectorAll('#opt-first_seat option')].map((o) => o.textContent).join(',')`); got != "South,West,North,East" {
-		t.Errorf("first seat choices %q, want the seats by name", got)
-	}
 	if got := eval[string](t, ctx, `document.getElementById('opt-move_limit-none').value + ' ' + document.getElementById('opt-move_limit').hidden`); got != "none true" {
 		t.Errorf("move limit starts as %q, want none with no number shown", got)
 	}
-	if l := eval[string](t, ctx, `document.querySelector('label[for="opt-first_seat"]').textContent`); strings.ContainsAny(l, "0123") {
-		t.Errorf("the first seat's label %q still explains numbers", l)
+	if l := eval[string](t, ctx, `document.querySelector('label[for="opt-move_limit-none"]').textContent`); strings.ContainsAny(l, "0=") {
+		t.Errorf("the move limit's label %q still explains numbers", l)
 	}
-	do(t, ctx, chromedp.SetValue(chromedp.ID("opt-first_seat"), "1"),
-		chromedp.SetValue(chromedp.ID("opt-move_limit-none"), "some"),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById('opt-move_limit-none').dispatchEvent(new Event('change'))`),
-		chromedp.SetValue(chromedp.ID("opt-move_limit"), "150"))
+	// A seat option, where one is offered, names the seats.
+	if got := eval[string](t, ctx, `[...document.querySelectorAll('#options-fields select')].filter((s) => [...s.options].some((o) => o.textContent === 'West')).map((s) => [...s.options].map((o) => o.textContent).join(',')).join(';')`); got != "" && got != "South,West,North,East" {
+		t.Errorf("seat choices %q, want the seats by name", got)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`
+		const none = document.getElementById('opt-move_limit-none');
+		none.value = 'some'; none.dispatchEvent(new Event('change'));
+		document.getElementById('opt-move_limit').value = '150';`))
 	click(t, ctx, `#options-start`)
-	wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.toMove === '1'`)
-	opts := eval[string](t, ctx, `(() => { const o = JSON.parse(localStorage.getItem('banmen.local.yonin')).options; return o.first_seat + ' ' + o.move_limit; })()`)
-	if opts != "1 150" {
-		t.Errorf("the game started with first seat and move limit %q, want 1 150", opts)
+	wait(t, ctx, `document.body.dataset.ready === 'true' && !document.getElementById('options-dialog').open`)
+	if opts := eval[string](t, ctx, `JSON.parse(localStorage.getItem('banmen.local.yonin')).options.move_limit`); opts != "150" {
+		t.Errorf("the game started with move limit %q, want 150", opts)
 	}
 }
 
