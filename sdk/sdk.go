@@ -100,6 +100,14 @@ type Rewinder interface {
 	Rewind(s State, ply int) (State, View, error)
 }
 
+// LocalExporter is the optional capability of writing a record's headers and
+// comments in the reader's language. ExportIn is Export with lang, one of
+// the site's language codes ("ja"; an unknown one is English); the moves
+// and the position are the same as Export's, so Import reads both.
+type LocalExporter interface {
+	ExportIn(s State, format, lang string) (string, error)
+}
+
 // Perfter is the optional capability of counting the leaves of the legal-move
 // tree, for testing a move generator. An empty position means the start.
 type Perfter interface {

@@ -214,7 +214,14 @@ func (c *Conn) Start(ctx context.Context, variant string, opts sdk.Options) (sdk
 // A CallOption changes what Play or View brings back.
 type CallOption func(*callOptions)
 
-type callOptions struct{ historyFrom int32 }
+type callOptions struct {
+	historyFrom int32
+	lang        string
+}
+
+// Lang asks Export for the record's headers and comments in the language
+// lang (sdk.LocalExporter); a variant without it writes its own.
+func Lang(lang string) CallOption { return func(o *callOptions) { o.lang = lang } }
 
 func collect(opts []CallOption) callOptions {
 	var o callOptions
@@ -286,11 +293,12 @@ func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, seat sd
 }
 
 // Export calls the variant's Export.
-func (c *Conn) Export(ctx context.Context, variant string, s sdk.State, format string) (string, error) {
-	if err := textError(sdk.CodeBadFormat, "the format", format); err != nil {
+func (c *Conn) Export(ctx context.Context, variant string, s sdk.State, format string, opts ...CallOption) (string, error) {
+	o := collect(opts)
+	if err := textError(sdk.CodeBadFormat, "the format", format, o.lang); err != nil {
 		return "", err
 	}
-	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: variant, State: s, Format: format},
+	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: variant, State: s, Format: format, Lang: o.lang},
 		new(wire.ExportResponse), c.game.Export)
 	if err != nil {
 		return "", c.transport("export", err)

@@ -290,7 +290,11 @@ func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.Expor
 	v, err := s.reg.variant(r.Variant)
 	if err == nil {
 		var text string
-		text, err = v.Export(r.State, r.Format)
+		if le, ok := v.(sdk.LocalExporter); ok && r.Lang != "" {
+			text, err = le.ExportIn(r.State, r.Format, r.Lang)
+		} else {
+			text, err = v.Export(r.State, r.Format)
+		}
 		if err == nil {
 			return &wire.ExportResponse{Text: text}, nil
 		}

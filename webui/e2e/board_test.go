@@ -394,3 +394,16 @@ func TestRoomNavigation(t *testing.T) {
 		t.Errorf("back at the game the guest's page sent %d moves, want 1", n)
 	}
 }
+
+// TestExportInLanguage: a Yonin record exported from the Japanese page has
+// its header in Japanese (sdk.LocalExporter); from the English page, English.
+func TestExportInLanguage(t *testing.T) {
+	ctx := fresh(t, "/ja/yonin/play?mode=local", 1366, 900)
+	if got := exportText(t, ctx, "yonin"); !strings.HasPrefix(got, "# 四人将棋") {
+		t.Errorf("the Japanese page's record starts %q", strings.SplitN(got, "\n", 2)[0])
+	}
+	en := fresh(t, "/en/yonin/play?mode=local", 1366, 900)
+	if got := exportText(t, en, "yonin"); !strings.HasPrefix(got, "# Yonin Shogi") {
+		t.Errorf("the English page's record starts %q", strings.SplitN(got, "\n", 2)[0])
+	}
+}

@@ -51,6 +51,8 @@ type suggestRequest struct {
 type exportRequest struct {
 	State  sdk.State `json:"state"`
 	Format string    `json:"format"`
+	// Lang is the page's language for the record's headers (optional).
+	Lang string `json:"lang"`
 }
 
 type importRequest struct {
@@ -243,7 +245,7 @@ func (s *Server) export(c *fiber.Ctx) error {
 	}
 	var text string
 	err := s.games.Call(c.UserContext(), variantOf(c), "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, variantOf(c), req.State, req.Format)
+		text, err = conn.Export(ctx, variantOf(c), req.State, req.Format, host.Lang(req.Lang))
 		return err
 	})
 	if err != nil {

@@ -110,6 +110,7 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 
 type roomExportRequest struct {
 	Format string `json:"format"`
+	Lang   string `json:"lang"` // the page's language for the record's headers (optional)
 }
 
 // roomExport is POST /api/v1/rooms/{room}/export: the record of the room's
@@ -138,7 +139,7 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	variant, st, version := r.Current()
 	var text string
 	err = s.games.Call(c.UserContext(), variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, variant, st, req.Format)
+		text, err = conn.Export(ctx, variant, st, req.Format, host.Lang(req.Lang))
 		return err
 	})
 	if err != nil {

@@ -500,10 +500,13 @@ func (x *SuggestResponse) GetError() *RuleError {
 }
 
 type ExportRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Variant       string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
-	State         []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
-	Format        string                 `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	Format  string                 `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
+	// lang is the page's language for the record's headers and comments
+	// (sdk.LocalExporter); empty: the variant's own (English).
+	Lang          string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -555,6 +558,13 @@ func (x *ExportRequest) GetState() []byte {
 func (x *ExportRequest) GetFormat() string {
 	if x != nil {
 		return x.Format
+	}
+	return ""
+}
+
+func (x *ExportRequest) GetLang() string {
+	if x != nil {
+		return x.Lang
 	}
 	return ""
 }
@@ -1621,11 +1631,12 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\"V\n" +
 	"\x0fSuggestResponse\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\tR\x04move\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"W\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"l\n" +
 	"\rExportRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x16\n" +
-	"\x06format\x18\x03 \x01(\tR\x06format\"U\n" +
+	"\x06format\x18\x03 \x01(\tR\x06format\x12\x13\n" +
+	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\"U\n" +
 	"\x0eExportResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"m\n" +

@@ -41,6 +41,6 @@ export class Api {
   suggest(state, seat, level, thinkMillis) {
     return this.post('suggest', thinkMillis ? { state, seat, level, thinkMillis } : { state, seat, level });
   }
-  export(state, format) { return this.post('export', { state, format }); }
+  export(state, format) { return this.post('export', { state, format, lang: document.documentElement.lang }); }
   import(format, text) { return this.post('import', { format, text }); }
 }

@@ -689,7 +689,7 @@ function takeSeat(e) {
 
 async function exportText(format) {
   try {
-    const res = await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/export`, { format });
+    const res = await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/export`, { format, lang: document.documentElement.lang });
     return res.text;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) stop('gone');
