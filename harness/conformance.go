@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -19,7 +18,8 @@ import (
 // input methods of the devices in turn, every move checked against the
 // site's API. It proves that whatever moves the variant's Views list (board
 // moves, promotions, drops from hands and from an unlimited supply) can be
-// made by people, knowing nothing of the rules.
+// made by people, knowing nothing of the rules; actions are pressed as their
+// buttons.
 type Conformance struct {
 	// Variant is the ID of the variant; the site must show it.
 	Variant string
@@ -53,6 +53,7 @@ type ConformanceDevice struct {
 var rawKey = regexp.MustCompile(`\b(?:variant|seat|piece|result|notice|action|error|option|ui|moves|board|notation)\.[a-z0-9_]+(?:\.[a-z0-9_]+)*\b`)
 
 // CheckConformance runs the browser conformance check c against cfg.Base.
+// A line per game goes to cfg.Log (when set): its plies by kind of move.
 // Its Result names the games' plies in the error of a failure, with the
 // screenshots and consoles in cfg.Out.
 func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
@@ -138,6 +139,7 @@ func (s *session) conformanceGame(ctx context.Context, actor string, inputs []st
 	if err := s.open(ctx, t, inputs[0], "play"); err != nil {
 		return err
 	}
+	kinds := map[sdk.MoveKind]int{}
 	for ply := 0; ; ply++ {
 		snap, err := s.waitIdle(ctx, t)
 		if err != nil {
@@ -150,23 +152,23 @@ func (s *session) conformanceGame(ctx context.Context, actor string, inputs []st
 		if snap.Ply != view.Ply {
 			return fmt.Errorf("ply %d: the page shows ply %d, its saved game is at %d", ply, snap.Ply, view.Ply)
 		}
-		var moves []sdk.LegalMove
-		for _, m := range view.Legal {
-			if m.Kind != sdk.Action {
-				moves = append(moves, m)
-			}
-		}
+		moves := view.Legal
 		if view.Status != sdk.Playing || len(moves) == 0 || ply >= maxPlies {
+			if s.cfg.Log != nil {
+				fmt.Fprintf(s.cfg.Log, "conformance %s %s: %d plies (%d moves, %d drops, %d actions), %s\n",
+					s.sc.Variant, actor, ply, kinds[sdk.BoardMove], kinds[sdk.DropMove], kinds[sdk.Action], view.Status)
+			}
 			return s.conformanceEnd(ctx, b, t, view)
 		}
 		m := moves[rnd.IntN(len(moves))]
+		kinds[m.Kind]++
 		how := inputs[ply%len(inputs)]
 		want, err := s.client.Play(ctx, s.sc.Variant, st, m.Seat, m.Move)
 		if err != nil {
 			return fmt.Errorf("ply %d: the API refuses the listed move %q: %w", ply, m.Move, err)
 		}
-		if supplyDrop(view, m) {
-			err = s.supplyDrop(ctx, t, how, view, m)
+		if m.Kind == sdk.Action {
+			err = s.action(ctx, t, how, view, m)
 		} else {
 			err = s.move(ctx, b, t, string(m.Move), how, true)
 		}
@@ -208,6 +210,39 @@ func (s *session) conformanceEnd(ctx context.Context, b *browser, t *tab, view s
 	return nil
 }
 
+// action plays a listed action (a declaration, a pass) by its button, and
+// waits until the page has played it.
+func (s *session) action(ctx context.Context, t *tab, how string, v sdk.View, m sdk.LegalMove) error {
+	if _, err := s.waitIdle(ctx, t); err != nil {
+		return err
+	}
+	press := "mouse"
+	switch how {
+	case "keyboard":
+		press = how
+	case "touch", "touch-drag":
+		press = "touch"
+	}
+	if err := s.pressButton(ctx, t, press, fmt.Sprintf(`#actions button.action[data-move=%q]`, m.Move)); err != nil {
+		return fmt.Errorf("action %s: %w", m.Move, err)
+	}
+	deadline := time.Now().Add(s.cfg.StepTimeout)
+	for {
+		snap, err := s.snapshot(t, false)
+		if err == nil && snap.Ply > v.Ply {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("action %s by %s was not played within %v", m.Move, how, s.cfg.StepTimeout)
+		}
+		select {
+		case <-time.After(15 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // supplyDrop tells whether m is a drop from an unlimited supply: a drop of
 // a kind its seat holds none of in hand, made by choosing the cell alone.
 func supplyDrop(v sdk.View, m sdk.LegalMove) bool {
@@ -224,10 +259,11 @@ func supplyDrop(v sdk.View, m sdk.LegalMove) bool {
 	return true
 }
 
-// supplyDrop makes a drop from an unlimited supply with an input method: a
-// click or tap on the cell, or Enter on it. When more than one kind may go
-// there, the page asks which.
-func (s *session) supplyDrop(ctx context.Context, t *tab, how string, v sdk.View, m sdk.LegalMove) error {
+// supplyInput makes a drop from an unlimited supply with an input method:
+// a click or tap on the cell, or Enter on it. When more than one kind may go
+// there, the page asks which. The move step (move) waits for it as for any
+// other move.
+func (s *session) supplyInput(ctx context.Context, t *tab, how string, v sdk.View, m sdk.LegalMove) error {
 	cell := cellSelector(m.To)
 	switch how {
 	case "keyboard":
@@ -272,22 +308,5 @@ func (s *session) supplyDrop(ctx context.Context, t *tab, how string, v sdk.View
 			return err
 		}
 	}
-	deadline := time.Now().Add(s.cfg.StepTimeout)
-	for {
-		snap, err := s.snapshot(t, false)
-		if err == nil && snap.Ply > v.Ply {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			if err == nil {
-				err = errors.New("the page's ply did not move on")
-			}
-			return fmt.Errorf("drop %s by %s was not played within %v: %w", m.Move, how, s.cfg.StepTimeout, err)
-		}
-		select {
-		case <-time.After(15 * time.Millisecond):
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return nil
 }

@@ -170,7 +170,11 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 	case sdk.BoardMove:
 		err = s.input(ctx, b, t, how, cellSelector(lm.From), cellSelector(lm.To))
 	case sdk.DropMove:
-		err = s.input(ctx, b, t, how, handSelector(int(lm.Seat), lm.Drop), cellSelector(lm.To))
+		if supplyDrop(view, *lm) { // from an unlimited supply: the cell alone
+			err = s.supplyInput(ctx, t, how, view, *lm)
+		} else {
+			err = s.input(ctx, b, t, how, handSelector(int(lm.Seat), lm.Drop), cellSelector(lm.To))
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("move %s by %s: %w", m, how, err)

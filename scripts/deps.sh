@@ -2,15 +2,18 @@
 # deps.sh makes sure the programs the tests need are installed, and `make
 # test` runs it first, so a test never passes by skipping for want of one:
 # Debian's chromium (webui/e2e, the harness), firefox-esr (the harness's
-# second engine), fairy-stockfish (the rules' cross-checks) and postgresql
-# (the PostgreSQL store's tests start their own throwaway cluster with its
-# initdb and pg_ctl). When one is missing it installs them with apt-get if run as
+# second engine), fairy-stockfish (the rules' cross-checks), postgresql (the
+# PostgreSQL store's tests start their own throwaway cluster with its initdb
+# and pg_ctl) and nodejs with npm (the TypeScript example plugin,
+# sdk/examples/morris-ts). When one is missing it installs them with apt-get if run as
 # root, else it stops at once and names the command that would.
 #
 #   scripts/deps.sh          check, install what is missing (as root)
 #   scripts/deps.sh -list    print the Debian packages, one a line
 set -eu
 
+# nodejs and npm are not listed: Node.js may come from elsewhere, whose nodejs
+# conflicts with Debian's npm; they are installed only when missing (below).
 packages="chromium firefox-esr fairy-stockfish postgresql"
 
 if [ "${1:-}" = "-list" ]; then
@@ -40,6 +43,8 @@ if [ -n "${BANMEN_PG_BIN:-}" ]; then
 elif ! { have initdb || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; }; then
 	missing="$missing postgresql"
 fi
+have node || missing="$missing nodejs"
+have npm || missing="$missing npm"
 
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have apt-get; then

@@ -88,6 +88,26 @@ type Suggester interface {
 	Suggest(ctx context.Context, s State, seat Seat, level Level) (Move, error)
 }
 
+// Rewinder is the optional capability of going back in a game: it serves the
+// move list's navigation (the position after any earlier move) and
+// takebacks. A variant that has it says so in Description.Rewind (serve.Serve
+// sets it), and the browser offers both only then.
+type Rewinder interface {
+	// Rewind returns the game as it was after its first ply moves (0: as it
+	// started, with its options in force), State and View as Play returned
+	// them at the time. ply below 0 or beyond View.Ply is a *RuleError with
+	// code CodeBadPly.
+	Rewind(s State, ply int) (State, View, error)
+}
+
+// LocalExporter is the optional capability of writing a record's headers and
+// comments in the reader's language. ExportIn is Export with lang, one of
+// the site's language codes ("ja"; an unknown one is English); the moves
+// and the position are the same as Export's, so Import reads both.
+type LocalExporter interface {
+	ExportIn(s State, format, lang string) (string, error)
+}
+
 // Perfter is the optional capability of counting the leaves of the legal-move
 // tree, for testing a move generator. An empty position means the start.
 type Perfter interface {
@@ -131,6 +151,12 @@ type Description struct {
 	Resign bool `json:"resign"`
 	// Hands tells whether captured pieces go to hands shown beside the board.
 	Hands bool `json:"hands"`
+	// Rewind tells whether the variant is a Rewinder (move list navigation
+	// and takebacks). serve.Serve sets it from the variant's methods.
+	Rewind bool `json:"rewind,omitempty"`
+	// AltFirst lists the page languages (BCP 47 primary tags, "zh", "ja")
+	// whose move list shows the Alt texts first; the person may switch.
+	AltFirst []string `json:"altFirst,omitempty"`
 	// Texts are the variant's strings per language (see Texts): its names,
 	// seats, pieces, options, results, notices, errors and its pages. The
 	// host merges them with the site's own and never sends them on to
@@ -235,6 +261,13 @@ type OptionSpec struct {
 	Choices []string `json:"choices,omitempty"` // for "choice"
 	Min     int      `json:"min,omitempty"`     // for "int"
 	Max     int      `json:"max,omitempty"`     // for "int"
+	// Seat marks an "int" option whose value is a seat number: the UI
+	// offers the seats by name (Description.Seats) instead of numbers.
+	Seat bool `json:"seat,omitempty"`
+	// None, when set, is the value of an "int" option that means none (a
+	// move limit of "0"): the UI offers "none" as a choice of its own
+	// beside a number.
+	None string `json:"none,omitempty"`
 }
 
 // Host settings are what a host applies to a game for its players: who
@@ -386,6 +419,12 @@ type PlayedMove struct {
 	Move Move   `json:"move"`
 	Text string `json:"text"`
 	Alt  string `json:"alt,omitempty"`
+	// Number is the move's number as the variant's exported records write
+	// it, where that is not its place in the History (xiangqi's WXF numbers
+	// a move and its reply together, from the start position's move
+	// number); 0: the move's ply, 1 for the first. The move list shows a
+	// number once, on the first entry that has it.
+	Number int `json:"number,omitempty"`
 }
 
 // Result is how a finished game ended.
@@ -441,6 +480,7 @@ const (
 	CodeBadNotation = "bad_notation"  // a malformed game record
 	CodeNoMove      = "no_move"       // Suggest found nothing to play
 	CodeUnsupported = "unsupported"   // the variant does not offer this
+	CodeBadPly      = "bad_ply"       // Rewind to a ply the game does not have
 )
 
 // AsRuleError reports whether err is (or wraps) a *RuleError and returns it.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"slices"
 	"sync"
 	"testing"
@@ -297,4 +298,221 @@ func TestTwoHostsSameVersionOneWins(t *testing.T) {
 		}
 	}
 	t.Logf("the move won %d times, the resignation %d times", moves, resigns)
+}
+
+// hostID is the ID a host took among those sharing the database (its log
+// says it when it joins).
+func hostID(t *testing.T, h *faulttest.Host) string {
+	t.Helper()
+	b, err := os.ReadFile(h.LogPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`msg="joined the hosts sharing the room store" host=(\S+)`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("host %s never said it joined", h.URL)
+	}
+	return string(m[1])
+}
+
+// yoninGame is a Yonin room with two players, seat i's through host i, and
+// the computer in seats 2 and 3.
+type yoninGame struct {
+	room  string
+	p     [2]*client.Player
+	rng   *rand.Rand
+	acked []sdk.PlayedMove // the players' acknowledged moves, in order
+}
+
+// sync reads both players' events until they agree on the version and a
+// player is to move (or the game is over); it returns who is to move, -1
+// at the end.
+func (g *yoninGame) sync(ctx context.Context) (int, error) {
+	for {
+		v := max(g.p[0].Version, g.p[1].Version)
+		for _, p := range g.p {
+			if err := catchUp(ctx, p, v); err != nil {
+				return 0, err
+			}
+		}
+		if g.p[0].Version != g.p[1].Version {
+			continue
+		}
+		view := g.p[0].View
+		if view.Status != sdk.Playing {
+			return -1, nil
+		}
+		if s := view.ToMove[0]; s == 0 || s == 1 {
+			return int(s), nil
+		}
+		if _, err := g.p[0].Next(ctx); err != nil { // a computer seat is to move
+			return 0, err
+		}
+	}
+}
+
+// humanMove plays one move for the player to move after the computer's.
+func (g *yoninGame) humanMove(ctx context.Context) (bool, error) {
+	i, err := g.sync(ctx)
+	if err != nil || i < 0 {
+		return false, err
+	}
+	p := g.p[i]
+	var ms []sdk.Move
+	for _, l := range p.View.Legal {
+		if l.Kind != sdk.Action {
+			ms = append(ms, l.Move)
+		}
+	}
+	if len(ms) == 0 {
+		for _, l := range p.View.Legal {
+			ms = append(ms, l.Move)
+		}
+	}
+	m := ms[g.rng.IntN(len(ms))]
+	if _, err := p.Do(ctx, "move", m); err != nil {
+		return false, fmt.Errorf("seat %d move %s: %w", i, m, err)
+	}
+	g.acked = append(g.acked, sdk.PlayedMove{Seat: p.Seat, Move: m})
+	return true, nil
+}
+
+// TestTwoHostsComputerSeatsTakenOver: a Yonin room with a player on each
+// of two hosts sharing one PostgreSQL and the computer in the other two
+// seats. The host that runs the computer seats (the holder of the room's
+// lease) is killed with SIGKILL right after a player's move, when a
+// computer seat is to move; the other host takes the computer seats over,
+// the killed host's player resumes there, and the game goes on: every
+// acknowledged move once, the computer moving again after the kill, and the
+// log replaying (a host that loads the room afresh finds it whole and at
+// the log's version).
+func TestTwoHostsComputerSeatsTakenOver(t *testing.T) {
+	ctx := timeout(t, 3*time.Minute)
+	dsn := pgtest.DSN(t)
+	hs := [2]*faulttest.Host{startPG(t, dsn, "a"), startPG(t, dsn, "b")}
+	names := [2]string{"a", "b"}
+	ids := [2]string{hostID(t, hs[0]), hostID(t, hs[1])}
+	cs := [2]*client.Client{client.New(hs[0].URL, nil), client.New(hs[1].URL, nil)}
+	cr, err := cs[0].CreateRoom(ctx, "yonin", sdk.Options{sdk.SettingLevel: string(sdk.Easy)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &yoninGame{room: cr.Room, rng: rand.New(rand.NewPCG(9, 9))}
+	g.p[0], g.p[1] = cs[0].Player(cr.Room, cr.SeatKey), cs[1].Player(cr.Room, "")
+	for _, p := range g.p {
+		if err := p.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g.p[1].Seat != 1 {
+		t.Fatalf("the guest got seat %d", g.p[1].Seat)
+	}
+	if err := catchUp(ctx, g.p[0], g.p[1].Version); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.p[0].Do(ctx, "start", ""); err != nil {
+		t.Fatal(err)
+	}
+	for range 6 {
+		if ok, err := g.humanMove(ctx); err != nil || !ok {
+			t.Fatalf("before the kill: %v (game on: %v)", err, ok)
+		}
+	}
+	// The holder of the lease runs the computer seats: kill it now, a
+	// computer seat being to move.
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var holder string
+	if err := conn.QueryRow(ctx, `SELECT host FROM room_leases WHERE room = $1`, g.room).Scan(&holder); err != nil {
+		t.Fatalf("no lease for the room's computer seats: %v", err)
+	}
+	k := slices.Index(ids[:], holder)
+	if k < 0 {
+		t.Fatalf("the lease is held by %q, neither host (%v)", holder, ids)
+	}
+	var killedAt int64
+	conn.QueryRow(ctx, `SELECT version FROM rooms WHERE id = $1`, g.room).Scan(&killedAt)
+	hs[k].Kill()
+	endSessions(ctx, t, dsn, names[k])
+	t.Logf("killed host %s (%s), which ran the computer seats, at version %d", names[k], holder, killedAt)
+	// Its player resumes on the other host from its version.
+	old := g.p[k]
+	p := cs[1-k].Player(g.room, old.SeatKey)
+	p.Version, p.View = old.Version, old.View
+	if err := p.Connect(ctx); err != nil {
+		t.Fatalf("seat %d reconnects to host %s: %v", k, names[1-k], err)
+	}
+	// The events it missed follow the welcome (which already carries the
+	// server's version); the last brings the view.
+	for target := p.Version; p.Resync == "events" && target > old.Version; {
+		ev, err := p.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type != "presence" && ev.Version >= target {
+			break
+		}
+	}
+	g.p[k] = p
+	for range 6 {
+		ok, err := g.humanMove(ctx)
+		if err != nil {
+			t.Fatalf("after the kill: %v", err)
+		}
+		if !ok {
+			break
+		}
+	}
+	rows, err := conn.Query(ctx, `SELECT version, kind, seat, move FROM actions WHERE room = $1 AND kind IN ('move', 'computer') ORDER BY version`, g.room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var human, logged []sdk.PlayedMove
+	var all []string
+	computerAfter := 0
+	for rows.Next() {
+		var v int64
+		var kind, move string
+		var seat int
+		if err := rows.Scan(&v, &kind, &seat, &move); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, fmt.Sprintf("%d:%s:%d:%s", v, kind, seat, move))
+		logged = append(logged, sdk.PlayedMove{Seat: sdk.Seat(seat), Move: sdk.Move(move)})
+		switch {
+		case kind == "move":
+			human = append(human, sdk.PlayedMove{Seat: sdk.Seat(seat), Move: sdk.Move(move)})
+		case v > killedAt:
+			computerAfter++
+		}
+	}
+	if rows.Err() != nil {
+		t.Fatal(rows.Err())
+	}
+	if !slices.EqualFunc(human, g.acked, func(a, b sdk.PlayedMove) bool { return a.Seat == b.Seat && a.Move == b.Move }) {
+		t.Errorf("the players' moves in the log %v, want the acknowledged %v each once", human, g.acked)
+	}
+	if computerAfter == 0 && g.p[0].View.Status == sdk.Playing {
+		t.Errorf("no computer move after the kill: %v", all)
+	}
+	t.Logf("%d players' moves, %d computer moves after the kill; log %v", len(human), computerAfter, all)
+	// A third host loads the room from the log: it replays, whole (the
+	// computer seats may have moved on since).
+	var version int64
+	if err := conn.QueryRow(ctx, `SELECT version FROM rooms WHERE id = $1`, g.room).Scan(&version); err != nil {
+		t.Fatal(err)
+	}
+	h3 := startPG(t, dsn, "c")
+	w := client.New(h3.URL, nil).Player(g.room, "")
+	if err := w.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	same := func(a, b sdk.PlayedMove) bool { return a.Seat == b.Seat && a.Move == b.Move }
+	if h := w.View.History; w.Version < version || len(h) < len(logged) || !slices.EqualFunc(h[:len(logged)], logged, same) {
+		t.Errorf("a fresh host sees version %d with moves %v; the log had %d with %v", w.Version, movesOf(h), version, all)
+	}
 }

@@ -214,7 +214,14 @@ func (c *Conn) Start(ctx context.Context, variant string, opts sdk.Options) (sdk
 // A CallOption changes what Play or View brings back.
 type CallOption func(*callOptions)
 
-type callOptions struct{ historyFrom int32 }
+type callOptions struct {
+	historyFrom int32
+	lang        string
+}
+
+// Lang asks Export for the record's headers and comments in the language
+// lang (sdk.LocalExporter); a variant without it writes its own.
+func Lang(lang string) CallOption { return func(o *callOptions) { o.lang = lang } }
 
 func collect(opts []CallOption) callOptions {
 	var o callOptions
@@ -255,6 +262,16 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...Ca
 	return v, err
 }
 
+// Rewind calls the variant's Rewind (sdk.Rewinder): the game as it was after
+// its first ply moves. A variant without it answers CodeUnsupported.
+func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int) (sdk.State, sdk.View, error) {
+	if ply < 0 || ply > math.MaxInt32 {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "no ply %d", ply)
+	}
+	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
+	return c.game3("rewind", r, err)
+}
+
 // Suggest calls the variant's Suggest for seat; ctx's deadline travels to
 // the plugin.
 func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
@@ -276,11 +293,12 @@ func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, seat sd
 }
 
 // Export calls the variant's Export.
-func (c *Conn) Export(ctx context.Context, variant string, s sdk.State, format string) (string, error) {
-	if err := textError(sdk.CodeBadFormat, "the format", format); err != nil {
+func (c *Conn) Export(ctx context.Context, variant string, s sdk.State, format string, opts ...CallOption) (string, error) {
+	o := collect(opts)
+	if err := textError(sdk.CodeBadFormat, "the format", format, o.lang); err != nil {
 		return "", err
 	}
-	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: variant, State: s, Format: format},
+	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: variant, State: s, Format: format, Lang: o.lang},
 		new(wire.ExportResponse), c.game.Export)
 	if err != nil {
 		return "", c.transport("export", err)
@@ -376,6 +394,13 @@ func (r Remote) Import(format, text string) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
 	return r.Conn.Import(ctx, r.ID, format, text)
+}
+
+// Rewind goes back in the game through the plugin process.
+func (r Remote) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.Rewind(ctx, r.ID, s, ply)
 }
 
 // Perft counts through the plugin process.

@@ -24,6 +24,8 @@
 //   - Suggest at every level returning a legal move of each seat to move
 //     within its deadline, and promptly with a done context; not_your_turn
 //     for every seat that may not move;
+//   - for an sdk.Rewinder, Rewind to earlier plies giving the Views Play
+//     gave then, and bad_ply beyond the game;
 //   - the same game replayed from several goroutines at once;
 //   - for an sdk.Perfter or sdk.Divider, counts equal to the listed legal
 //     moves (Perft, Divide), and a cancelled context honoured.
@@ -197,6 +199,7 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 	t.Run("hostile_state", guard(s.testHostileState))
 	t.Run("import_garbage", guard(s.testImportGarbage))
 	t.Run("suggest", guard(s.testSuggest))
+	t.Run("rewind", guard(s.testRewind))
 	t.Run("concurrent", guard(s.testConcurrent))
 	t.Run("perft", guard(s.testPerft))
 }

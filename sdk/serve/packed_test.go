@@ -20,7 +20,9 @@ func boardView(ply int) sdk.View {
 		Legal: []sdk.LegalMove{{Seat: 0, Kind: sdk.BoardMove, Move: "+", Text: "＋", From: 1, To: 0}}}
 }
 
-func (boarded) Start(sdk.Options) (sdk.State, sdk.View, error) { return sdk.State{0}, boardView(0), nil }
+func (boarded) Start(sdk.Options) (sdk.State, sdk.View, error) {
+	return sdk.State{0}, boardView(0), nil
+}
 func (boarded) Play(s sdk.State, _ sdk.Seat, _ sdk.Move) (sdk.State, sdk.View, error) {
 	return sdk.State{s[0] + 1}, boardView(int(s[0]) + 1), nil
 }

@@ -70,6 +70,7 @@ func newRegistry(vs []sdk.Variant) (*registry, error) {
 		if _, ok := v.(sdk.Suggester); len(d.Levels) > 0 && !ok {
 			return nil, fmt.Errorf("variant %q lists computer levels but has no Suggest (sdk.Suggester)", d.ID)
 		}
+		_, d.Rewind = v.(sdk.Rewinder)
 		r.byID[d.ID] = v
 		r.descs = append(r.descs, d)
 	}
@@ -245,6 +246,14 @@ func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameRespo
 	if err != nil {
 		return gameResponse(nil, sdk.View{}, err)
 	}
+	if r.Rewind {
+		rw, ok := v.(sdk.Rewinder)
+		if !ok {
+			return gameResponse(nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s cannot go back in a game", r.Variant))
+		}
+		st, view, err := rw.Rewind(r.State, int(r.Ply))
+		return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
+	}
 	view, err := v.View(r.State)
 	return respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err)
 }
@@ -281,7 +290,11 @@ func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.Expor
 	v, err := s.reg.variant(r.Variant)
 	if err == nil {
 		var text string
-		text, err = v.Export(r.State, r.Format)
+		if le, ok := v.(sdk.LocalExporter); ok && r.Lang != "" {
+			text, err = le.ExportIn(r.State, r.Format, r.Lang)
+		} else {
+			text, err = v.Export(r.State, r.Format)
+		}
 		if err == nil {
 			return &wire.ExportResponse{Text: text}, nil
 		}

@@ -303,11 +303,11 @@ func TestComputerDifficulty(t *testing.T) {
 		t.Errorf("after a reload the button says %q, want Hard", got)
 	}
 
-	// New game asks first; No keeps the game.
+	// New game asks first (with the side to play); Cancel keeps the game.
 	do(t, ctx, chromedp.Click(chromedp.ID("new-game")))
-	wait(t, ctx, `document.getElementById('confirm-dialog').open`)
-	do(t, ctx, chromedp.Click(chromedp.CSS(`#confirm-dialog button[value="no"]`)))
-	wait(t, ctx, `!document.getElementById('confirm-dialog').open`)
+	wait(t, ctx, `document.getElementById('options-dialog').open && !document.getElementById('options-confirm').hidden`)
+	do(t, ctx, chromedp.Click(chromedp.CSS(`#options-dialog button[value="no"]`)))
+	wait(t, ctx, `!document.getElementById('options-dialog').open`)
 	waitPly(t, ctx, 4)
 
 	// The person resigns; the computer wins.

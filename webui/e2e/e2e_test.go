@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -637,9 +638,16 @@ func TestYoninKeyboard(t *testing.T) {
 	waitPly(t, ctx, len(yoninEnding)+1)
 	wait(t, ctx, `document.body.dataset.status === 'over'`)
 	s := statusText(ctx)
-	for _, want := range []string{"East wins", "two players were mated", "1. East", "2. South", "3. North", "4. West"} {
+	for _, want := range []string{"East wins", "two players were mated"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("final status %q lacks %q", s, want)
+		}
+	}
+	// The end-of-game panel says it again, with the places.
+	panel := eval[string](t, ctx, `document.getElementById('result').hidden ? '' : document.getElementById('result').innerText`)
+	for _, want := range []string{"East wins", "1. East", "2. South", "3. North", "4. West"} {
+		if !strings.Contains(panel, want) {
+			t.Errorf("end-of-game panel %q lacks %q", panel, want)
 		}
 	}
 	if n := eval[int](t, ctx, `document.querySelectorAll('svg.board .piece.flipped').length`); n != 2 {
@@ -715,7 +723,7 @@ func waitLoaded(t *testing.T, ctx context.Context, js string) {
 		if err == nil {
 			return
 		}
-		if time.Now().After(deadline) || !strings.Contains(err.Error(), "context") {
+		if time.Now().After(deadline) || !(strings.Contains(err.Error(), "context") || strings.Contains(err.Error(), "navigated")) {
 			t.Fatalf("waiting for %s: %v (status %q)", js, err, statusText(ctx))
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -842,20 +850,70 @@ func TestScreenshots(t *testing.T) {
 		{"desktop", 1366, 900, nil},
 	} {
 		for _, s := range shots {
-			ctx := tab(t)
-			do(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, vp.opts...))
-			open(t, ctx, "/en/"+s.variant+"/play?mode=local")
-			s.setup(ctx, vp.name)
-			do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('.notice').forEach(n => n.remove()); window.scrollTo(0, 0)`),
-				chromedp.Sleep(200*time.Millisecond))
-			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-			if err != nil {
-				t.Fatal(err)
+			// Phones in the light and the dark theme, desktops in the light.
+			themes := []string{"light"}
+			if vp.name == "phone" {
+				themes = append(themes, "dark")
 			}
-			name := filepath.Join(dir, fmt.Sprintf("%s-%s.png", s.variant, vp.name))
-			if err := os.WriteFile(name, png, 0o644); err != nil {
-				t.Fatal(err)
+			for _, theme := range themes {
+				ctx := tab(t)
+				do(t, ctx, chromedp.EmulateViewport(vp.w, vp.h, vp.opts...))
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}}}); err != nil {
+					t.Fatal(err)
+				}
+				open(t, ctx, "/en/"+s.variant+"/play?mode=local")
+				s.setup(ctx, vp.name)
+				name := fmt.Sprintf("%s-%s.png", s.variant, vp.name)
+				if theme == "dark" {
+					name = fmt.Sprintf("%s-%s-dark.png", s.variant, vp.name)
+				}
+				screenshot(t, ctx, filepath.Join(dir, name))
 			}
 		}
+	}
+	// The end-of-game panel, on a phone: Gote resigns a short shogi game.
+	ctx := tab(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
+	open(t, ctx, "/en/shogi/play?mode=local")
+	fresh(ctx, "shogi")
+	for _, m := range []string{"7g7f", "3c3d", "8h2b", "3a2b", "2g2f"} {
+		clickMove(ctx, shogiCell(m[:2]), shogiCell(m[2:]))
+	}
+	do(t, ctx, chromedp.Click(chromedp.ID("resign")))
+	wait(t, ctx, `document.getElementById('confirm-dialog').open`)
+	do(t, ctx, chromedp.Click(chromedp.ID("confirm-yes")))
+	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('result').hidden`)
+	screenshot(t, ctx, filepath.Join(dir, "result-phone.png"))
+	// Xiangqi in Chinese notation, on a phone in Chinese, looking back at move 8.
+	ctx = tab(t)
+	do(t, ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
+	open(t, ctx, "/zh/xiangqi/play?mode=local")
+	fresh(ctx, "xiangqi")
+	for _, m := range strings.Fields(xiangqiGame)[:12] {
+		clickMove(ctx, xiangqiCell(m[:2]), xiangqiCell(m[2:]))
+	}
+	x, y := center(t, ctx, `#history li[data-ply="8"] button`)
+	do(t, ctx, chromedp.MouseClickXY(x, y))
+	wait(t, ctx, `document.body.dataset.viewing === '8' && document.body.dataset.navBusy !== 'true'`)
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('viewing').scrollIntoView({block: 'start'})`))
+	screenshot(t, ctx, filepath.Join(dir, "xiangqi-zh-phone.png"), true)
+}
+
+// screenshot saves the page as it is (at the top unless keep), without
+// notices, once the last move's slide has ended.
+func screenshot(t *testing.T, ctx context.Context, name string, keep ...bool) {
+	t.Helper()
+	scroll := `window.scrollTo(0, 0);`
+	if len(keep) > 0 && keep[0] {
+		scroll = ""
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('.notice').forEach(n => n.remove());`+scroll),
+		chromedp.Sleep(300*time.Millisecond))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, png, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

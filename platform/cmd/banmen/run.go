@@ -79,13 +79,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	defer st.Close()
-	cluster, startCluster, stopCluster, err := joinCluster(ctx, st, cfg, logger)
+	cluster, runsComputer, startCluster, stopCluster, err := joinCluster(ctx, st, cfg, logger)
 	if err != nil {
 		return err
 	}
 	rooms := room.New(room.Config{Store: st, Rules: server.RoomRules(host), Logger: logger,
 		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL, ThinkTimeout: cfg.Limits.SuggestTimeout,
-		Cluster: cluster})
+		Cluster: cluster, RunsComputer: runsComputer})
 	startCluster(rooms)
 	defer stopCluster()
 	// The rooms' clock: away players and times per move passing to the

@@ -253,6 +253,48 @@ func TestPlayAWholeGameOverHTTP(t *testing.T) {
 	}
 }
 
+// TestRewindOverHTTP: rewind answers the game after its first plies through
+// the plugin process (the move list's navigation and takebacks), the State
+// it returns plays on, and a ply the game does not have is bad_ply.
+func TestRewindOverHTTP(t *testing.T) {
+	h := startHost(t)
+	g := newGame(t, h, "tictactoe")
+	for i, m := range []string{"a1", "b1", "a2"} {
+		g.mustPlay(t, i%2, m)
+	}
+	r := h.post(t, "/api/v1/games/tictactoe/rewind", map[string]any{"state": g.state, "ply": 1})
+	if r.status != 200 {
+		t.Fatalf("rewind: %d %s", r.status, r.raw)
+	}
+	v := r.body["view"].(map[string]any)
+	if v["ply"].(float64) != 1 || len(v["history"].([]any)) != 1 {
+		t.Errorf("rewind to 1: ply %v, history %v", v["ply"], v["history"])
+	}
+	back := &game{h: h, variant: "tictactoe", state: r.body["state"].(string)}
+	back.mustPlay(t, 1, "c3")
+	if back.ply != 2 {
+		t.Errorf("after a takeback and a new move: ply %v, want 2", back.ply)
+	}
+	for _, ply := range []int{-1, 4} {
+		r := h.post(t, "/api/v1/games/tictactoe/rewind", map[string]any{"state": g.state, "ply": ply})
+		if r.status != 422 || errCode(r) != "bad_ply" {
+			t.Errorf("rewind to %d: %d %s, want 422 bad_ply", ply, r.status, r.raw)
+		}
+	}
+	if r := h.post(t, "/api/v1/games/tictactoe/rewind", map[string]any{"state": g.state}); r.status != 400 {
+		t.Errorf("rewind without a ply: %d %s, want 400", r.status, r.raw)
+	}
+	var d struct{ Rewind bool }
+	resp, err := http.Get(h.url + "/api/v1/variants/tictactoe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&d); err != nil || !d.Rewind {
+		t.Errorf("the description says rewind %v (%v), want true", d.Rewind, err)
+	}
+}
+
 // TestSuggestNamesTheSeat: suggest plays for the seat the request names, a
 // seat not to move is refused, and a client that names no seat (written
 // before seats were named) still gets the move of the seat to move.

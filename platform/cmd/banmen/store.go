@@ -25,7 +25,9 @@ func openStore(ctx context.Context, cfg config.Config) (store.Store, error) {
 	case "postgres":
 		st, err := postgres.Open(ctx, cfg.StoreDSN, postgres.Options{})
 		if err != nil {
-			// The DSN may hold a password: name where it came from, not it.
+			// The DSN may hold a password: say where it came from, not what it
+			// is (pgx's errors name the host, user and database, never the
+			// password).
 			return nil, fmt.Errorf("room store (postgres, store_dsn from %s): %w", cfg.Origin("store_dsn"), err)
 		}
 		return st, nil
@@ -55,15 +57,26 @@ func hostID() string {
 // it says it is alive before serving, then every beat, and hands the other
 // hosts' notes to rooms. stop leaves the cluster (a graceful shutdown) and
 // waits for the goroutines. For SQLite it does nothing.
-func joinCluster(ctx context.Context, st store.Store, cfg config.Config, logger *slog.Logger) (cl room.Cluster, start func(*room.Manager), stop func(), err error) {
+func joinCluster(ctx context.Context, st store.Store, cfg config.Config, logger *slog.Logger) (cl room.Cluster, runsComputer func(string) bool, start func(*room.Manager), stop func(), err error) {
 	pg, ok := st.(*postgres.Store)
 	if !ok {
-		return nil, func(*room.Manager) {}, func() {}, nil
+		return nil, nil, func(*room.Manager) {}, func() {}, nil
 	}
 	beat := cfg.Limits.HostHeartbeat
 	c := pg.Cluster(hostID(), 3*beat)
 	if _, err := c.Heartbeat(ctx); err != nil {
-		return nil, nil, nil, fmt.Errorf("room store (postgres): %w", err)
+		return nil, nil, nil, nil, fmt.Errorf("room store (postgres): %w", err)
+	}
+	// One host at a time runs a room's computer seats and clocks: the
+	// holder of its lease (cluster.go of store/postgres).
+	runsComputer = func(room string) bool {
+		lctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		mine, err := c.RunsComputer(lctx, room)
+		if err != nil {
+			logger.Warn("room lease not read", "room", room, "err", err)
+		}
+		return mine
 	}
 	logger.Info("joined the hosts sharing the room store", "host", c.Host(), "heartbeat", beat)
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -102,9 +115,13 @@ func joinCluster(ctx context.Context, st store.Store, cfg config.Config, logger 
 					logger.Warn("the other hosts took this host for dead; its connections are recorded again")
 					m.Rejoined()
 				}
+				ids := m.LoadedIDs()
+				if err := c.RenewLeases(runCtx, ids); err != nil && runCtx.Err() == nil {
+					logger.Warn("room leases not renewed", "err", err)
+				}
 				// A note lost (a host died between its commit and its
 				// NOTIFY) delays an event by one beat at most.
-				if ids := m.LoadedIDs(); len(ids) > 0 {
+				if len(ids) > 0 {
 					vs, err := pg.Versions(runCtx, ids)
 					if err != nil && runCtx.Err() == nil {
 						logger.Warn("room version check failed", "err", err)
@@ -126,5 +143,5 @@ func joinCluster(ctx context.Context, st store.Store, cfg config.Config, logger 
 			logger.Warn("leaving the hosts sharing the room store", "err", err)
 		}
 	}
-	return c, start, stop, nil
+	return c, runsComputer, start, stop, nil
 }

@@ -396,24 +396,30 @@ func parallel(ctx context.Context, n, k int, fn func(int) error) error {
 
 // event is what a player needs of a server message (the rest is skipped).
 type event struct {
-	Type      string `json:"type"`
-	Version   int64  `json:"version"`
-	ID        string `json:"id"`
-	Code      string `json:"code"`
-	Message   string `json:"message"`
-	Duplicate bool   `json:"duplicate"`
-	View      *struct {
-		Ply    int    `json:"ply"`
-		Status string `json:"status"`
-		ToMove []int  `json:"toMove"`
-		Legal  []struct {
-			Kind string `json:"kind"`
-			Move string `json:"move"`
-		} `json:"legal"`
-	} `json:"view"`
-	NewRound *struct {
-		By int `json:"by"`
-	} `json:"newRound"`
+	Type      string         `json:"type"`
+	Version   int64          `json:"version"`
+	ID        string         `json:"id"`
+	Code      string         `json:"code"`
+	Message   string         `json:"message"`
+	Duplicate bool           `json:"duplicate"`
+	View      *eventView     `json:"view"`
+	NewRound  *eventNewRound `json:"newRound"`
+}
+
+type eventView struct {
+	Ply    int          `json:"ply"`
+	Status string       `json:"status"`
+	ToMove []int        `json:"toMove"`
+	Legal  []eventLegal `json:"legal"`
+}
+
+type eventLegal struct {
+	Kind string `json:"kind"`
+	Move string `json:"move"`
+}
+
+type eventNewRound struct {
+	By int `json:"by"`
 }
 
 // seat is one player: its socket and what it knows of the room.
@@ -440,7 +446,7 @@ func (s *seat) read() (event, error) {
 	if err != nil {
 		return ev, err
 	}
-	if err := json.Unmarshal(b, &ev); err != nil {
+	if err := decodeEvent(b, &ev); err != nil {
 		return ev, err
 	}
 	if ev.Type == "error" {

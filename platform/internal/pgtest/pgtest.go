@@ -49,6 +49,7 @@ type Cluster struct {
 	Host string
 	Port int
 	n    atomic.Int64
+	dog  *exec.Cmd // the watchdog (watch)
 }
 
 var (
@@ -131,14 +132,32 @@ func StartWith(durable bool) (*Cluster, error) {
 	// crash of the machine (the store's own durability is PostgreSQL's).
 	opts := fmt.Sprintf("-k %s -c listen_addresses= -c max_connections=200", dir)
 	if !durable {
-		opts += " -c fsync=off -c full_page_writes=off"
+		// Small: several test packages run a cluster each at once.
+		opts += " -c fsync=off -c full_page_writes=off -c shared_buffers=16MB"
 	}
 	if out, err := c.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pg_ctl start: %v\n%s\n%s", err, out, log)
 	}
+	c.watch()
 	return c, nil
+}
+
+// watch starts a watchdog that stops the cluster and removes its directory
+// if this process dies without Stop (a test binary killed, or panicking
+// on its timeout), so that no postgres outlives the tests for long.
+func (c *Cluster) watch() {
+	script := fmt.Sprintf(`while [ -d /proc/%d ]; do sleep 1; done; %q -D %q -m immediate stop >/dev/null 2>&1; rm -rf %q`,
+		os.Getpid(), filepath.Join(c.bin, "pg_ctl"), filepath.Join(c.Dir, "data"), c.Dir)
+	cmd := exec.Command("sh", "-c", script)
+	// Its own process group: an interrupt of the tests does not end it
+	// before it has cleaned up.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: c.cred}
+	if err := cmd.Start(); err == nil {
+		c.dog = cmd
+		go cmd.Wait()
+	}
 }
 
 func (c *Cluster) run(prog string, args ...string) ([]byte, error) {
@@ -165,6 +184,9 @@ func (c *Cluster) PID() (int, error) {
 func (c *Cluster) Stop() {
 	c.run("pg_ctl", "-D", filepath.Join(c.Dir, "data"), "-m", "immediate", "-w", "stop")
 	os.RemoveAll(c.Dir)
+	if c.dog != nil {
+		c.dog.Process.Kill()
+	}
 }
 
 // DSN is the connection string of database db.

@@ -36,8 +36,11 @@ type Cluster interface {
 	Connect(ctx context.Context, room string, seat int, conn string) error
 	// Disconnect ends conn's hold on seat if it still has it.
 	Disconnect(ctx context.Context, room string, seat int, conn string) error
-	// Presence is the connection holding each connected seat, any host.
-	Presence(ctx context.Context, room string) (map[int]string, error)
+	// Presence is the connection holding each connected seat, any host,
+	// and how many spectators watch the room on the other hosts.
+	Presence(ctx context.Context, room string) (held map[int]string, watchers int, err error)
+	// Watchers records how many spectators watch room on this host.
+	Watchers(ctx context.Context, room string, n int) error
 	// PutCode makes code (until expires) the seat's one-time code, on
 	// every host, replacing its previous one.
 	PutCode(ctx context.Context, room string, seat int, code string, expires time.Time) error
@@ -49,8 +52,9 @@ type Cluster interface {
 // clusterRoom is a room's view of the other hosts' connections.
 type clusterRoom struct {
 	// holders is the connection holding each seat as last read from the
-	// Cluster ("" for none).
-	holders []string
+	// Cluster ("" for none); watchers the spectators of the other hosts.
+	holders  []string
+	watchers int
 }
 
 var connSeq atomic.Int64
@@ -106,8 +110,35 @@ func (r *Room) clusterJoined(s *Session) {
 	}
 }
 
-// clusterLeft removes a session's hold on its seat. Called with r.mu.
+// spectators is how many watch the room, on every host.
+func (r *Room) spectatorCount() int {
+	n := len(r.spectators)
+	if r.cl != nil {
+		n += r.cl.watchers
+	}
+	return n
+}
+
+// clusterWatchers records this host's spectator count of the room. Called
+// with r.mu.
+func (r *Room) clusterWatchers() {
+	if r.m.cfg.Cluster == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), clusterTimeout)
+	defer cancel()
+	if err := r.m.cfg.Cluster.Watchers(ctx, r.id, len(r.spectators)); err != nil {
+		r.m.cfg.Logger.Warn("room spectators not shared", "room", r.id, "err", err)
+	}
+}
+
+// clusterLeft removes a session's hold on its seat (or, for a spectator,
+// counts one fewer). Called with r.mu.
 func (r *Room) clusterLeft(s *Session) {
+	if r.m.cfg.Cluster != nil && s.seat < 0 {
+		r.clusterWatchers()
+		return
+	}
 	if r.m.cfg.Cluster == nil || s.seat < 0 || s.conn == "" {
 		return
 	}
@@ -128,20 +159,24 @@ func (r *Room) refreshPresence(ctx context.Context) (bool, error) {
 	if r.m.cfg.Cluster == nil {
 		return false, nil
 	}
-	held, err := r.m.cfg.Cluster.Presence(ctx, r.id)
+	held, watchers, err := r.m.cfg.Cluster.Presence(ctx, r.id)
 	if err != nil {
 		return false, err
 	}
 	if r.cl == nil {
 		r.cl = &clusterRoom{}
 	}
-	changed := false
+	changed := watchers != r.cl.watchers
+	r.cl.watchers = watchers
 	if len(r.cl.holders) != len(r.conns) {
 		r.cl.holders, changed = make([]string, len(r.conns)), true
 	}
 	for i := range r.cl.holders {
 		h := held[i]
 		if h != r.cl.holders[i] {
+			if h == "" && r.conns[i] == nil {
+				r.markAway(sdk.Seat(i)) // its player left another host: the grace starts
+			}
 			r.cl.holders[i], changed = h, true
 		}
 		if s := r.conns[i]; s != nil && h != "" && h != s.conn {
@@ -189,6 +224,9 @@ func (r *Room) catchUp(ctx context.Context) error {
 		rekeyed = rekeyed || a.Kind == kindRekey || a.Kind == kindClaim
 		r.broadcast(ev)
 	}
+	if len(acts) > 0 {
+		r.kick() // a computer seat may be due now
+	}
 	if rekeyed {
 		keys, err := r.m.cfg.Store.SeatKeys(ctx, r.id)
 		if err != nil {
@@ -201,6 +239,18 @@ func (r *Room) catchUp(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// catchUpTo catches the room up from the log when a client arrives having
+// seen a later version than this host's copy (it came from another host,
+// whose note has not arrived yet). Called with r.mu.
+func (r *Room) catchUpTo(ctx context.Context, seen *int64) {
+	if r.m.cfg.Cluster == nil || seen == nil || *seen <= r.version {
+		return
+	}
+	if err := r.catchUp(ctx); err != nil {
+		r.m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
+	}
 }
 
 // lostRace handles an append that another host's action beat: the room
@@ -233,6 +283,15 @@ func (m *Manager) Changed(room string, version int64) {
 	r := m.loaded(room)
 	if r == nil {
 		return
+	}
+	// Most notes are a host's own appends coming back: settled here, on
+	// the listener's goroutine, when the room is not busy.
+	if version > 0 && r.mu.TryLock() {
+		done := r.gone || r.version >= version
+		r.mu.Unlock()
+		if done {
+			return
+		}
 	}
 	go func() {
 		r.mu.Lock()
@@ -325,6 +384,9 @@ func (m *Manager) Rejoined() {
 						m.cfg.Logger.Warn("room presence not shared", "room", r.id, "seat", s.seat, "err", err)
 					}
 				}
+			}
+			if len(r.spectators) > 0 {
+				r.clusterWatchers()
 			}
 			if changed, err := r.refreshPresence(ctx); err == nil && changed {
 				r.broadcastPresence()

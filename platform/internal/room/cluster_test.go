@@ -364,3 +364,56 @@ func TestHostTakenForDeadRejoins(t *testing.T) {
 		t.Errorf("a heartbeat of a host alive: rejoined %v, %v", rejoined, err)
 	}
 }
+
+// TestListenerReconnects: a host's LISTEN connection is cut; the moves made
+// on the other host meanwhile reach its player once it has listened again
+// (it catches every room up after reconnecting: notes sent while it was
+// not listening are lost).
+func TestListenerReconnects(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	_, s, c := twoHostRoom(t, a, b)
+	ctx := context.Background()
+	// Cut every LISTEN connection; then b's player moves.
+	if _, err := a.st.Exec(ctx, `SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`); err != nil {
+		t.Fatal(err)
+	}
+	id := cact(s[0], TypeMove, 1, "a1")
+	if ev := c[0].answer(t, id); ev.Type != EvAck {
+		t.Fatalf("move on a: %+v", ev)
+	}
+	c[1].atVersion(t, 2) // b heard of it, after listening again
+	id = cact(s[1], TypeMove, 2, "b2")
+	if ev := c[1].answer(t, id); ev.Type != EvAck {
+		t.Fatalf("move on b: %+v", ev)
+	}
+	c[0].atVersion(t, 3)
+}
+
+// TestSpectatorsCountedOnEveryHost: the spectators of a room are counted
+// on every host, wherever they watch.
+func TestSpectatorsCountedOnEveryHost(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
+	room, _, c := twoHostRoom(t, a, b)
+	spectators := func(evs []Event) int {
+		for i := len(evs) - 1; i >= 0; i-- {
+			if p := evs[i].Presence; p != nil {
+				return p.Spectators
+			}
+		}
+		return -1
+	}
+	w, _ := joinOn(t, a, room, Hello{}) // every seat is taken: it watches
+	if w.Seat() != -1 {
+		t.Fatalf("the third visitor got seat %d", w.Seat())
+	}
+	joinOn(t, b, room, Hello{})
+	for i := range c {
+		c[i].await(t, "two spectators", func(evs []Event, _ int) bool { return spectators(evs) == 2 })
+	}
+	w.Leave()
+	for i := range c {
+		c[i].await(t, "one spectator", func(evs []Event, _ int) bool { return spectators(evs) == 1 })
+	}
+}

@@ -53,21 +53,28 @@ func (r *Room) kick() {
 func (r *Room) think(version int64, seat sdk.Seat, st sdk.State, why string) {
 	m := r.m
 	defer m.thinkers.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ThinkTimeout)
-	defer cancel()
+	tctx, stop := context.WithTimeout(context.Background(), m.cfg.ThinkTimeout)
+	go func() { // a closing Manager stops the search at once
+		select {
+		case <-m.closed:
+			stop()
+		case <-tctx.Done():
+		}
+	}()
 	var move sdk.Move
 	var err error
 	select {
 	case m.pool <- struct{}{}:
-		move, err = m.cfg.Rules.(ComputerRules).Suggest(ctx, r.meta.Variant, st, seat, r.level())
+		move, err = m.cfg.Rules.(ComputerRules).Suggest(tctx, r.meta.Variant, st, seat, r.level())
 		<-m.pool
-	case <-ctx.Done():
-		err = ctx.Err()
+	case <-tctx.Done():
+		err = tctx.Err()
 	case <-m.closed:
 		err = errors.New("the room manager is closing")
 	}
-	cancel()
-	ctx, cancel = context.WithTimeout(context.Background(), m.cfg.ThinkTimeout)
+	stop()
+	// Playing the move found has a deadline of its own.
+	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ThinkTimeout)
 	defer cancel()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -124,6 +131,9 @@ func (m *Manager) Tick() {
 		select {
 		case <-r.ready:
 		default:
+			continue
+		}
+		if r.loadErr != nil || !r.hasComputer() { // desc is fixed once ready
 			continue
 		}
 		r.mu.Lock()

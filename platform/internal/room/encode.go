@@ -72,7 +72,7 @@ var shapes = map[reflect.Type]string{
 	reflect.TypeFor[sdk.LegalMove](): `Seat sdk.Seat json:"seat"|Kind sdk.MoveKind json:"kind"|Move sdk.Move json:"move"|` +
 		`Text string json:"text"|Alt string json:"alt,omitempty"|From int json:"from"|To int json:"to"|` +
 		`Drop string json:"drop,omitempty"|Promote bool json:"promote,omitempty"|Key string json:"key,omitempty"`,
-	reflect.TypeFor[sdk.PlayedMove](): `Seat sdk.Seat json:"seat"|Move sdk.Move json:"move"|Text string json:"text"|Alt string json:"alt,omitempty"`,
+	reflect.TypeFor[sdk.PlayedMove](): `Seat sdk.Seat json:"seat"|Move sdk.Move json:"move"|Text string json:"text"|Alt string json:"alt,omitempty"|Number int json:"number,omitempty"`,
 	reflect.TypeFor[sdk.Result](): `Winners []sdk.Seat json:"winners,omitempty"|Places []int json:"places,omitempty"|` +
 		`Reason string json:"reason"|Draw bool json:"draw,omitempty"`,
 	reflect.TypeFor[sdk.KeyValue](): `Key string json:"key"|Value string json:"value"`,
@@ -266,7 +266,8 @@ func appendPlayed(b []byte, p *sdk.PlayedMove) []byte {
 	b = appendInt(append(b, '{'), `"seat":`, p.Seat)
 	b = appendStr(b, `,"move":`, p.Move)
 	b = appendStr(b, `,"text":`, p.Text)
-	return append(appendStrOmit(b, `,"alt":`, p.Alt), '}')
+	b = appendStrOmit(b, `,"alt":`, p.Alt)
+	return append(appendIntOmit(b, `,"number":`, p.Number), '}')
 }
 
 func appendLegal(b []byte, l *sdk.LegalMove) []byte {

@@ -1,6 +1,9 @@
 // Package room is the engine of online rooms: seats held by seat keys, one
 // live connection per seat, spectators, presence, the log of confirmed
-// actions, rounds, new-round consent, seat codes and expiry.
+// actions, rounds, new-round consent, seat codes and expiry; and, for a
+// variant that declares the host setting sdk.SettingLevel (Yonin), computer
+// seats (seats.go), the time per move (clock.go) and the computer's moves
+// from a pool shared by all rooms (computer.go).
 //
 // The log is the truth. Every action is checked (moves by the variant's
 // Play), committed to the store, and only then acknowledged and broadcast; a
@@ -716,6 +719,7 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 	if r.gone {
 		return nil, errDropped
 	}
+	r.catchUpTo(ctx, h.Version)
 	s := &Session{room: r, seat: -1, sub: sub}
 	var newKey string
 	switch {
@@ -769,6 +773,7 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		r.clusterJoined(s)
 	} else {
 		r.spectators[s] = struct{}{}
+		r.clusterWatchers()
 	}
 	r.welcome(s, h.Version, newKey)
 	r.broadcastPresence()
@@ -859,7 +864,7 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
 }
 
 func (r *Room) presence() *Presence {
-	p := &Presence{Seats: make([]SeatPresence, len(r.taken)), Spectators: len(r.spectators), Started: r.started}
+	p := &Presence{Seats: make([]SeatPresence, len(r.taken)), Spectators: r.spectatorCount(), Started: r.started}
 	now := r.m.cfg.Now()
 	for i := range r.taken {
 		p.Seats[i] = SeatPresence{Taken: r.taken[i], Connected: r.seatConnected(i), Computer: r.playedByComputer(i, now)}
@@ -936,6 +941,7 @@ func (s *Session) Leave() {
 		r.clusterLeft(s)
 	} else {
 		delete(r.spectators, s)
+		r.clusterLeft(s)
 	}
 	r.broadcastPresence()
 }

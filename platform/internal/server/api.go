@@ -33,6 +33,11 @@ type viewRequest struct {
 	State sdk.State `json:"state"`
 }
 
+type rewindRequest struct {
+	State sdk.State `json:"state"`
+	Ply   *int      `json:"ply"`
+}
+
 type suggestRequest struct {
 	State sdk.State `json:"state"`
 	// Seat is the seat the computer plays for; a client that sends none
@@ -46,6 +51,8 @@ type suggestRequest struct {
 type exportRequest struct {
 	State  sdk.State `json:"state"`
 	Format string    `json:"format"`
+	// Lang is the page's language for the record's headers (optional).
+	Lang string `json:"lang"`
 }
 
 type importRequest struct {
@@ -158,6 +165,27 @@ func (s *Server) view(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
+// rewind is the game as it was after its first ply moves (sdk.Rewinder): the
+// move list's navigation shows its View, a takeback plays on from its State.
+func (s *Server) rewind(c *fiber.Ctx) error {
+	var req rewindRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if len(req.State) == 0 || req.Ply == nil {
+		return badRequest("rewind needs state and ply")
+	}
+	var out gameResponse
+	err := s.games.Call(c.UserContext(), variantOf(c), "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
+		out.State, out.View, err = conn.Rewind(ctx, variantOf(c), req.State, *req.Ply)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
 func (s *Server) suggest(c *fiber.Ctx) error {
 	var req suggestRequest
 	if err := decode(c, &req); err != nil {
@@ -217,7 +245,7 @@ func (s *Server) export(c *fiber.Ctx) error {
 	}
 	var text string
 	err := s.games.Call(c.UserContext(), variantOf(c), "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, variantOf(c), req.State, req.Format)
+		text, err = conn.Export(ctx, variantOf(c), req.State, req.Format, host.Lang(req.Lang))
 		return err
 	})
 	if err != nil {

@@ -110,6 +110,7 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 
 type roomExportRequest struct {
 	Format string `json:"format"`
+	Lang   string `json:"lang"` // the page's language for the record's headers (optional)
 }
 
 // roomExport is POST /api/v1/rooms/{room}/export: the record of the room's
@@ -138,7 +139,7 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	variant, st, version := r.Current()
 	var text string
 	err = s.games.Call(c.UserContext(), variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, variant, st, req.Format)
+		text, err = conn.Export(ctx, variant, st, req.Format, host.Lang(req.Lang))
 		return err
 	})
 	if err != nil {
@@ -146,4 +147,43 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(fiber.Map{"text": text, "version": version})
+}
+
+type roomViewRequest struct {
+	Ply *int `json:"ply"`
+}
+
+// roomView is POST /api/v1/rooms/{room}/view: the room's current round as
+// it was after its first ply moves, for the move list's navigation. Only
+// the View leaves the host (never a State), and nothing in the room changes.
+func (s *Server) roomView(c *fiber.Ctx) error {
+	var req roomViewRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if req.Ply == nil {
+		return badRequest("view needs a ply")
+	}
+	id := c.Params("room")
+	if !room.ValidID(id) {
+		return notFound("room_not_found", "no such room (unknown or expired)")
+	}
+	r, err := s.rooms.Open(c.UserContext(), id)
+	if errors.Is(err, room.ErrNotFound) {
+		return notFound("room_not_found", "no such room (unknown or expired)")
+	}
+	if err != nil {
+		return err
+	}
+	variant, st, version := r.Current()
+	var view sdk.View
+	err = s.games.Call(c.UserContext(), variant, "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
+		_, view, err = conn.Rewind(ctx, variant, st, *req.Ply)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"view": view, "version": version})
 }

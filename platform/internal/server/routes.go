@@ -24,12 +24,14 @@ func (s *Server) routes(app *fiber.App) {
 	games.Post("/start", s.start)
 	games.Post("/play", s.play)
 	games.Post("/view", s.view)
+	games.Post("/rewind", s.rewind)
 	games.Post("/suggest", s.suggest)
 	games.Post("/export", s.export)
 	games.Post("/import", s.importGame)
 	if s.rooms != nil {
 		api.Post("/rooms", s.createRoom)
 		api.Post("/rooms/:room/export", s.roomExport)
+		api.Post("/rooms/:room/view", s.roomView)
 		api.Get("/rooms/:room/socket", s.sockets.Check, s.sockets.Socket())
 	}
 	api.Use(s.apiNotFound)

@@ -478,3 +478,31 @@ func TestYoninRoomPairsAndOwnerless(t *testing.T) {
 		t.Fatalf("after play: ply %d details %v", g.host.View.Ply, details)
 	}
 }
+
+// A latecomer takes a free seat from the computer after the start, and
+// plays it from its next turn.
+func TestYoninRoomLatecomerTakesComputerSeat(t *testing.T) {
+	s := newYoninSite(t)
+	g := s.openYonin(2, yoninOpts())
+	want := g.humanMove(g.humanTurn(0), 0)
+	want = g.humanMove(g.humanTurn(want), 1)
+	late := client.New(s.url, nil).Player(g.id, "")
+	connect(t, late)
+	if late.Seat != 2 || late.SeatKey == "" {
+		t.Fatalf("the latecomer took seat %d, want the first free seat 2", late.Seat)
+	}
+	g.humans[2] = late
+	g.watch("seat 2 taken", func() bool { return g.host.Presence.Seats[2].Taken && !g.host.Presence.Seats[2].Computer })
+	before := g.computerMoves[2]
+	for {
+		seat := g.humanTurn(want)
+		if seat == 2 {
+			break
+		}
+		want = g.humanMove(seat, 2)
+	}
+	g.humanMove(2, 0)
+	if g.computerMoves[2] > before+1 {
+		t.Errorf("the computer moved %d times for seat 2 after it was taken", g.computerMoves[2]-before)
+	}
+}

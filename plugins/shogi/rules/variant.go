@@ -215,8 +215,14 @@ func (g *game) view() sdk.View {
 			}
 		}
 	}
-	for _, r := range g.records {
-		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: r.move, Text: r.text, Alt: r.alt})
+	for i, r := range g.records {
+		h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: r.move, Text: r.text, Alt: r.alt}
+		// KIF numbers the moves from the start position's move number
+		// (kif.go); from the usual 1 the list's own numbers say the same.
+		if g.start.moveNum > 1 {
+			h.Number = g.start.moveNum + i
+		}
+		v.History = append(v.History, h)
 	}
 	for i := len(g.records) - 1; i >= 0; i-- {
 		if r := g.records[i]; r.m != 0 {

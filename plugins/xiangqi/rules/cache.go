@@ -58,6 +58,7 @@ func (c *cached) fork() *Game {
 		f.hashes = f.hashes[:len(f.hashes):len(f.hashes)]
 		f.checks = f.checks[:len(f.checks):len(f.checks)]
 		f.texts = f.texts[:len(f.texts):len(f.texts)]
+		f.hanzi = f.hanzi[:len(f.hanzi):len(f.hanzi)]
 		f.uccis = f.uccis[:len(f.uccis):len(f.uccis)]
 	}
 	return &f
@@ -65,6 +66,6 @@ func (c *cached) fork() *Game {
 
 // cost estimates the bytes a cached game holds.
 func (g *Game) cost() int {
-	perMove := int(unsafe.Sizeof(Move(0))+unsafe.Sizeof(key{})) + 8 + 1 + 2*16 + 8 + 8 // and its WXF and UCCI texts
+	perMove := int(unsafe.Sizeof(Move(0))+unsafe.Sizeof(key{})) + 8 + 1 + 3*16 + 8 + 8 + 12 // and its WXF, Chinese and UCCI texts
 	return int(unsafe.Sizeof(Game{})+unsafe.Sizeof(cached{})) + len(g.moves)*perMove
 }

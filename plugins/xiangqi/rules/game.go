@@ -45,6 +45,7 @@ type Game struct {
 	hashes []uint64 // hashes[i]: the Zobrist hash of the position after i moves
 	checks []bool   // checks[i]: move i left the opponent in check
 	texts  []string // texts[i]: the WXF text of move i
+	hanzi  []string // hanzi[i]: the Chinese text of move i
 	uccis  []string // uccis[i]: the UCCI text of move i, for the View's History
 	result *sdk.Result
 }
@@ -83,6 +84,7 @@ func (g *Game) Play(m Move) error {
 func (g *Game) apply(m Move) {
 	p := &g.pos
 	g.texts = append(g.texts, p.WXF(m))
+	g.hanzi = append(g.hanzi, p.Chinese(m))
 	g.uccis = append(g.uccis, UCCI(m))
 	pc := p.board[m.From()]
 	irreversible := p.board[m.To()] != Empty ||

@@ -70,6 +70,8 @@ func (Variant) Describe() sdk.Description {
 			{ID: NotationWXF, Name: "WXF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
 		},
 		Resign: true,
+		// Chinese and Japanese players read the Chinese notation first.
+		AltFirst: []string{"zh", "ja"},
 	}
 }
 
@@ -154,16 +156,20 @@ func (g *Game) view() sdk.View {
 		v.Board[i] = sdk.Cell{Kind: kindLetters[pc.Kind() : pc.Kind()+1], Owner: sdk.Seat(pc.Color()), Facing: 2 * int(pc.Color())}
 	}
 	for i := range g.moves {
-		seat := sdk.Seat(g.start.side ^ Color(i&1))
-		v.History = append(v.History, sdk.PlayedMove{Seat: seat, Move: sdk.Move(g.uccis[i]), Text: g.texts[i], Alt: g.uccis[i]})
+		side := g.start.side ^ Color(i&1)
+		// WXF numbers a Red move and Black's reply together (exportWXF).
+		num := g.start.move + (i+int(g.start.side))/2
+		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(side), Move: sdk.Move(g.uccis[i]), Text: g.texts[i], Alt: g.hanzi[i], Number: num})
 	}
 	if n := len(g.moves); n > 0 {
 		m := g.moves[n-1]
 		v.LastMove = &sdk.LegalMove{Seat: sdk.Seat(p.side ^ 1), Kind: sdk.BoardMove, Move: sdk.Move(UCCI(m)),
-			Text: g.texts[n-1], Alt: UCCI(m), From: m.From().cell(), To: m.To().cell()}
+			Text: g.texts[n-1], Alt: g.hanzi[n-1], From: m.From().cell(), To: m.To().cell()}
 	}
 	if g.resigned != noResign {
-		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(g.resigned), Move: sdk.Resign, Text: "resign"})
+		n := len(g.moves)
+		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(g.resigned), Move: sdk.Resign, Text: "resign",
+			Number: g.start.move + (n+int(g.start.side))/2})
 	}
 	if p.InCheck() {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
@@ -178,7 +184,7 @@ func (g *Game) view() sdk.View {
 	}
 	for _, m := range p.LegalMoves() {
 		v.Legal = append(v.Legal, sdk.LegalMove{Seat: sdk.Seat(p.side), Kind: sdk.BoardMove, Move: sdk.Move(UCCI(m)),
-			Text: p.WXF(m), Alt: UCCI(m), From: m.From().cell(), To: m.To().cell()})
+			Text: p.WXF(m), Alt: p.Chinese(m), From: m.From().cell(), To: m.To().cell()})
 	}
 	return v
 }

@@ -46,7 +46,7 @@ func TestStartView(t *testing.T) {
 	for _, m := range v.Legal {
 		if m.Move == "h2e2" {
 			found = true
-			if m.Text != "C2.5" || m.Alt != "h2e2" || m.From != 7*9+7 || m.To != 7*9+4 || m.Seat != 0 {
+			if m.Text != "C2.5" || m.Alt != "炮二平五" || m.From != 7*9+7 || m.To != 7*9+4 || m.Seat != 0 {
 				t.Errorf("h2e2 listed as %+v", m)
 			}
 		}

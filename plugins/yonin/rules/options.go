@@ -16,9 +16,9 @@ var optionSpecs = []sdk.OptionSpec{
 	{Key: "format", Name: "Format", NameKey: "option.yonin.format", Type: "choice", Default: "singles", Choices: []string{"singles", "pairs"}},
 	{Key: "ending", Name: "Ending", NameKey: "option.yonin.ending", Type: "choice", Default: "two_mates", Choices: []string{"two_mates", "last_player"}},
 	{Key: "mated_pieces", Name: "Mated player's board pieces", NameKey: "option.yonin.mated_pieces", Type: "choice", Default: "mater", Choices: []string{"mater", "ownerless"}},
-	{Key: "move_limit", Name: "Move limit", NameKey: "option.yonin.move_limit", Type: "int", Default: "0", Min: 0, Max: maxMoveLimit},
+	{Key: "move_limit", Name: "Move limit", NameKey: "option.yonin.move_limit", Type: "int", Default: "0", Min: 0, Max: maxMoveLimit, None: "0"},
 	{Key: "show_legal", Name: "Show legal moves", NameKey: "option.yonin.show_legal", Type: "bool", Default: "true"},
-	{Key: "first_seat", Name: "First seat", NameKey: "option.yonin.first_seat", Type: "int", Default: "0", Min: 0, Max: 3},
+	{Key: "first_seat", Name: "First seat", NameKey: "option.yonin.first_seat", Type: "int", Default: "0", Min: 0, Max: 3, Seat: true},
 }
 
 // hostSettings are the host settings Yonin supports (SPEC §4: time per move,
@@ -28,7 +28,7 @@ var optionSpecs = []sdk.OptionSpec{
 // Yonin's own option names; the others are the host's to apply, and are
 // kept in the state only to show in View.Details.
 var hostSettings = []sdk.OptionSpec{
-	{Key: sdk.SettingFirstSeat, Name: "First seat", NameKey: "option.yonin.first_seat", Type: "int", Default: "0", Min: 0, Max: 3},
+	{Key: sdk.SettingFirstSeat, Name: "First seat", NameKey: "option.yonin.first_seat", Type: "int", Default: "0", Min: 0, Max: 3, Seat: true},
 	{Key: sdk.SettingRotateFirst, Name: "Rotate first player", NameKey: "option.yonin.rotate_first", Type: "bool", Default: "true"},
 	{Key: sdk.SettingMoveTime, Name: "Time per move", NameKey: "option.yonin.time_per_move", Type: "choice", Default: "0", Choices: []string{"0", "30", "60"}},
 	{Key: sdk.SettingHumanSeats, Name: "Players", NameKey: "option.yonin.players", Type: "int", Default: "4", Min: 1, Max: 4},

@@ -9,8 +9,13 @@ import (
 // record is the game record of format "yonin": a comment line, the initial
 // position text, then one move text per line.
 func (g *game) record() string {
+	return g.recordWith("Yonin Shogi (Banmen): initial position, then one move per line")
+}
+
+// recordWith is the record under the header comment header (one line).
+func (g *game) recordWith(header string) string {
 	var b strings.Builder
-	b.WriteString("# Yonin Shogi (Banmen): initial position, then one move per line\n")
+	b.WriteString("# " + strings.ReplaceAll(header, "\n", " ") + "\n")
 	b.WriteString(g.start.Text())
 	b.WriteByte('\n')
 	for i, m := range g.moves {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -60,4 +61,34 @@ func FuzzRecord(f *testing.F) {
 			t.Fatalf("export of an import does not import back: %v", err)
 		}
 	})
+}
+
+// TestExportIn: the record's header is in the reader's language, the record
+// reads back as the same game, and an unknown language is English.
+func TestExportIn(t *testing.T) {
+	v := Variant{}
+	st, _, err := v.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := v.Export(st, formatID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ja, err := v.ExportIn(st, formatID, "ja")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(ja, "# 四人将棋") {
+		t.Errorf("the Japanese record starts %q", strings.SplitN(ja, "\n", 2)[0])
+	}
+	if strings.SplitN(ja, "\n", 2)[1] != strings.SplitN(plain, "\n", 2)[1] {
+		t.Error("the Japanese record's position and moves differ from Export's")
+	}
+	if _, _, err := v.Import(formatID, ja); err != nil {
+		t.Errorf("the Japanese record does not read back: %v", err)
+	}
+	if xx, _ := v.ExportIn(st, formatID, "xx"); xx != plain {
+		t.Errorf("an unknown language gave\n%s\nwant English\n%s", xx, plain)
+	}
 }

@@ -46,7 +46,7 @@ func describe() sdk.Description {
 			{Name: "South", NameKey: "seat.yonin.south", Color: "#c0392b"},
 			{Name: "West", NameKey: "seat.yonin.west", Color: "#2471a3"},
 			{Name: "North", NameKey: "seat.yonin.north", Color: "#1e8449"},
-			{Name: "East", NameKey: "seat.yonin.east", Color: "#b7950b"},
+			{Name: "East", NameKey: "seat.yonin.east", Color: "#7d3c98"},
 		},
 		Board: sdk.Geometry{
 			Files: 9, Ranks: 9,
@@ -139,6 +139,26 @@ func (Variant) Export(s sdk.State, format string) (string, error) {
 	}
 	return write(c.g), nil
 }
+
+// ExportIn is Export with the record's header comment in the language lang
+// (its texts' export.yonin.header; English where it has none). The position
+// and the moves are the same, so Import reads both.
+func (Variant) ExportIn(s sdk.State, format, lang string) (string, error) {
+	c, err := decodeState(s)
+	if err != nil {
+		return "", err
+	}
+	if _, err := writers.Get(format); err != nil {
+		return "", err
+	}
+	header := texts[lang]["export.yonin.header"]
+	if header == "" {
+		header = texts["en"]["export.yonin.header"]
+	}
+	return c.g.recordWith(header), nil
+}
+
+var _ sdk.LocalExporter = Variant{}
 
 // Import reads a game record (or a lone position text).
 func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {

@@ -170,3 +170,24 @@ func win(w sdk.Seat, reason string) *sdk.Result {
 	places[w] = 1
 	return &sdk.Result{Winners: []sdk.Seat{w}, Places: places, Reason: reason}
 }
+
+// Rewind is the game after its first ply moves (a resignation is the last
+// ply): with it the site offers move list navigation and takebacks.
+func (Variant) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
+	g, err := decode(s)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	total := len(g.moves)
+	if g.resigned != sdk.NoSeat {
+		total++
+	}
+	if ply < 0 || ply > total {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "the game has no ply %d", ply)
+	}
+	r := game{moves: g.moves[:min(ply, len(g.moves)):min(ply, len(g.moves))], resigned: sdk.NoSeat}
+	if ply > len(g.moves) {
+		r.resigned = g.resigned
+	}
+	return r.encode(), r.view(), nil
+}

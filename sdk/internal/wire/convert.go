@@ -102,7 +102,7 @@ func fromView(v *sdk.View, packed bool) (*View, error) {
 	if len(v.History) > 0 {
 		w.History = make([]*PlayedMove, len(v.History))
 		for i, p := range v.History {
-			w.History[i] = &PlayedMove{Seat: int32(p.Seat), Move: string(p.Move), Text: p.Text, Alt: p.Alt}
+			w.History[i] = &PlayedMove{Seat: int32(p.Seat), Move: string(p.Move), Text: p.Text, Alt: p.Alt, Number: int32(p.Number)}
 		}
 	}
 	if len(v.Legal) > 0 && !packed {
@@ -182,7 +182,7 @@ func ToView(w *View) (sdk.View, error) {
 		}
 	}
 	for i, p := range w.History {
-		v.History[i] = sdk.PlayedMove{Seat: sdk.Seat(p.Seat), Move: sdk.Move(p.Move), Text: p.Text, Alt: p.Alt}
+		v.History[i] = sdk.PlayedMove{Seat: sdk.Seat(p.Seat), Move: sdk.Move(p.Move), Text: p.Text, Alt: p.Alt, Number: int(p.Number)}
 	}
 	for i, m := range w.Legal {
 		v.Legal[i] = legalFromWire(m)

@@ -287,7 +287,11 @@ type ViewRequest struct {
 	// packed asks for the view's board and legal moves packed
 	// (View.packed_board, View.packed_legal; see packed.go). A plugin that
 	// does not know the field sends them plain, which the host also reads.
-	Packed        bool `protobuf:"varint,100,opt,name=packed,proto3" json:"packed,omitempty"`
+	Packed bool `protobuf:"varint,100,opt,name=packed,proto3" json:"packed,omitempty"`
+	// rewind asks for the game as it was after its first ply moves
+	// (sdk.Rewinder): the answer's state is that game's, not the one sent.
+	Rewind        bool  `protobuf:"varint,400,opt,name=rewind,proto3" json:"rewind,omitempty"`
+	Ply           int32 `protobuf:"varint,401,opt,name=ply,proto3" json:"ply,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -348,6 +352,20 @@ func (x *ViewRequest) GetPacked() bool {
 		return x.Packed
 	}
 	return false
+}
+
+func (x *ViewRequest) GetRewind() bool {
+	if x != nil {
+		return x.Rewind
+	}
+	return false
+}
+
+func (x *ViewRequest) GetPly() int32 {
+	if x != nil {
+		return x.Ply
+	}
+	return 0
 }
 
 type SuggestRequest struct {
@@ -482,10 +500,13 @@ func (x *SuggestResponse) GetError() *RuleError {
 }
 
 type ExportRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Variant       string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
-	State         []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
-	Format        string                 `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	Format  string                 `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
+	// lang is the page's language for the record's headers and comments
+	// (sdk.LocalExporter); empty: the variant's own (English).
+	Lang          string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -537,6 +558,13 @@ func (x *ExportRequest) GetState() []byte {
 func (x *ExportRequest) GetFormat() string {
 	if x != nil {
 		return x.Format
+	}
+	return ""
+}
+
+func (x *ExportRequest) GetLang() string {
+	if x != nil {
+		return x.Lang
 	}
 	return ""
 }
@@ -1374,6 +1402,7 @@ type PlayedMove struct {
 	Move          string                 `protobuf:"bytes,2,opt,name=move,proto3" json:"move,omitempty"`
 	Text          string                 `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
 	Alt           string                 `protobuf:"bytes,4,opt,name=alt,proto3" json:"alt,omitempty"`
+	Number        int32                  `protobuf:"varint,400,opt,name=number,proto3" json:"number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1434,6 +1463,13 @@ func (x *PlayedMove) GetAlt() string {
 		return x.Alt
 	}
 	return ""
+}
+
+func (x *PlayedMove) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
 }
 
 type Result struct {
@@ -1579,12 +1615,14 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04seat\x18\x03 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x04 \x01(\tR\x04move\x12!\n" +
 	"\fhistory_from\x18\x05 \x01(\x05R\vhistoryFrom\x12\x16\n" +
-	"\x06packed\x18d \x01(\bR\x06packed\"x\n" +
+	"\x06packed\x18d \x01(\bR\x06packed\"\xa4\x01\n" +
 	"\vViewRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12!\n" +
 	"\fhistory_from\x18\x03 \x01(\x05R\vhistoryFrom\x12\x16\n" +
-	"\x06packed\x18d \x01(\bR\x06packed\"\x98\x01\n" +
+	"\x06packed\x18d \x01(\bR\x06packed\x12\x17\n" +
+	"\x06rewind\x18\x90\x03 \x01(\bR\x06rewind\x12\x11\n" +
+	"\x03ply\x18\x91\x03 \x01(\x05R\x03ply\"\x98\x01\n" +
 	"\x0eSuggestRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x14\n" +
@@ -1593,11 +1631,12 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\"V\n" +
 	"\x0fSuggestResponse\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\tR\x04move\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"W\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"l\n" +
 	"\rExportRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x16\n" +
-	"\x06format\x18\x03 \x01(\tR\x06format\"U\n" +
+	"\x06format\x18\x03 \x01(\tR\x06format\x12\x13\n" +
+	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\"U\n" +
 	"\x0eExportResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"m\n" +
@@ -1666,13 +1705,14 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04drop\x18\b \x01(\tR\x04drop\x12\x18\n" +
 	"\apromote\x18\t \x01(\bR\apromote\x12\x10\n" +
 	"\x03key\x18\n" +
-	" \x01(\tR\x03key\"Z\n" +
+	" \x01(\tR\x03key\"s\n" +
 	"\n" +
 	"PlayedMove\x12\x12\n" +
 	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x12\n" +
 	"\x04move\x18\x02 \x01(\tR\x04move\x12\x12\n" +
 	"\x04text\x18\x03 \x01(\tR\x04text\x12\x10\n" +
-	"\x03alt\x18\x04 \x01(\tR\x03alt\"f\n" +
+	"\x03alt\x18\x04 \x01(\tR\x03alt\x12\x17\n" +
+	"\x06number\x18\x90\x03 \x01(\x05R\x06number\"f\n" +
 	"\x06Result\x12\x18\n" +
 	"\awinners\x18\x01 \x03(\x05R\awinners\x12\x16\n" +
 	"\x06places\x18\x02 \x03(\x05R\x06places\x12\x16\n" +

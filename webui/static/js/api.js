@@ -37,7 +37,10 @@ export class Api {
   start(options) { return this.post('start', { options }); }
   play(state, seat, move) { return this.post('play', { state, seat, move }); }
   view(state) { return this.post('view', { state }); }
-  suggest(state, seat, level) { return this.post('suggest', { state, seat, level }); }
-  export(state, format) { return this.post('export', { state, format }); }
+  rewind(state, ply) { return this.post('rewind', { state, ply }); }
+  suggest(state, seat, level, thinkMillis) {
+    return this.post('suggest', thinkMillis ? { state, seat, level, thinkMillis } : { state, seat, level });
+  }
+  export(state, format) { return this.post('export', { state, format, lang: document.documentElement.lang }); }
   import(format, text) { return this.post('import', { format, text }); }
 }

@@ -8,13 +8,15 @@ import { esc, kindOf, nameKeyOf, pieceSVG } from './pieces.js';
 const U = 100; // SVG units per cell
 const M = 36; // margin for the coordinates
 const SIDES = ['bottom', 'left', 'top', 'right'];
+const SLIDE_MS = 220;
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
 /**
  * Board renders into root (a .arena element) and calls onMove(legalMove)
  * when a move has been chosen; announce(text) speaks to screen readers.
  */
 export class Board {
-  constructor(root, { desc, t, onMove, announce, promote, playable, seatTag }) {
+  constructor(root, { desc, t, onMove, announce, promote, playable, seatTag, sound }) {
     this.root = root;
     this.desc = desc;
     this.t = t;
@@ -27,10 +29,15 @@ export class Board {
     this.playable = playable || (() => true);
     this.seatTag = seatTag || (() => '');
     this.locked = false;
+    this.sound = sound || null; // sound.js: a move, capture, check or end as it happens
+    this.moving = null; // the piece sliding to its square: {i, from: [x, y], to: [x, y], anim}
+    this.dragged = false; // the last move was dropped where it goes: nothing to slide
+    this.shownLive = true; // the last View shown was the game's current one
+    this.viewing = false; // an earlier position is shown: no move may be made
     this.W = desc.board.files;
     this.H = desc.board.ranks;
     this.rotation = 0;
-    this.beginner = false;
+    this.look = { beginner: false, set: 'glyphs', ink: 'duo' };
     this.view = null;
     this.selected = null; // {type:'cell', index} | {type:'hand', seat, kind}
     this.cursor = -1;
@@ -101,7 +108,12 @@ export class Board {
     this.svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     this.svg.setAttribute('class', 'board');
     this.svg.setAttribute('aria-hidden', 'true');
-    this.svg.innerHTML = '<g class="bg"></g><g class="marks"></g><g class="pieces"></g>';
+    // The wood option's tone and grain (look.js; site.css shows them).
+    this.svg.innerHTML = '<defs><linearGradient id="wood-tone" x1="0" y1="0" x2="1" y2="1">'
+      + '<stop offset="0" stop-color="#e6bd74"/><stop offset=".45" stop-color="#d9a95c"/><stop offset="1" stop-color="#e3b76b"/></linearGradient>'
+      + '<pattern id="wood-grain" patternUnits="userSpaceOnUse" width="300" height="46">'
+      + '<path d="M0 9C70 3 150 17 300 9M0 26C90 31 190 20 300 26M0 39C60 36 200 44 300 39" fill="none" stroke="#8a5a2b" stroke-opacity=".16" stroke-width="2.5"/>'
+      + '</pattern></defs><g class="bg"></g><g class="marks"></g><g class="pieces"></g>';
     this.overlay = document.createElement('div');
     this.overlay.className = 'cells';
     this.overlay.setAttribute('role', 'group');
@@ -120,6 +132,7 @@ export class Board {
     this.cells[this.cursor].tabIndex = 0;
     wrap.append(this.svg, this.overlay);
     this.root.append(wrap);
+    this.renderHands();
 
     this.overlay.addEventListener('click', (e) => {
       // Pointer input is handled on pointerdown/up; a click with detail 0
@@ -161,7 +174,8 @@ export class Board {
       const [a, b] = P(x1, y1); const [c, d] = P(x2, y2);
       return `<line class="${cls}" x1="${a}" y1="${b}" x2="${c}" y2="${d}"/>`;
     };
-    let bg = `<rect class="wood-bg" x="0" y="0" width="${w}" height="${h}" rx="14"/>`;
+    let bg = `<rect class="wood-bg" x="0" y="0" width="${w}" height="${h}" rx="14"/>`
+      + `<rect class="wood-grain" x="0" y="0" width="${w}" height="${h}" rx="14" fill="url(#wood-grain)"/>`;
     let marks = '';
     if (g.points) {
       const river = (g.marks || []).find((m) => m.kind === 'river');
@@ -237,23 +251,96 @@ export class Board {
     this.layout();
   }
 
-  setBeginner(on) {
-    this.beginner = on;
+  setBeginner(on) { this.setLook({ ...this.look, beginner: on }); }
+
+  /** setLook sets how pieces are drawn: {beginner, set, ink} (see pieceSVG). */
+  setLook(look) {
+    this.look = { beginner: Boolean(look.beginner), set: look.set || 'glyphs', ink: look.ink || 'duo' };
     if (this.view) this.render();
   }
 
-  /** update shows a new View; the selection ends. */
+  /**
+   * update shows a new View; the selection ends. A View one move after the
+   * one shown slides the moved piece to its square (unless the person asks
+   * for reduced motion) and, in the game's current position, makes its sound.
+   */
   update(view) {
+    const old = this.view;
+    const live = !this.viewing;
+    const wasLive = this.shownLive;
+    this.shownLive = live;
     this.view = view;
     this.selected = null;
     this.busy = false;
+    const lm = view.lastMove;
+    const step = old && lm && view.ply === old.ply + 1;
+    if (step) this.startSlide(lm);
+    else {
+      this.dragged = false;
+      if (old && old.ply !== view.ply) this.moving = null;
+    }
     this.render();
+    if (!live || !wasLive || !old) return;
+    let kind = '';
+    if (old.status === 'playing' && view.status === 'over') kind = 'end';
+    else if (step && (view.inCheck || []).length) kind = 'check';
+    else if (step) kind = lm.kind === 'move' && old.board[lm.to]?.kind ? 'capture' : 'move';
+    if (kind) this.sound?.play(kind);
+  }
+
+  // ---- animation
+
+  /** startSlide prepares the slide of the last move's piece, from its square or its hand. */
+  startSlide(lm) {
+    this.moving = null;
+    const dragged = this.dragged;
+    this.dragged = false;
+    if (dragged || lm.to < 0 || reducedMotion.matches) return;
+    const [tvx, tvy] = this.visual(lm.to);
+    const to = [this.px(tvx + 0.5), this.px(tvy + 0.5)];
+    let from;
+    if (lm.kind === 'move' && lm.from >= 0) {
+      const [vx, vy] = this.visual(lm.from);
+      from = [this.px(vx + 0.5), this.px(vy + 0.5)];
+    } else if (lm.kind === 'drop') {
+      const h = this.hands[lm.seat]?.getBoundingClientRect();
+      const ctm = this.svg.getScreenCTM?.();
+      if (!h || !ctm || !h.width) return;
+      const pt = new DOMPoint(h.x + h.width / 2, h.y + h.height / 2).matrixTransform(ctm.inverse());
+      from = [pt.x, pt.y];
+    } else {
+      return;
+    }
+    this.moving = { i: lm.to, from, to, started: performance.now() };
+  }
+
+  /** slide runs (or, after a redraw, continues) the slide on the piece's new element. */
+  slide() {
+    const m = this.moving;
+    if (!m) return;
+    const g = this.svg.querySelector(`.pieces [data-i="${m.i}"]`);
+    if (!g?.animate) { this.moving = null; return; }
+    const elapsed = performance.now() - m.started;
+    if (elapsed >= SLIDE_MS) { this.moving = null; return; }
+    const a = g.animate([
+      { transform: `translate(${m.from[0]}px, ${m.from[1]}px)` },
+      { transform: `translate(${m.to[0]}px, ${m.to[1]}px)` },
+    ], { duration: SLIDE_MS, easing: 'cubic-bezier(.25,.7,.35,1)' });
+    a.currentTime = elapsed;
+    m.anim = a;
+    a.finished.then(() => { if (this.moving === m) this.moving = null; }, () => {});
+  }
+
+  /** settled resolves once the piece of the last move has reached its square. */
+  settled() {
+    const a = this.moving?.anim;
+    return a ? a.finished.then(() => {}, () => {}) : Promise.resolve();
   }
 
   // ---- legal moves
 
   legal() {
-    if (!this.view || this.view.status !== 'playing' || this.locked) return [];
+    if (!this.view || this.view.status !== 'playing' || this.locked || this.viewing) return [];
     return this.view.legal.filter((m) => this.playable(m.seat));
   }
 
@@ -265,6 +352,15 @@ export class Board {
     this.drag?.ghost?.remove();
     this.root.classList.toggle('locked', on);
     if (this.view) this.render();
+  }
+
+  /** setViewing marks the View shown as an earlier position (nav.js): nothing may be played on it. */
+  setViewing(on) {
+    if (this.viewing === on) return;
+    this.viewing = on;
+    this.selected = null;
+    this.drag?.ghost?.remove();
+    this.root.classList.toggle('viewing', on);
   }
 
   // supplyDrops are the drops on cell i from an unlimited supply: drops of a
@@ -328,8 +424,8 @@ export class Board {
       const kind = kindOf(desc, c.kind);
       const color = desc.seats[c.owner]?.color ?? '#6b6256';
       const facing = (c.facing || 0) + this.rotation;
-      out += `<g transform="translate(${this.px(vx + 0.5)},${this.px(vy + 0.5)})">`
-        + pieceSVG(desc, c, facing, { beginner: this.beginner, color, royalCheck: kind?.royal && checked.has(c.owner) && !c.flipped })
+      out += `<g data-i="${i}" transform="translate(${this.px(vx + 0.5)},${this.px(vy + 0.5)})">`
+        + pieceSVG(desc, c, facing, { ...this.look, color, royalCheck: kind?.royal && checked.has(c.owner) && !c.flipped })
         + '</g>';
     }
     out += over;
@@ -343,6 +439,7 @@ export class Board {
       }
     }
     this.svg.querySelector('.pieces').innerHTML = out;
+    this.slide();
 
     // Cell buttons: names for screen readers, state for styling and tests.
     for (let i = 0; i < this.cells.length; i++) {
@@ -377,7 +474,9 @@ export class Board {
   }
 
   renderHands() {
-    const v = this.view;
+    // Before the first View the hands show their seats' names already, so
+    // that nothing moves when the game arrives.
+    const v = this.view || { toMove: [], hands: [], status: '', score: this.desc.seats.length > 2 ? [] : undefined };
     const { desc, t } = this;
     const n = desc.seats.length;
     for (let seat = 0; seat < n; seat++) {
@@ -437,7 +536,7 @@ export class Board {
         const droppable = this.legal().some((m) => m.kind === 'drop' && m.seat === seat && m.drop === hp.kind);
         b.classList.toggle('movable', droppable);
         const facing = this.seatFacing(seat) + this.rotation;
-        b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, { kind: hp.kind, owner: seat }, facing, { beginner: this.beginner, color: info.color })}</svg>`
+        b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, { kind: hp.kind, owner: seat }, facing, { ...this.look, color: info.color })}</svg>`
           + (hp.count > 1 ? `<span class="count">${hp.count}</span>` : '');
         b.addEventListener('pointerdown', (e) => this.onPointerDown(e, { seat, kind: hp.kind }));
         b.addEventListener('click', (e) => { if (e.detail === 0) this.activateHand(seat, hp.kind, true); });
@@ -607,6 +706,7 @@ export class Board {
         const i = this.cellAt(ev.clientX, ev.clientY);
         const moves = this.movesOf(sel).filter((m) => m.to === i);
         this.playedByTouch = moves.length > 0 && ev.pointerType === 'touch';
+        this.dragged = moves.length > 0;
         if (moves.length) this.choose(moves);
         else if (!(sel.type === 'cell' && sel.index === i)) this.deselect(true);
       } else if (drag.wasSelected) {
@@ -627,7 +727,7 @@ export class Board {
     const size = this.svg.getBoundingClientRect().width / (this.VW + (2 * M) / U);
     g.style.width = `${size * 1.15}px`;
     g.style.height = `${size * 1.15}px`;
-    g.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, facing, { beginner: this.beginner, color: desc.seats[cell.owner]?.color ?? '#444' })}</svg>`;
+    g.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, facing, { ...this.look, color: desc.seats[cell.owner]?.color ?? '#444' })}</svg>`;
     document.body.append(g);
     return g;
   }

@@ -33,20 +33,37 @@ export function nameKeyOf(kind, promoted) {
   return promoted && kind.promoted ? kind.promoted.nameKey : kind.nameKey;
 }
 
+/** letterOf is a piece's international symbol (Description's Letter), its glyph where it has none. */
+export function letterOf(kind, owner, promoted) {
+  const l = promoted && kind.promoted ? kind.promoted.letter : kind.letter;
+  return l || glyphOf(kind, owner, promoted);
+}
+
 /**
  * pieceSVG draws one piece. facing is in quarter turns clockwise as the
  * piece appears on screen; upright pieces keep their text upright but their
- * beginner marks still point the way the piece moves.
+ * beginner marks still point the way the piece moves. set is "glyphs" (the
+ * characters) or "intl" (international symbols); ink "duo" draws the piece
+ * in its seat's colour, "mono" in one ink with promoted pieces in red (the
+ * stylesheet's colours), as on a real shogi set.
  */
-export function pieceSVG(desc, cell, facing, { beginner = false, color = '#222', royalCheck = false } = {}) {
+export function pieceSVG(desc, cell, facing, { beginner = false, set = 'glyphs', ink = 'duo', color = '#222', royalCheck = false } = {}) {
   const kind = kindOf(desc, cell.kind);
   if (!kind) return '';
   const deg = ((facing % 4) + 4) % 4 * 90;
   const upright = desc.board.upright;
-  const glyph = esc(glyphOf(kind, cell.owner, cell.promoted));
+  const intl = set === 'intl';
+  const text = intl ? letterOf(kind, cell.owner, cell.promoted) : glyphOf(kind, cell.owner, cell.promoted);
+  const glyph = esc(text);
   const steps = (cell.promoted && kind.promoted ? kind.promoted.steps : kind.steps) || [];
-  const marks = beginner && !cell.flipped ? stepMarks(steps, color) : '';
+  const mono = ink === 'mono' && !upright;
+  const markColor = mono ? (cell.promoted ? '#b3261e' : '#1f1b16') : color;
+  const marks = beginner && !cell.flipped ? stepMarks(steps, markColor) : '';
   const check = royalCheck ? '<circle class="check" r="48"/>' : '';
+  // Latin letters are wider than a character: two of them ("+R") are smaller.
+  let size = beginner ? 30 : 44;
+  if (intl) size = text.length > 1 ? (beginner ? 24 : 32) : (beginner ? 30 : 42);
+  const font = intl ? ' latin' : '';
   const drawing = drawingOf(kind, cell.owner, cell.promoted);
   if (drawing && !cell.flipped) {
     // The variant's own drawing (a disc, a stone, a mark), in its owner's
@@ -58,16 +75,18 @@ export function pieceSVG(desc, cell, facing, { beginner = false, color = '#222',
     return `<g class="piece disc">${check}<circle r="44" class="disc-face" stroke="${esc(color)}"/>`
       + `<circle r="37" fill="none" stroke="${esc(color)}" stroke-width="2"/>`
       + (marks ? `<g transform="rotate(${deg})">${marks}</g>` : '')
-      + `<text class="glyph" y="${beginner ? 10 : 15}" font-size="${beginner ? 30 : 44}" fill="${esc(color)}">${glyph}</text></g>`;
+      + `<text class="glyph${font}" y="${beginner ? 10 : 15}" font-size="${size}" fill="${esc(color)}">${glyph}</text></g>`;
   }
   if (cell.flipped) {
     return `<g class="piece flipped" transform="rotate(${deg})"><polygon points="${PENTAGON}" class="back" stroke="${esc(color)}"/>`
       + `<circle r="9" fill="${esc(color)}" cy="5"/></g>`;
   }
-  const ink = cell.promoted ? 'promoted' : '';
-  return `<g class="piece">${check}<g transform="rotate(${deg})"><polygon points="${PENTAGON}" class="wood" stroke="${esc(color)}"/>`
+  const ink2 = cell.promoted ? ' promoted' : '';
+  const paint = mono ? '' : ` fill="${esc(color)}"`;
+  const edge = mono ? '' : ` stroke="${esc(color)}"`;
+  return `<g class="piece${mono ? ' mono' : ''}">${check}<g transform="rotate(${deg})"><polygon points="${PENTAGON}" class="wood"${edge}/>`
     + marks
-    + `<text class="glyph ${ink}" y="${beginner ? 13 : 17}" font-size="${beginner ? 30 : 44}" fill="${esc(color)}">${glyph}</text></g></g>`;
+    + `<text class="glyph${ink2}${font}" y="${beginner ? 13 : intl ? 15 : 17}" font-size="${size}"${paint}>${glyph}</text></g></g>`;
 }
 
 // stepMarks shows how a piece moves: a dot for a step, a bar for a slide,

@@ -7,6 +7,9 @@
 import { Api, ApiError } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
+import { setupLook } from './look.js';
+import { Nav } from './nav.js';
+import { Sound } from './sound.js';
 import { Store } from './store.js';
 import { $, makeUI } from './ui.js';
 
@@ -19,14 +22,13 @@ const prefs = new Store('banmen.prefs');
 const ui = makeUI({ t, desc });
 const { announce, notice, clearNotices, errorText, noticeError, dialog, confirm, seatName } = ui;
 
-// Against the computer the person plays the first seat (Sente, Red, South)
-// and the computer every other one.
+// Against the computer the person plays the seat they chose (game.human:
+// Sente, Red, South unless they chose another) and the computer every other one.
 const vsComputer = data.mode === 'computer';
-const HUMAN = 0;
-const isComputer = (seat) => vsComputer && seat !== HUMAN && seat !== undefined;
+const isComputer = (seat) => vsComputer && seat !== game.human && seat !== undefined;
 const levelStore = new Store('banmen.computer.level');
 
-const game = { state: null, view: null, options: {} };
+const game = { state: null, view: null, options: {}, human: 0 };
 
 // ---- the game
 
@@ -43,8 +45,10 @@ async function request(p) {
   }
 }
 
+const sound = new Sound(prefs);
 const board = new Board($('arena'), {
   desc,
+  sound,
   t,
   announce,
   promote: (moves) => ui.choosePromotion(game.view, moves),
@@ -53,14 +57,27 @@ const board = new Board($('arena'), {
   seatTag: (seat) => (vsComputer ? t(isComputer(seat) ? 'ui.computer' : 'ui.you') : ''),
 });
 
+// nav shows earlier positions of the game, each the plugin's View at that
+// ply; a move is made only from the current one.
+const nav = new Nav({
+  viewAt: async (ply) => (await api.rewind(game.state, ply)).view,
+  show: () => render(),
+  t,
+  enabled: Boolean(desc.rewind),
+});
+nav.onError = (err) => noticeError(err);
+ui.onPick = desc.rewind ? (ply) => nav.go(ply) : null;
+ui.afterHistory = () => nav.sync();
+
 async function play(m) {
+  if (nav.ply !== null) { render(); return; } // never from an earlier position
   const before = game.state;
   try {
     const res = await request(api.play(game.state, m.seat, m.move));
     if (game.state !== before) return; // a new game came meanwhile
     clearNotices();
     set(res, game.options);
-    announce(moveText(m.seat, ui.alt && m.alt ? m.alt : m.text));
+    announce(moveText(m.seat, ui.moveLabel(m)));
     think();
   } catch (err) {
     board.update(game.view);
@@ -88,6 +105,8 @@ let level = pickLevel(levelStore.load());
 // a new level) is dropped.
 let thinking = null;
 let run = 0;
+// restFast: the person, out of the game, asked to play the rest at once.
+let restFast = false;
 
 function pickLevel(l) {
   const levels = desc.levels || [];
@@ -126,13 +145,17 @@ async function think() {
     const state = game.state;
     setThinking(seat);
     try {
-      const { move } = await request(api.suggest(state, seat, level));
+      // Once the person is out (mated in Yonin) and asked for the rest at
+      // once, the computers move quickly and without waiting for the slides.
+      const { move } = await request(api.suggest(state, seat, level, restFast ? 200 : 0));
       if (my !== run || game.state !== state) return;
       const res = await request(api.play(state, seat, move));
       if (my !== run || game.state !== state) return;
       set(res, game.options);
       const h = game.view.history[game.view.history.length - 1];
-      announce(moveText(seat, h ? (ui.alt && h.alt ? h.alt : h.text) : move));
+      announce(moveText(seat, h ? ui.moveLabel(h) : move));
+      // Several computer moves in a row (Yonin) are shown one after another.
+      if (!restFast) await board.settled();
     } catch (err) {
       if (my !== run) return;
       setThinking(null);
@@ -162,10 +185,13 @@ async function chooseLevel() {
   if (thinking !== null) think();
 }
 
-function set(res, options) {
+/** set takes a new game state; keep is how many first plies are the same game as before (all: a move appended). */
+function set(res, options, keep) {
   game.state = res.state;
   game.view = res.view;
   game.options = options || {};
+  if (keep === 0) nav.reset(game.view.ply);
+  else nav.setLive(game.view.ply, keep ?? game.view.ply);
   save();
   startClock();
   render();
@@ -232,13 +258,14 @@ async function timeUp() {
 }
 
 function save() {
-  const ok = store.save({ v: 1, state: game.state, options: game.options });
+  const ok = store.save({ v: 1, state: game.state, options: game.options, human: game.human });
   if (!ok) notice(t('ui.storageOff'), 'warn', 'storage', 'ui.storageOff');
 }
 
 function render() {
   const v = game.view;
-  board.update(v);
+  board.setViewing(nav.ply !== null);
+  board.update(nav.view || v);
   ui.renderStatus(v, (line, s) => {
     if (thinking === null) return false;
     line.classList.add('thinking');
@@ -258,6 +285,7 @@ function render() {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'button action';
+    b.dataset.move = m.move; // for tests: which listed action it plays
     b.textContent = t.has(m.key) ? t(m.key) : m.text;
     b.addEventListener('click', () => play(m));
     actions.append(b);
@@ -275,21 +303,67 @@ function render() {
   $('resign').hidden = !desc.resign || v.status !== 'playing';
   // Against the computer only the person resigns, on their own turn.
   $('resign').disabled = vsComputer && (thinking !== null || isComputer(v.toMove?.[0]));
+  $('takeback').hidden = !desc.rewind;
+  $('takeback').disabled = takebackTo() < 0;
+  document.body.dataset.takeback = String(takebackTo());
 
+  ui.renderResult(v, vsComputer ? [game.human] : []);
+  // Out of a game the computers play on: offer the rest at once, or a new game.
+  const out = vsComputer && v.status === 'playing' && (v.eliminated || []).includes(game.human);
+  if ($('rest')) {
+    $('rest').hidden = !out;
+    $('rest-fast').disabled = restFast;
+  }
   renderHistory();
+}
+
+// ---- takeback
+
+/**
+ * takebackTo is the ply a takeback returns to, -1 for none: on one device
+ * the last move; against the computer the person's last move and every
+ * computer reply after it.
+ */
+function takebackTo() {
+  const h = game.view?.history || [];
+  if (!h.length) return -1;
+  if (!vsComputer) return h.length - 1;
+  for (let i = h.length - 1; i >= 0; i--) if (h[i].seat === game.human) return i;
+  return -1;
+}
+
+async function takeback() {
+  const to = takebackTo();
+  if (to < 0) return;
+  const before = game.state;
+  const n = game.view.ply - to;
+  stopThinking();
+  try {
+    const res = await request(api.rewind(before, to));
+    if (game.state !== before) return;
+    clearNotices();
+    set(res, game.options, to);
+    announce(t('ui.takenBack', { n }));
+    think();
+  } catch (err) {
+    noticeError(err);
+  }
 }
 
 function renderHistory() { ui.renderHistory(game.view.history); }
 
 // ---- new game, resume, import, export
 
-async function start(options) {
+async function start(options, human = game.human) {
   document.body.dataset.ready = 'false';
+  restFast = false;
   try {
     const res = await api.start(options);
     stopThinking();
     clearNotices();
-    set(res, options);
+    game.human = human;
+    orient();
+    set(res, options, 0);
     announce(t('ui.toMove', { seat: seatName(game.view.toMove[0]) }));
     think();
   } catch (err) {
@@ -328,12 +402,50 @@ function optionFields() {
       input = document.createElement('input');
       input.type = 'checkbox';
       input.checked = cur === 'true';
+    } else if (o.type === 'int' && o.seat) {
+      // A seat, by name.
+      input = document.createElement('select');
+      for (let i = o.min ?? 0; i <= (o.max ?? desc.seats.length - 1) && i < desc.seats.length; i++) {
+        const opt = document.createElement('option');
+        opt.value = String(i);
+        opt.textContent = seatName(i);
+        opt.selected = String(i) === cur;
+        input.append(opt);
+      }
     } else if (o.type === 'int') {
       input = document.createElement('input');
       input.type = 'number';
       input.min = String(o.min ?? 0);
       input.max = String(o.max ?? 0);
       input.value = cur;
+      if (o.none !== undefined) {
+        // "None" is a choice of its own; a number only when there is one.
+        const pick = document.createElement('select');
+        pick.id = `${id}-none`;
+        pick.setAttribute('aria-label', label.textContent);
+        for (const [v, k] of [['none', 'ui.option.none'], ['some', 'ui.option.some']]) {
+          const opt = document.createElement('option');
+          opt.value = v;
+          opt.textContent = t(k);
+          pick.append(opt);
+        }
+        pick.value = cur === o.none ? 'none' : 'some';
+        if (cur === o.none) input.value = String(Math.max(o.min ?? 0, 1, Math.min(o.max ?? 100, 100)));
+        input.hidden = pick.value === 'none';
+        input.dataset.none = o.none;
+        input.setAttribute('aria-label', label.textContent);
+        pick.addEventListener('change', () => { input.hidden = pick.value === 'none'; });
+        label.htmlFor = pick.id;
+        const both = document.createElement('span');
+        both.className = 'option-none';
+        input.id = id;
+        input.dataset.key = o.key;
+        input.dataset.type = o.type;
+        both.append(pick, input);
+        row.append(label, both);
+        box.append(row);
+        continue;
+      }
     } else {
       input = document.createElement('select');
       for (const c of o.choices || []) {
@@ -371,16 +483,21 @@ function rotated(options) {
 function readOptions() {
   const out = {};
   for (const el of $('options-fields').querySelectorAll('[data-key]')) {
-    out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : String(el.value);
+    out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : el.hidden && el.dataset.none !== undefined ? el.dataset.none : String(el.value);
   }
   return out;
 }
 
 async function newGame() {
   const inProgress = game.view && game.view.ply > 0 && game.view.status === 'playing';
-  if (optionFields()) {
+  const hasOptions = optionFields();
+  if (hasOptions || vsComputer) {
     $('options-confirm').hidden = !inProgress;
-    if (await dialog('options-dialog')) await start(rotated(readOptions()));
+    for (const r of document.querySelectorAll('#side-choices input')) r.checked = Number(r.value) === game.human;
+    if (await dialog('options-dialog')) {
+      const side = document.querySelector('#side-choices input:checked');
+      await start(rotated(readOptions()), side ? Number(side.value) : game.human);
+    }
     return;
   }
   if (inProgress && !(await confirm(t('ui.confirmNew')))) return;
@@ -388,7 +505,7 @@ async function newGame() {
 }
 
 async function resign() {
-  const s = vsComputer ? HUMAN : game.view.toMove[0];
+  const s = vsComputer ? game.human : game.view.toMove[0];
   const q = vsComputer ? t('ui.confirmResignYou') : t('ui.confirmResign', { seat: seatName(s) });
   if (!(await confirm(q))) return;
   if (vsComputer && (thinking !== null || game.view.status !== 'playing')) return;
@@ -404,7 +521,7 @@ async function doImport() {
     const res = await api.import($('import-format').value, text);
     stopThinking();
     clearNotices();
-    set(res, {});
+    set(res, {}, 0);
     $('import-text').value = '';
     announce(t('ui.imported'));
     notice(t('ui.imported'), 'info', '', 'ui.imported');
@@ -416,16 +533,17 @@ async function doImport() {
   }
 }
 
-// ---- preferences: rotation and the beginner pieces
+// ---- preferences: rotation and the look of the board (look.js)
 
 const pref = prefs.load() || {};
 // Against the computer the person's side is always at the bottom.
-const rot = vsComputer ? 0 : pref[`rotation.${desc.id}`] || 0;
-board.setRotation(rot);
+function orient() {
+  if (vsComputer) board.setRotation((4 - board.seatFacing(game.human)) % 4);
+}
+board.setRotation(vsComputer ? 0 : pref[`rotation.${desc.id}`] || 0);
 $('flip').hidden = vsComputer;
-board.setBeginner(Boolean(pref.beginner));
-$('beginner').checked = Boolean(pref.beginner);
-$('beginner-row').hidden = !desc.pieces.some((p) => (p.steps || []).length);
+setupLook(board, desc, prefs, sound);
+ui.pieceLook = () => board.look;
 
 function savePref(k, v) {
   const p = prefs.load() || {};
@@ -438,10 +556,6 @@ $('flip').addEventListener('click', () => {
   board.setRotation(board.rotation + step);
   savePref(`rotation.${desc.id}`, board.rotation);
 });
-$('beginner').addEventListener('change', (e) => {
-  board.setBeginner(e.target.checked);
-  savePref('beginner', e.target.checked);
-});
 $('new-game').addEventListener('click', newGame);
 if (vsComputer) {
   $('level').addEventListener('click', chooseLevel);
@@ -452,8 +566,13 @@ if (vsComputer) {
   showLevel();
 }
 $('resign').addEventListener('click', resign);
+$('takeback').addEventListener('click', takeback);
+$('result-new').addEventListener('click', newGame);
+$('rest-new')?.addEventListener('click', newGame);
+$('rest-fast')?.addEventListener('click', () => { restFast = true; render(); if (thinking === null) think(); });
+$('result-export').addEventListener('click', () => ui.openExport());
 $('import-go').addEventListener('click', doImport);
-ui.setupNotation();
+ui.setupNotation(prefs);
 ui.setupExport(async (format) => (await api.export(game.state, format)).text);
 
 // ---- go: resume the saved game, else start one
@@ -464,7 +583,10 @@ async function boot() {
   if (saved?.state) {
     try {
       const res = await api.view(saved.state);
-      set(res, saved.options);
+      const h = Number(saved.human);
+      game.human = vsComputer && Number.isInteger(h) && h >= 0 && h < desc.seats.length ? h : 0;
+      orient();
+      set(res, saved.options, 0);
       notice(t('ui.resumed'), 'info', '', 'ui.resumed');
       document.body.dataset.ready = 'true';
       // Reloaded while the computer was thinking: it thinks again.

@@ -8,8 +8,11 @@
 import { ApiError, postJSON } from './api.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
+import { setupLook } from './look.js';
+import { Nav } from './nav.js';
 import { qrSVG } from './qr.js';
 import { createRoom, dropSeatKey, keepSeatKey, seatKey, StorageOff } from './rooms.js';
+import { Sound } from './sound.js';
 import { Store } from './store.js';
 import { $, makeUI } from './ui.js';
 
@@ -355,7 +358,7 @@ setInterval(renderClock, 500);
 
 function announceMove(ev) {
   const v = room.view;
-  const text = ev.move === 'resign' ? t('ui.resign') : (ui.alt && ev.played?.alt ? ev.played.alt : ev.played?.text ?? ev.move);
+  const text = ev.played ? ui.moveLabel(ev.played) : ev.move === 'resign' ? t('ui.resigned') : ev.move;
   let s = t('ui.announce.move', { seat: seatName(ev.seat), move: text });
   if ((v.inCheck || []).length && v.status === 'playing') s += `. ${t('ui.check')}`;
   if (v.status === 'over') s += `. ${ui.resultText(v)}`;
@@ -395,7 +398,7 @@ function notPlayed(p, reason) {
 // ---- acting
 
 function play(m) {
-  if (pending) return;
+  if (pending || nav.ply !== null) return; // never a move from an earlier position
   pending = { id: nextID('m'), move: m.move, text: m.text, alt: m.alt, seat: m.seat, version: room.version };
   if (conn.state === 'open') send({ type: 'move', version: pending.version, move: pending.move, id: pending.id });
   // Else it waits for the connection: caughtUp sends it.
@@ -425,6 +428,7 @@ async function newRound() {
 
 const board = new Board($('arena'), {
   desc,
+  sound: new Sound(prefs),
   t,
   announce,
   promote: (moves) => ui.choosePromotion(room.view, moves),
@@ -440,6 +444,19 @@ const board = new Board($('arena'), {
     return tags.join(' · ');
   },
 });
+
+// nav shows earlier positions of the round, each the plugin's View that the
+// server answers for the room at that ply; no move is made from them.
+const nav = new Nav({
+  viewAt: async (ply) => (await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/view`, { ply })).view,
+  show: () => render(),
+  t,
+  enabled: Boolean(desc.rewind),
+});
+nav.onError = (err) => ui.noticeError(err);
+ui.onPick = desc.rewind ? (ply) => nav.go(ply) : null;
+ui.afterHistory = () => nav.sync();
+let navRound = null;
 
 /** orient puts the own side at the bottom (a spectator sees the first seat's side). */
 function orient() {
@@ -472,7 +489,14 @@ function render() {
   // Moves while both are here; a move made while our own connection is
   // down waits for it (and is then confirmed, or said not to be played).
   board.setLocked(!online || room.seat < 0 || Boolean(pending) || Boolean(wait) || Boolean(room.broken) || catchUpTo !== null);
-  board.update(v);
+  if (navRound !== room.round) {
+    navRound = room.round;
+    nav.reset(v.ply);
+  } else {
+    nav.setLive(v.ply);
+  }
+  board.setViewing(nav.ply !== null);
+  board.update(nav.view || v);
   body.version = String(room.version);
   body.round = String(room.round);
   body.pending = String(Boolean(pending));
@@ -502,6 +526,9 @@ function render() {
   renderPresence();
   renderControls(v);
   renderInvite();
+  ui.renderResult(v, room.seat >= 0 ? [room.seat] : []);
+  $('result-new').hidden = $('new-round').hidden;
+  $('result-new').disabled = $('new-round').disabled;
   renderSettings();
   renderClock();
 }
@@ -521,6 +548,8 @@ function renderSettings() {
     const dd = document.createElement('dd');
     dd.dataset.key = o.key;
     if (o.type === 'bool') dd.textContent = t(val === 'true' ? 'room.settings.on' : 'room.settings.off');
+    else if (o.none !== undefined && val === o.none) dd.textContent = t('ui.option.none');
+    else if (o.seat) dd.textContent = seatName(Number(val));
     else dd.textContent = t.has(`${o.nameKey}.${val}`) ? t(`${o.nameKey}.${val}`) : val;
     dl.append(dt, dd);
   }
@@ -582,6 +611,7 @@ function renderControls(v) {
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'button action';
+    b.dataset.move = m.move; // for tests: which listed action it plays
     b.textContent = t.has(m.key) ? t(m.key) : m.text;
     b.disabled = Boolean(pending) || Boolean(waitingFor());
     b.addEventListener('click', () => play(m));
@@ -660,7 +690,7 @@ function takeSeat(e) {
 
 async function exportText(format) {
   try {
-    const res = await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/export`, { format });
+    const res = await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/export`, { format, lang: document.documentElement.lang });
     return res.text;
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) stop('gone');
@@ -670,19 +700,13 @@ async function exportText(format) {
 
 // ---- wiring
 
-const pref = prefs.load() || {};
-board.setBeginner(Boolean(pref.beginner));
-$('beginner').checked = Boolean(pref.beginner);
-$('beginner-row').hidden = !desc.pieces.some((p) => (p.steps || []).length);
-$('beginner').addEventListener('change', (e) => {
-  board.setBeginner(e.target.checked);
-  const p = prefs.load() || {};
-  p.beginner = e.target.checked;
-  prefs.save(p);
-});
+setupLook(board, desc, prefs, board.sound);
+ui.pieceLook = () => board.look;
 $('flip').addEventListener('click', () => board.setRotation(board.rotation + (desc.seats.length > 2 ? 1 : 2)));
 $('resign').addEventListener('click', resign);
 $('new-round').addEventListener('click', newRound);
+$('result-new').addEventListener('click', newRound);
+$('result-export').addEventListener('click', () => ui.openExport());
 $('accept').addEventListener('click', () => act('accept'));
 $('start-computer').addEventListener('click', () => act('start'));
 $('decline').addEventListener('click', () => act('decline'));
@@ -705,7 +729,7 @@ $('code-show').addEventListener('click', () => send({ type: 'seatCode', id: next
 $('code-take').addEventListener('submit', takeSeat);
 window.addEventListener('online', reconnectNow);
 document.addEventListener('visibilitychange', () => { if (!document.hidden) reconnectNow(); });
-ui.setupNotation();
+ui.setupNotation(prefs);
 ui.setupExport(exportText);
 orient();
 body.ready = 'false';

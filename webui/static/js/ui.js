@@ -115,7 +115,7 @@ export function makeUI({ t, desc }) {
       const cell = drop ? { kind: m.drop, owner: m.seat } : { ...from, promoted: Boolean(m.promote) || (from.promoted && !m.promote) };
       const kind = kindOf(desc, cell.kind);
       if (drop) b.dataset.kind = m.drop;
-      b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { color: desc.seats[cell.owner]?.color })}</svg>`;
+      b.innerHTML = `<svg viewBox="-50 -50 100 100" aria-hidden="true">${pieceSVG(desc, cell, 0, { ...(ui.pieceLook?.() || {}), color: desc.seats[cell.owner]?.color })}</svg>`;
       const label = document.createElement('span');
       label.textContent = drop ? (kind ? t(kind.nameKey) : m.drop)
         : `${m.promote ? t('ui.promote') : t('ui.noPromote')} (${glyphOf(kind, from.owner, cell.promoted)})`;
@@ -123,7 +123,19 @@ export function makeUI({ t, desc }) {
       b.addEventListener('click', () => { chosen = m; });
       box.append(b);
     }
-    const ok = await ui.dialog('promote-dialog');
+    // By keyboard: the first choice has the focus, arrows go between the
+    // choices, Enter or Space picks one, Escape cancels.
+    box.onkeydown = (e) => {
+      const list = [...box.querySelectorAll('.promote-choice')];
+      const i = list.indexOf(document.activeElement);
+      const d = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!d || i < 0) return;
+      e.preventDefault();
+      list[(i + d + list.length) % list.length].focus();
+    };
+    const done = ui.dialog('promote-dialog');
+    box.querySelector('.promote-choice')?.focus();
+    const ok = await done;
     return ok ? chosen : null;
   };
 
@@ -161,7 +173,8 @@ export function makeUI({ t, desc }) {
   };
 
   /**
-   * renderStatus shows the side to move, check, or the result with places.
+   * renderStatus shows the side to move, check, or the result (its
+   * places are in the end-of-game panel).
    * extra(line) may add to the line of a game in progress (e.g. thinking)
    * and returns true when it wrote the line itself.
    */
@@ -179,20 +192,6 @@ export function makeUI({ t, desc }) {
       line.dataset.key = ui.resultKey(v);
       if (v.result?.reason) line.dataset.reason = v.result.reason;
       st.append(line);
-      const places = v.result?.places || [];
-      if (places.length > 2) {
-        const ol = document.createElement('ol');
-        ol.className = 'places';
-        ol.setAttribute('aria-label', t('ui.places'));
-        const order = places.map((p, s) => [p, s]).sort((a, b) => a[0] - b[0]);
-        for (const [p, s] of order) {
-          const li = document.createElement('li');
-          li.textContent = t('ui.place', { place: p, seat: ui.seatName(s) });
-          li.style.borderColor = desc.seats[s].color;
-          ol.append(li);
-        }
-        st.append(ol);
-      }
       return;
     }
     const s = (v.toMove || [])[0];
@@ -219,9 +218,16 @@ export function makeUI({ t, desc }) {
 
   // ---- the move list, in the variant's text or its alternative
 
-  ui.alt = false;
+  // alt: the move list shows the Alt texts; the variant may ask for them
+  // first in some languages (Description.altFirst), and the person's last
+  // choice for the variant wins (ui.setupNotation).
+  ui.alt = (desc.altFirst || []).includes(document.documentElement.lang.split('-')[0]);
+  // onPick(ply) is called when a move of the list is chosen (navigation).
+  ui.onPick = null;
   let lastHistory = [];
   let lastPending = [];
+  /** moveLabel is a move's text in the list: resignation in the page's words. */
+  ui.moveLabel = (h) => (h.move === 'resign' ? t('ui.resigned') : (ui.alt && h.alt ? h.alt : h.text));
   /** renderHistory lists the moves played, then pending ones (sent, not yet confirmed). */
   ui.renderHistory = (history, pending = []) => {
     lastHistory = history;
@@ -230,36 +236,116 @@ export function makeUI({ t, desc }) {
     ol.replaceChildren();
     const hasAlt = history.some((h) => h.alt && h.alt !== h.text);
     $('notation-toggle').hidden = !hasAlt;
+    let shown = 0; // the last move number written
     const item = (h, i, isPending) => {
       const li = document.createElement('li');
       li.dataset.move = h.move;
-      if (isPending) {
-        li.className = 'pending';
-        li.setAttribute('aria-label', `${h.text} (${t('room.pending')})`);
-      }
+      li.dataset.ply = String(i + 1);
+      // A number once per number: xiangqi numbers a move and its reply
+      // together (PlayedMove.number), the others every move.
+      const n = h.number || i + 1;
       const num = document.createElement('span');
       num.className = 'ply';
-      num.textContent = t('ui.moveNumber', { n: i + 1 });
+      num.textContent = n !== shown ? t('ui.moveNumber', { n }) : '';
+      shown = n;
       const dot = ui.seatDot(h.seat);
       if (!desc.seats[h.seat]) dot.style.background = '#888';
       dot.title = ui.seatName(h.seat);
       const txt = document.createElement('span');
       txt.className = 'move-text';
-      txt.textContent = ui.alt && h.alt ? h.alt : h.text;
-      li.append(num, dot, txt);
+      txt.textContent = ui.moveLabel(h);
+      if (isPending) {
+        li.className = 'pending';
+        li.setAttribute('aria-label', `${ui.moveLabel(h)} (${t('room.pending')})`);
+        li.append(num, dot, txt);
+      } else if (ui.onPick) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'move-pick';
+        b.setAttribute('aria-label', `${t('ui.moveNumber', { n })} ${ui.seatName(h.seat)} ${ui.moveLabel(h)}`);
+        b.append(num, dot, txt);
+        b.addEventListener('click', () => ui.onPick(i + 1));
+        li.append(b);
+      } else {
+        li.append(num, dot, txt);
+      }
       ol.append(li);
     };
     history.forEach((h, i) => item(h, i, false));
     pending.forEach((h, i) => item(h, history.length + i, true));
     $('no-moves').hidden = history.length + pending.length > 0;
     ol.scrollTop = ol.scrollHeight;
+    ui.afterHistory?.();
   };
 
-  ui.setupNotation = () => {
+  // ---- the end-of-game panel
+
+  /**
+   * renderResult shows (or hides) the panel for the View: who won and how,
+   * Yonin's places, and you won or lost where the page plays a seat (mine).
+   */
+  ui.renderResult = (v, mine = []) => {
+    const box = $('result');
+    if (!box) return;
+    const over = v.status === 'over';
+    box.hidden = !over;
+    if (!over) return;
+    const r = v.result || {};
+    // The head says who won (or a draw), the text how.
+    const [head, ...why] = ui.resultText(v).split(' — ');
+    $('result-h').textContent = head;
+    $('result-h').dataset.key = ui.resultKey(v);
+    $('result-text').textContent = why.join(' — ');
+    $('result-text').hidden = !why.length;
+    if (r.reason) $('result-text').dataset.reason = r.reason;
+    const you = $('result-you');
+    const won = (r.winners || []).some((s) => mine.includes(s));
+    const decided = !r.draw && (r.winners || []).length > 0;
+    you.hidden = !mine.length || !decided;
+    if (!you.hidden) {
+      you.textContent = won ? t('ui.result.youWon') : t('ui.result.youLost');
+      you.dataset.won = String(won);
+    }
+    const ol = $('result-places');
+    ol.replaceChildren();
+    const places = r.places || [];
+    ol.hidden = places.length <= 2;
+    if (!ol.hidden) {
+      const order = places.map((p, s) => [p, s]).sort((a, b) => a[0] - b[0]);
+      for (const [p, s] of order) {
+        const li = document.createElement('li');
+        li.textContent = t('ui.place', { place: p, seat: ui.seatName(s) });
+        li.style.borderColor = desc.seats[s].color;
+        ol.append(li);
+      }
+    }
+  };
+
+  /** openExport opens the export panel and puts the focus on its button. */
+  ui.openExport = () => {
+    $('export-box').open = true;
+    $('export-go').scrollIntoView({ block: 'nearest' });
+    $('export-go').focus();
+  };
+
+  ui.setupNotation = (prefs) => {
+    const key = `notation.${desc.id}`;
+    const saved = prefs?.load()?.[key];
+    if (saved === 'alt' || saved === 'text') ui.alt = saved === 'alt';
+    const press = () => {
+      for (const x of document.querySelectorAll('#notation-toggle button')) x.setAttribute('aria-pressed', String((x.dataset.alt === 'true') === ui.alt));
+      document.body.dataset.notation = ui.alt ? 'alt' : 'text';
+    };
+    press();
     for (const b of document.querySelectorAll('#notation-toggle button')) {
       b.addEventListener('click', () => {
         ui.alt = b.dataset.alt === 'true';
-        for (const x of document.querySelectorAll('#notation-toggle button')) x.setAttribute('aria-pressed', String(x === b));
+        press();
+        if (prefs) {
+          const p = prefs.load() || {};
+          p[key] = ui.alt ? 'alt' : 'text';
+          prefs.save(p);
+        }
         ui.renderHistory(lastHistory, lastPending);
       });
     }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -107,13 +108,23 @@ type Cluster struct {
 	// joined: a heartbeat has recorded this host (Heartbeat is called by
 	// one goroutine at a time).
 	joined bool
+
+	mu sync.Mutex
+	// leases is what this host knows of rooms' leases: held by it (mine)
+	// or by another host, until when by this host's clock.
+	leases map[string]lease
+}
+
+type lease struct {
+	mine  bool
+	until time.Time
 }
 
 // Cluster returns host's membership; a host not seen for ttl is dead, its
 // connections no longer count, and the next heartbeat of another host
 // removes them.
 func (s *Store) Cluster(host string, ttl time.Duration) *Cluster {
-	return &Cluster{s: s, host: host, ttl: ttl}
+	return &Cluster{s: s, host: host, ttl: ttl, leases: map[string]lease{}}
 }
 
 // Host is this host's ID.
@@ -134,8 +145,10 @@ WITH me AS (
 	DELETE FROM hosts WHERE id <> $1 AND seen < now() - make_interval(secs => $2) RETURNING id
 ), gone AS (
 	DELETE FROM presence WHERE host IN (SELECT id FROM dead) RETURNING room
+), w AS (
+	DELETE FROM watchers WHERE host IN (SELECT id FROM dead) RETURNING room
 ), n AS (
-	SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g
+	SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT room FROM gone UNION SELECT room FROM w) g
 )
 SELECT inserted FROM me WHERE (SELECT count(*) FROM n) >= 0`, c.host, c.ttl.Seconds()).Scan(&inserted)
 	if err != nil {
@@ -146,12 +159,15 @@ SELECT inserted FROM me WHERE (SELECT count(*) FROM n) >= 0`, c.host, c.ttl.Seco
 	return inserted && !first, nil
 }
 
-// Leave removes this host and its connections (a graceful shutdown).
+// Leave removes this host, its connections and its leases (a graceful
+// shutdown: the other hosts take its rooms' computer seats over at once).
 func (c *Cluster) Leave(ctx context.Context) error {
 	_, err := c.s.pool.Exec(ctx, `
 WITH me AS (DELETE FROM hosts WHERE id = $1),
+l AS (DELETE FROM room_leases WHERE host = $1),
+w AS (DELETE FROM watchers WHERE host = $1 RETURNING room),
 gone AS (DELETE FROM presence WHERE host = $1 RETURNING room)
-SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT DISTINCT room FROM gone) g`, c.host)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM (SELECT room FROM gone UNION SELECT room FROM w) g`, c.host)
 	return err
 }
 
@@ -182,25 +198,49 @@ SELECT pg_notify('`+Channel+`', 'c ' || room) FROM d`, room, seat, conn)
 }
 
 // Presence returns the connection holding each connected seat of room, on
-// the hosts alive.
-func (c *Cluster) Presence(ctx context.Context, room string) (map[int]string, error) {
+// the hosts alive, and how many spectators watch it on the other hosts.
+func (c *Cluster) Presence(ctx context.Context, room string) (map[int]string, int, error) {
 	rows, err := c.s.pool.Query(ctx, `
 SELECT p.seat, p.conn FROM presence p JOIN hosts h ON h.id = p.host
-WHERE p.room = $1 AND h.seen >= now() - make_interval(secs => $2)`, room, c.ttl.Seconds())
+WHERE p.room = $1 AND h.seen >= now() - make_interval(secs => $2)
+UNION ALL
+SELECT -1, COALESCE(sum(w.n), 0)::text FROM watchers w JOIN hosts h ON h.id = w.host
+WHERE w.room = $1 AND w.host <> $3 AND h.seen >= now() - make_interval(secs => $2)`, room, c.ttl.Seconds(), c.host)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
 	out := map[int]string{}
+	watchers := 0
 	for rows.Next() {
 		var seat int
 		var conn string
 		if err := rows.Scan(&seat, &conn); err != nil {
-			return nil, err
+			return nil, 0, err
+		}
+		if seat < 0 {
+			watchers, _ = strconv.Atoi(conn)
+			continue
 		}
 		out[seat] = conn
 	}
-	return out, rows.Err()
+	return out, watchers, rows.Err()
+}
+
+// Watchers records how many spectators watch room on this host and tells
+// the other hosts.
+func (c *Cluster) Watchers(ctx context.Context, room string, n int) error {
+	_, err := c.s.pool.Exec(ctx, `
+WITH up AS (
+	INSERT INTO watchers(room, host, n) VALUES ($1, $2, $3)
+	ON CONFLICT (room, host) DO UPDATE SET n = excluded.n RETURNING room
+)
+SELECT pg_notify('`+Channel+`', 'c ' || room) FROM up`, room, c.host, n)
+	var pgErr interface{ SQLState() string }
+	if errors.As(err, &pgErr) && pgErr.SQLState() == "23503" { // purged
+		return nil
+	}
+	return err
 }
 
 // PutCode makes code the seat's one-time code until expires (only its hash
@@ -229,4 +269,89 @@ DELETE FROM seat_codes WHERE room = $1 AND code_hash = $2 AND expires > $3 RETUR
 		return -1, false, err
 	}
 	return seat, true, nil
+}
+
+// Computer seats and clocks: one host at a time thinks the computer's moves
+// of a room, the holder of its lease. A lease lasts the hosts' TTL and is
+// renewed with every heartbeat while the room is in the holder's memory; a
+// host that dies (or drops the room) lets it lapse, and the next host that
+// finds a computer move due takes it. The lease only spares the work of
+// thinking twice: the log's version arbitrates the moves themselves, so
+// even two hosts that both believed they held it (one paused past its
+// lease) never play a version twice.
+
+// RunsComputer tells whether this host holds (or just took) room's lease.
+// It asks the database only when what it knows has run out: its own lease
+// counts for half the TTL between heartbeats, another host's until it
+// expires or for a heartbeat (a third of the TTL), whichever is sooner.
+func (c *Cluster) RunsComputer(ctx context.Context, room string) (bool, error) {
+	now := time.Now()
+	c.mu.Lock()
+	l, ok := c.leases[room]
+	c.mu.Unlock()
+	if ok && now.Before(l.until) {
+		return l.mine, nil
+	}
+	var mine bool
+	var left float64
+	err := c.s.pool.QueryRow(ctx, `
+WITH up AS (
+	INSERT INTO room_leases(room, host, expires) VALUES ($1, $2, now() + make_interval(secs => $3))
+	ON CONFLICT (room) DO UPDATE SET host = excluded.host, expires = excluded.expires
+	WHERE room_leases.host = excluded.host OR room_leases.expires < now()
+	RETURNING 1
+)
+SELECT (SELECT count(*) FROM up) = 1,
+	COALESCE((SELECT extract(epoch FROM expires - now())::float8 FROM room_leases WHERE room = $1), 0)`,
+		room, c.host, c.ttl.Seconds()).Scan(&mine, &left)
+	if err != nil {
+		return false, err
+	}
+	l = lease{mine: mine, until: now.Add(c.ttl / 2)}
+	if !mine {
+		// Until it lapses, or a heartbeat later (its holder may give it up).
+		l.until = now.Add(min(time.Duration(left*float64(time.Second)), c.ttl/3))
+	}
+	c.mu.Lock()
+	c.leases[room] = l
+	c.mu.Unlock()
+	return mine, nil
+}
+
+// RenewLeases extends this host's leases of the rooms it holds in memory
+// and gives up the others, so that another host may take them at once.
+func (c *Cluster) RenewLeases(ctx context.Context, loaded []string) error {
+	now := time.Now()
+	if loaded == nil {
+		loaded = []string{} // not NULL: room = ANY(NULL) matches nothing, NOT of it neither
+	}
+	rows, err := c.s.pool.Query(ctx, `
+WITH gone AS (DELETE FROM room_leases WHERE host = $1 AND NOT (room = ANY($2)))
+UPDATE room_leases SET expires = now() + make_interval(secs => $3) WHERE host = $1 AND room = ANY($2) RETURNING room`,
+		c.host, loaded, c.ttl.Seconds())
+	if err != nil {
+		return err
+	}
+	held, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for room, l := range c.leases {
+		if l.mine || !now.Before(l.until) {
+			delete(c.leases, room)
+		}
+	}
+	for _, room := range held {
+		c.leases[room] = lease{mine: true, until: now.Add(c.ttl / 2)}
+	}
+	return nil
+}
+
+// Exec runs one statement on the store's pool (tests and tools: the
+// store's own methods are its interface).
+func (s *Store) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := s.pool.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
 }

@@ -81,6 +81,25 @@ CREATE TABLE seat_codes (
 	PRIMARY KEY (room, seat)
 );
 `,
+	3: `
+-- Which host runs a room's computer seats and clocks, until when (cluster.go).
+CREATE TABLE room_leases (
+	room    text PRIMARY KEY REFERENCES rooms(id) ON DELETE CASCADE,
+	host    text NOT NULL,
+	expires timestamptz NOT NULL
+);
+CREATE INDEX room_leases_host ON room_leases(host);
+`,
+	4: `
+-- How many spectators watch each room on each host (cluster.go).
+CREATE TABLE watchers (
+	room text NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+	host text NOT NULL,
+	n    integer NOT NULL,
+	PRIMARY KEY (room, host)
+);
+CREATE INDEX watchers_host ON watchers(host);
+`,
 }
 
 // Channel is the NOTIFY channel of room events.

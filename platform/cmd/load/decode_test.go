@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/banmen/banmen/platform/internal/room"
+	"github.com/banmen/banmen/sdk"
+)
+
+// sampleEvents are the server's messages as the room encodes them: a move
+// event with a board, texts in Japanese and the legal moves, an ack, a
+// refusal, presence, a new-round request, a welcome with history.
+func sampleEvents(t testing.TB) [][]byte {
+	seat := sdk.Seat(1)
+	v := sdk.View{Ply: 3, Status: sdk.Playing, Position: "lnsgkgsnl/9 b - 1", ToMove: []sdk.Seat{0},
+		Board:   []sdk.Cell{{Owner: -1}, {Kind: "P", Owner: 1, Facing: 2, Promoted: true}},
+		Hands:   [][]sdk.HandPiece{{{Kind: "P", Count: 2}}, {}},
+		History: []sdk.PlayedMove{{Seat: 0, Move: "7g7f", Text: "☗7六歩"}},
+		Legal: []sdk.LegalMove{{Seat: 0, Kind: sdk.BoardMove, Move: "7g7f", Text: "☗7六歩(77)", Alt: "P-7f", From: 60, To: 51},
+			{Seat: 0, Kind: sdk.DropMove, Move: "P*5e", Text: "☗5五歩打", From: -1, To: 40, Drop: "P"},
+			{Seat: 0, Kind: sdk.Action, Move: "declare", Text: "入玉宣言", From: -1, To: -1, Key: "move.declare"}},
+		Notices: []string{"notice.check"}, Result: &sdk.Result{Reason: "x"}}
+	empty := v
+	empty.Legal, empty.History, empty.ToMove = []sdk.LegalMove{}, nil, nil
+	var out [][]byte
+	for _, ev := range []room.Event{
+		{Type: room.EvMove, Version: 4, Seat: &seat, Move: "7g7f", Played: &sdk.PlayedMove{Move: "7g7f", Text: "☗7六歩"}, View: &v},
+		{Type: room.EvMove, Version: 5, Seat: &seat, Move: "3c3d", View: &empty},
+		{Type: room.EvAck, Version: 5, ID: "1z"},
+		{Type: room.EvAck, Version: 5, ID: "1z", Duplicate: true},
+		{Type: room.EvRefused, Version: 5, ID: "20", Code: "stale", Key: "error.stale", Message: "the room is at version 5, not 4"},
+		{Type: room.EvRefused, Version: 5, ID: "21", Code: "x", Message: "非ASCII <and> \"quotes\""},
+		{Type: room.EvPresence, Version: 5, Presence: &room.Presence{Seats: []room.SeatPresence{{Taken: true, Connected: true}}}},
+		{Type: room.EvRequest, Version: 6, Seat: &seat, NewRound: &room.Pending{By: 1, Accepted: []sdk.Seat{1}}},
+		{Type: room.EvWelcome, Version: 6, Seat: &seat, Room: "r", Variant: "shogi", Resync: "full", View: &v},
+	} {
+		b, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+func decodeBoth(b []byte) (fast, slow event, fastErr, slowErr error) {
+	fastErr = decodeEvent(b, &fast)
+	slowErr = json.Unmarshal(b, &slow)
+	return
+}
+
+func TestDecodeEventIsJSON(t *testing.T) {
+	for _, b := range sampleEvents(t) {
+		fast, slow, fe, se := decodeBoth(b)
+		if fe != nil || se != nil || !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s:\n fast %+v (%v)\n json %+v (%v)", b, fast, fe, slow, se)
+		}
+		// The fast path took it: only the message with escapes in a field
+		// a player reads needs encoding/json.
+		var ev event
+		if d := (evScanner{b: b}); (!d.event(&ev) || !d.end()) && !bytes.Contains(b, []byte(`\u003c`)) {
+			t.Errorf("%s went to encoding/json", b)
+		}
+	}
+	for _, s := range []string{`{"type":"a","TYPE":"b"}`, `{"version":01}`, `{"version":1.5}`, `{"view":null}`,
+		`{"view":{"legal":null,"toMove":null}}`, `{"x":"\u00e9\n"}`, `{"x":"\q"}`, "{\"x\":\"\x01\"}", `null`, `[]`,
+		`{"type":"a"} x`, `{"type":null}`, `{"duplicate":1}`, `{"newRound":{"By":2}}`, `{"type":"a","type":"b"}`} {
+		fast, slow, fe, se := decodeBoth([]byte(s))
+		if (fe == nil) != (se == nil) || fe == nil && !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s:\n fast %+v (%v)\n json %+v (%v)", s, fast, fe, slow, se)
+		}
+	}
+}
+
+func FuzzDecodeEvent(f *testing.F) {
+	for _, b := range sampleEvents(f) {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"a","TYPE":"b","version":01}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fast, slow, fe, se := decodeBoth(b)
+		if (fe == nil) != (se == nil) || fe == nil && !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q:\n fast %+v (%v)\n json %+v (%v)", b, fast, fe, slow, se)
+		}
+	})
+}
+
+func BenchmarkDecodeMoveEvent(b *testing.B) {
+	msg := sampleEvents(b)[0]
+	b.Run("decodeEvent", func(b *testing.B) {
+		for b.Loop() {
+			var ev event
+			decodeEvent(msg, &ev)
+		}
+	})
+	b.Run("json.Unmarshal", func(b *testing.B) {
+		for b.Loop() {
+			var ev event
+			json.Unmarshal(msg, &ev)
+		}
+	})
+}
+
+// TestDecodeEventRepeatedKeys: encoding/json merges a repeated object key
+// into what the first made; the fast path leaves those to it.
+func TestDecodeEventRepeatedKeys(t *testing.T) {
+	for _, s := range []string{`{"view":{"ply":1},"view":{"status":"x"}}`,
+		`{"view":{"legal":[{"kind":"a"}],"legal":[{"move":"b"}]}}`, `{"newRound":{"by":1},"newRound":{}}`} {
+		fast, slow, fe, se := decodeBoth([]byte(s))
+		if fe != nil || se != nil || !reflect.DeepEqual(fast, slow) {
+			t.Errorf("%s:\n fast %+v (%v)\n json %+v (%v)", s, fast, fe, slow, se)
+		}
+	}
+}
