@@ -991,11 +991,16 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		a.Kind, a.Move = kindMove, string(sdk.Resign)
 	case TypeNewRound:
 		a.Kind = kindRequest
-		if r.seatedHumans() == 1 {
+		if r.seatedHumans() == 1 || (r.pending == nil && r.othersConsent(s.seat, nil)) {
 			a.Kind = kindRound
 		}
 	case TypeAccept:
 		a.Kind = kindAccept
+		if p := r.pending; p != nil && !slices.Contains(p.Accepted, s.seat) && r.othersConsent(s.seat, p.Accepted) {
+			// The last consent of those here: the away seats give theirs
+			// (logged as the round itself, so a replay needs no presence).
+			a.Kind = kindRound
+		}
 	case TypeDecline:
 		a.Kind = kindDecline
 	case TypeWithdraw:

@@ -506,3 +506,57 @@ func TestYoninRoomLatecomerTakesComputerSeat(t *testing.T) {
 		t.Errorf("the computer moved %d times for seat 2 after it was taken", g.computerMoves[2]-before)
 	}
 }
+
+// New round with a player away past the grace: their seat, played by the
+// computer, consents by itself, so the two humans here start the round;
+// and a request whose last missing consent is an away player's starts the
+// round when that player's grace runs out.
+func TestYoninRoomNewRoundAwayConsents(t *testing.T) {
+	s := newYoninSite(t)
+	g := s.openYonin(3, yoninOpts("move_limit", "4"))
+	g.play(10)
+	if g.host.View.Status != sdk.Over {
+		t.Fatalf("at the move limit: status %s", g.host.View.Status)
+	}
+	away := g.humans[2]
+	away.Close()
+	g.watch("seat 2 away", func() bool { return !g.host.Presence.Seats[2].Connected })
+	s.clock.Add(awayGrace)
+	s.rooms.Tick()
+	g.watch("seat 2 played by the computer", func() bool { return g.host.Presence.Seats[2].Computer })
+	catchUp(t, g.humans[1], g.host.Version)
+	do(t, g.host, "newRound", "")
+	catchUp(t, g.humans[1], g.host.Version)
+	do(t, g.humans[1], "accept", "")
+	catchUp(t, g.host, g.humans[1].Version)
+	if g.host.Round != 2 || g.host.View.Status != sdk.Playing || g.host.NewRound != nil {
+		t.Fatalf("two consents and an away seat: round %d, status %s, pending %+v", g.host.Round, g.host.View.Status, g.host.NewRound)
+	}
+
+	// Round 2 to its end; the away player comes back, then leaves again
+	// after the request and the host's consent.
+	connect(t, away)
+	g.watch("seat 2 back", func() bool { return g.host.Presence.Seats[2].Connected && !g.host.Presence.Seats[2].Computer })
+	g.play(10)
+	if g.host.View.Status != sdk.Over {
+		t.Fatalf("round 2 at the move limit: status %s", g.host.View.Status)
+	}
+	catchUp(t, g.humans[1], g.host.Version)
+	do(t, g.humans[1], "newRound", "")
+	catchUp(t, g.host, g.humans[1].Version)
+	do(t, g.host, "accept", "")
+	catchUp(t, away, g.host.Version)
+	away.Close()
+	g.watch("seat 2 away again", func() bool { return !g.host.Presence.Seats[2].Connected })
+	s.clock.Add(awayGrace - time.Second)
+	s.rooms.Tick()
+	if g.host.Round != 2 || g.host.NewRound == nil {
+		t.Fatalf("before the grace ran out: round %d, pending %+v", g.host.Round, g.host.NewRound)
+	}
+	s.clock.Add(time.Second)
+	s.rooms.Tick()
+	g.watch("round 3 by the away seat's consent", func() bool { return g.host.Round == 3 })
+	if g.host.View.Status != sdk.Playing || g.host.NewRound != nil {
+		t.Fatalf("round 3: status %s, pending %+v", g.host.View.Status, g.host.NewRound)
+	}
+}
