@@ -701,6 +701,8 @@ func (s *Session) send(b []byte) { s.sub.Send(b) }
 type Hello struct {
 	SeatKey string
 	Code    string
+	// Watch, without key or code, watches instead of taking a free seat.
+	Watch bool
 	// Version is the last version the client saw; nil for none.
 	Version *int64
 }
@@ -748,7 +750,7 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 			r.replace(old, "moved")
 		}
 		r.broadcast(ev)
-	case r.broken == nil:
+	case r.broken == nil && !h.Watch:
 		free := slices.Index(r.taken, false)
 		if free < 0 {
 			break

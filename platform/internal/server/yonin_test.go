@@ -560,3 +560,53 @@ func TestYoninRoomNewRoundAwayConsents(t *testing.T) {
 		t.Fatalf("round 3: status %s, pending %+v", g.host.View.Status, g.host.NewRound)
 	}
 }
+
+// A visitor of a Yonin room sees the settings and who holds each seat
+// before taking one: a hello with "watch" watches although a seat is free;
+// the visitor then takes the next free seat clockwise by saying hello
+// without it. Nothing is claimed while they look.
+func TestYoninRoomVisitorWatchesBeforeTakingASeat(t *testing.T) {
+	s := newYoninSite(t)
+	c := client.New(s.url, nil)
+	cr, err := c.CreateRoom(ctxT(t), "yonin", yoninOpts("host.move_time", "30", "format", "pairs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := c.Player(cr.Room, cr.SeatKey)
+	connect(t, host)
+	visitor := c.Player(cr.Room, "")
+	if err := visitor.Watch(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != -1 || visitor.SeatKey != "" {
+		t.Fatalf("a watching visitor holds seat %d (key %q)", visitor.Seat, visitor.SeatKey)
+	}
+	if visitor.Settings["host.move_time"] != "30" || visitor.Settings["format"] != "pairs" {
+		t.Errorf("the visitor sees the settings %v", visitor.Settings)
+	}
+	seats := visitor.Presence.Seats
+	if len(seats) != 4 || !seats[0].Taken || !seats[0].Connected || seats[1].Taken || visitor.Presence.Spectators != 1 {
+		t.Fatalf("the visitor sees the seats %+v (spectators %d)", seats, visitor.Presence.Spectators)
+	}
+	v := visitor.Version
+	refusedWith(t, visitor, "move", "x", "spectator")
+	if err := visitor.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != 1 || visitor.SeatKey == "" || visitor.Version != v+1 {
+		t.Fatalf("taking the seat: seat %d key %q version %d (was %d)", visitor.Seat, visitor.SeatKey, visitor.Version, v)
+	}
+	// A second look with watch, then a hello with the key: the seat is kept.
+	if err := visitor.Watch(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != -1 {
+		t.Fatalf("watching again: seat %d", visitor.Seat)
+	}
+	if err := visitor.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != 1 {
+		t.Fatalf("back with the key: seat %d", visitor.Seat)
+	}
+}
