@@ -67,7 +67,9 @@ type RoomEvent struct {
 	Variant   string          `json:"variant,omitempty"`
 	SeatKey   string          `json:"seatKey,omitempty"`
 	Resync    string          `json:"resync,omitempty"`
-	Broken    *struct {
+	// Settings (welcome) are the options the room was created with.
+	Settings sdk.Options `json:"settings,omitempty"`
+	Broken   *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 		At      int64  `json:"at"`
@@ -127,6 +129,7 @@ type RoomRequest struct {
 	Move    sdk.Move `json:"move,omitempty"`
 	SeatKey string   `json:"seatKey,omitempty"`
 	Code    string   `json:"code,omitempty"`
+	Watch   bool     `json:"watch,omitempty"`
 }
 
 // Player is a connection to a room that keeps what a client must know:
@@ -153,7 +156,9 @@ type Player struct {
 	// Resync is how the last welcome caught this client up: "full" or
 	// "events".
 	Resync string
-	seen   bool // a welcome arrived: Version is meaningful
+	// Settings are the room's options, as the welcome said.
+	Settings sdk.Options
+	seen     bool // a welcome arrived: Version is meaningful
 
 	ws  *websocket.Conn
 	ids atomic.Int64
@@ -171,6 +176,12 @@ func (c *Client) Player(room, seatKey string) *Player {
 // events that follow it are read by Next.
 func (p *Player) Connect(ctx context.Context) error {
 	return p.connect(ctx, RoomRequest{Type: "hello", SeatKey: p.SeatKey})
+}
+
+// Watch dials the room as a spectator even when a seat is free (a visitor
+// looking at the settings and seats before taking one with Connect).
+func (p *Player) Watch(ctx context.Context) error {
+	return p.connect(ctx, RoomRequest{Type: "hello", Watch: true})
 }
 
 // ConnectWithCode moves a seat to this Player with a seat code.
@@ -294,6 +305,7 @@ func (p *Player) apply(ev RoomEvent) {
 	case "welcome":
 		p.seen = true
 		p.Seat, p.Round, p.NewRound, p.Resync = *ev.Seat, ev.Round, ev.NewRound, ev.Resync
+		p.Settings = ev.Settings
 		if ev.SeatKey != "" {
 			p.SeatKey = ev.SeatKey
 		}

@@ -120,6 +120,16 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 	return c, nil
 }
 
+// rewinds tells whether the plugin's Description of variant says Rewind.
+func (c *Conn) rewinds(variant string) bool {
+	for _, d := range c.descs {
+		if d.ID == variant {
+			return d.Rewind
+		}
+	}
+	return false
+}
+
 // Descriptions are the variants the plugin serves.
 func (c *Conn) Descriptions() []sdk.Description { return c.descs }
 
@@ -267,6 +277,12 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...Ca
 func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int) (sdk.State, sdk.View, error) {
 	if ply < 0 || ply > math.MaxInt32 {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "no ply %d", ply)
+	}
+	// A plugin that does not say it rewinds may not know the request's
+	// rewind field at all (a plugin built before it, or in another
+	// language) and would answer with the View of the whole game.
+	if !c.rewinds(variant) {
+		return nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s does not rewind", variant)
 	}
 	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
 	return c.game3("rewind", r, err)

@@ -43,12 +43,19 @@ func TestRoomYonin(t *testing.T) {
 	w, h, opts := phone()
 	guest := person(t, w, h, opts...)
 	openRoom(t, guest, url)
-	if got := eval[string](t, guest, `document.body.dataset.seat`); got != "1" {
-		t.Fatalf("the guest holds seat %q, want 1", got)
-	}
+	// The visitor sees the settings and the seats before taking one.
+	wait(t, guest, `document.body.dataset.choice === 'undecided' && document.body.dataset.seat === '-1'`)
 	if got := eval[string](t, guest, `document.querySelector('#room-settings-list dd[data-key="host.move_time"]')?.textContent ?? ''`); got != "60 seconds" {
 		t.Errorf("the guest sees the time per move %q, want 60 seconds", got)
 	}
+	if got := eval[bool](t, guest, `document.getElementById('room-settings-box').open && document.querySelector('#presence li[data-seat="0"]')?.dataset.state === 'connected' && document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'free'`); !got {
+		t.Errorf("the visitor does not see the settings and the seats before choosing")
+	}
+	if s := eval[string](t, guest, `document.getElementById('take-seat').textContent`); !strings.Contains(s, "Take the seat") {
+		t.Errorf("the take button says %q", s)
+	}
+	do(t, guest, chromedp.Click(chromedp.ID("take-seat")))
+	wait(t, guest, `document.body.dataset.seat === '1' && document.body.dataset.conn === 'open'`)
 	wait(t, guest, `document.getElementById('status').innerText.includes('Waiting for the host')`)
 	wait(t, host, `!document.getElementById('start-row').hidden`)
 	do(t, host, chromedp.Click(chromedp.ID("start-computer")))

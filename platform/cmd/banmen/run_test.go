@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -769,4 +770,28 @@ func TestStartedFromAnotherDirectory(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestHostGCTarget(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	if got := setHostGC(func(string) string { return "" }); got != hostGCPercent {
+		t.Fatalf("GOGC unset: target %d, want %d", got, hostGCPercent)
+	}
+	if p := debug.SetGCPercent(100); p != hostGCPercent {
+		t.Fatalf("GOGC unset: runtime at %d, want %d", p, hostGCPercent)
+	}
+	// GOGC in the environment: the runtime's own value stays.
+	env := func(k string) string {
+		if k == "GOGC" {
+			return "50"
+		}
+		return ""
+	}
+	if got := setHostGC(env); got != 100 {
+		t.Fatalf("GOGC set: target %d, want the runtime's 100", got)
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Fatalf("GOGC set: runtime changed to %d", p)
+	}
 }

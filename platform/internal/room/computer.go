@@ -140,6 +140,7 @@ func (m *Manager) Tick() {
 		if r.presenceKey() != r.shownComputer {
 			r.broadcastPresence() // an away player's grace ran out
 		}
+		r.roundByConsent()
 		r.kick()
 		r.mu.Unlock()
 	}
@@ -188,4 +189,34 @@ func (r *Room) Thinking() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.thinking
+}
+
+// roundByConsent starts the requested new round when the only seats yet to
+// consent are away players' whose grace just ran out: their seats consent
+// by themselves, so a player who never comes back blocks nothing. The
+// round is logged as the requester's action. Called with r.mu held.
+func (r *Room) roundByConsent() {
+	p := r.pending
+	if p == nil || r.gone || r.broken != nil || !r.m.cfg.RunsComputer(r.id) || !r.othersConsent(p.By, p.Accepted) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), r.m.cfg.ThinkTimeout)
+	defer cancel()
+	a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindRound, Seat: int(p.By), At: r.m.cfg.Now()}
+	e, err := r.prepare(ctx, a)
+	if err != nil {
+		r.m.cfg.Logger.Warn("new round by consent refused", "room", r.id, "err", err)
+		return
+	}
+	if err := r.m.cfg.Store.Append(ctx, a); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			if err := r.catchUp(ctx); err != nil {
+				r.m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
+			}
+			return
+		}
+		r.m.cfg.Logger.Warn("new round by consent not stored", "room", r.id, "err", err)
+		return
+	}
+	r.broadcast(r.commit(a, e))
 }

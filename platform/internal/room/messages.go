@@ -15,7 +15,7 @@ import (
 
 // Request types a client sends.
 const (
-	TypeHello    = "hello"    // the first message: seatKey?, code?, version?
+	TypeHello    = "hello"    // the first message: seatKey?, code?, watch?, version?
 	TypeMove     = "move"     // version, move
 	TypeResign   = "resign"   // version
 	TypeNewRound = "newRound" // version: start (alone) or request a new round
@@ -69,6 +69,9 @@ type Request struct {
 	Move    sdk.Move `json:"move,omitempty"`
 	SeatKey string   `json:"seatKey,omitempty"`
 	Code    string   `json:"code,omitempty"`
+	// Watch, in a hello without key or code, watches instead of taking
+	// the next free seat (a visitor who has not chosen yet).
+	Watch bool `json:"watch,omitempty"`
 }
 
 // ErrBadMessage wraps every reason a message is refused by the decoder.
@@ -114,8 +117,8 @@ func Decode(b []byte) (Request, error) {
 	default:
 		return Request{}, fmt.Errorf("%w: unknown type %q", ErrBadMessage, r.Type)
 	}
-	if r.Type != TypeHello && (r.SeatKey != "" || r.Code != "") {
-		return Request{}, fmt.Errorf("%w: seatKey and code belong in hello only", ErrBadMessage)
+	if r.Type != TypeHello && (r.SeatKey != "" || r.Code != "" || r.Watch) {
+		return Request{}, fmt.Errorf("%w: seatKey, code and watch belong in hello only", ErrBadMessage)
 	}
 	return r, nil
 }

@@ -22,6 +22,9 @@ func TestDecode(t *testing.T) {
 		{`{"type":"hello","extra":1}`, false},
 		{`{"type":"ping"} {}`, false},
 		{`{"type":"move","version":1,"move":"x","seatKey":"k"}`, false},
+		{`{"type":"hello","watch":true}`, true},
+		{`{"type":"accept","version":1,"watch":true}`, false},
+		{`{"type":"hello","watch":"yes"}`, false},
 		{`[1]`, false},
 		{`{"type":"hello","seatKey":"` + string(make([]byte, 65)) + `"}`, false},
 	} {

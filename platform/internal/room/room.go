@@ -701,6 +701,8 @@ func (s *Session) send(b []byte) { s.sub.Send(b) }
 type Hello struct {
 	SeatKey string
 	Code    string
+	// Watch, without key or code, watches instead of taking a free seat.
+	Watch bool
 	// Version is the last version the client saw; nil for none.
 	Version *int64
 }
@@ -748,7 +750,7 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 			r.replace(old, "moved")
 		}
 		r.broadcast(ev)
-	case r.broken == nil:
+	case r.broken == nil && !h.Watch:
 		free := slices.Index(r.taken, false)
 		if free < 0 {
 			break
@@ -991,11 +993,16 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		a.Kind, a.Move = kindMove, string(sdk.Resign)
 	case TypeNewRound:
 		a.Kind = kindRequest
-		if r.seatedHumans() == 1 {
+		if r.seatedHumans() == 1 || (r.pending == nil && r.othersConsent(s.seat, nil)) {
 			a.Kind = kindRound
 		}
 	case TypeAccept:
 		a.Kind = kindAccept
+		if p := r.pending; p != nil && !slices.Contains(p.Accepted, s.seat) && r.othersConsent(s.seat, p.Accepted) {
+			// The last consent of those here: the away seats give theirs
+			// (logged as the round itself, so a replay needs no presence).
+			a.Kind = kindRound
+		}
 	case TypeDecline:
 		a.Kind = kindDecline
 	case TypeWithdraw:

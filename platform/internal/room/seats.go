@@ -21,6 +21,8 @@ import (
 //     connect again; the game never waits for them. A computer move
 //     already being thought for their seat is still played: the seat comes
 //     back at its next turn.
+//   - New round: a seat the computer plays because its player is away
+//     past the grace consents by itself, as a free seat does (othersConsent).
 //   - With a time per move (sdk.SettingMoveTime), the computer moves for
 //     the seat to move when its time is up; the player keeps the seat.
 //
@@ -144,4 +146,23 @@ func (r *Room) markAway(seat sdk.Seat) {
 	if seat >= 0 && int(seat) < len(r.awaySince) {
 		r.awaySince[seat] = r.m.cfg.Now()
 	}
+}
+
+// othersConsent tells whether every seated human but seat has consented to
+// a new round: they are in accepted, or the computer plays their seat
+// because they are away past the grace (such a seat consents by itself, as
+// a computer seat does). A player back before the round starts is a human
+// again and answers for themselves. Always false without computer seats.
+func (r *Room) othersConsent(seat sdk.Seat, accepted []sdk.Seat) bool {
+	if !r.hasComputer() {
+		return false
+	}
+	now := r.m.cfg.Now()
+	for i, t := range r.taken {
+		s := sdk.Seat(i)
+		if t && s != seat && !slices.Contains(accepted, s) && r.computerFor(s, now) != "away" {
+			return false
+		}
+	}
+	return true
 }

@@ -506,3 +506,107 @@ func TestYoninRoomLatecomerTakesComputerSeat(t *testing.T) {
 		t.Errorf("the computer moved %d times for seat 2 after it was taken", g.computerMoves[2]-before)
 	}
 }
+
+// New round with a player away past the grace: their seat, played by the
+// computer, consents by itself, so the two humans here start the round;
+// and a request whose last missing consent is an away player's starts the
+// round when that player's grace runs out.
+func TestYoninRoomNewRoundAwayConsents(t *testing.T) {
+	s := newYoninSite(t)
+	g := s.openYonin(3, yoninOpts("move_limit", "4"))
+	g.play(10)
+	if g.host.View.Status != sdk.Over {
+		t.Fatalf("at the move limit: status %s", g.host.View.Status)
+	}
+	away := g.humans[2]
+	away.Close()
+	g.watch("seat 2 away", func() bool { return !g.host.Presence.Seats[2].Connected })
+	s.clock.Add(awayGrace)
+	s.rooms.Tick()
+	g.watch("seat 2 played by the computer", func() bool { return g.host.Presence.Seats[2].Computer })
+	catchUp(t, g.humans[1], g.host.Version)
+	do(t, g.host, "newRound", "")
+	catchUp(t, g.humans[1], g.host.Version)
+	do(t, g.humans[1], "accept", "")
+	catchUp(t, g.host, g.humans[1].Version)
+	if g.host.Round != 2 || g.host.View.Status != sdk.Playing || g.host.NewRound != nil {
+		t.Fatalf("two consents and an away seat: round %d, status %s, pending %+v", g.host.Round, g.host.View.Status, g.host.NewRound)
+	}
+
+	// Round 2 to its end; the away player comes back, then leaves again
+	// after the request and the host's consent.
+	connect(t, away)
+	g.watch("seat 2 back", func() bool { return g.host.Presence.Seats[2].Connected && !g.host.Presence.Seats[2].Computer })
+	g.play(10)
+	if g.host.View.Status != sdk.Over {
+		t.Fatalf("round 2 at the move limit: status %s", g.host.View.Status)
+	}
+	catchUp(t, g.humans[1], g.host.Version)
+	do(t, g.humans[1], "newRound", "")
+	catchUp(t, g.host, g.humans[1].Version)
+	do(t, g.host, "accept", "")
+	catchUp(t, away, g.host.Version)
+	away.Close()
+	g.watch("seat 2 away again", func() bool { return !g.host.Presence.Seats[2].Connected })
+	s.clock.Add(awayGrace - time.Second)
+	s.rooms.Tick()
+	if g.host.Round != 2 || g.host.NewRound == nil {
+		t.Fatalf("before the grace ran out: round %d, pending %+v", g.host.Round, g.host.NewRound)
+	}
+	s.clock.Add(time.Second)
+	s.rooms.Tick()
+	g.watch("round 3 by the away seat's consent", func() bool { return g.host.Round == 3 })
+	if g.host.View.Status != sdk.Playing || g.host.NewRound != nil {
+		t.Fatalf("round 3: status %s, pending %+v", g.host.View.Status, g.host.NewRound)
+	}
+}
+
+// A visitor of a Yonin room sees the settings and who holds each seat
+// before taking one: a hello with "watch" watches although a seat is free;
+// the visitor then takes the next free seat clockwise by saying hello
+// without it. Nothing is claimed while they look.
+func TestYoninRoomVisitorWatchesBeforeTakingASeat(t *testing.T) {
+	s := newYoninSite(t)
+	c := client.New(s.url, nil)
+	cr, err := c.CreateRoom(ctxT(t), "yonin", yoninOpts("host.move_time", "30", "format", "pairs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := c.Player(cr.Room, cr.SeatKey)
+	connect(t, host)
+	visitor := c.Player(cr.Room, "")
+	if err := visitor.Watch(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != -1 || visitor.SeatKey != "" {
+		t.Fatalf("a watching visitor holds seat %d (key %q)", visitor.Seat, visitor.SeatKey)
+	}
+	if visitor.Settings["host.move_time"] != "30" || visitor.Settings["format"] != "pairs" {
+		t.Errorf("the visitor sees the settings %v", visitor.Settings)
+	}
+	seats := visitor.Presence.Seats
+	if len(seats) != 4 || !seats[0].Taken || !seats[0].Connected || seats[1].Taken || visitor.Presence.Spectators != 1 {
+		t.Fatalf("the visitor sees the seats %+v (spectators %d)", seats, visitor.Presence.Spectators)
+	}
+	v := visitor.Version
+	refusedWith(t, visitor, "move", "x", "spectator")
+	if err := visitor.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != 1 || visitor.SeatKey == "" || visitor.Version != v+1 {
+		t.Fatalf("taking the seat: seat %d key %q version %d (was %d)", visitor.Seat, visitor.SeatKey, visitor.Version, v)
+	}
+	// A second look with watch, then a hello with the key: the seat is kept.
+	if err := visitor.Watch(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != -1 {
+		t.Fatalf("watching again: seat %d", visitor.Seat)
+	}
+	if err := visitor.Connect(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if visitor.Seat != 1 {
+		t.Fatalf("back with the key: seat %d", visitor.Seat)
+	}
+}

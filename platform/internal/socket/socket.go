@@ -435,7 +435,7 @@ func (h *Handler) hello(c *conn, id, ip string) *room.Session {
 		return nil
 	}
 	sess, err := h.cfg.Rooms.Join(context.Background(), id,
-		room.Hello{SeatKey: req.SeatKey, Code: req.Code, Version: req.Version}, c)
+		room.Hello{SeatKey: req.SeatKey, Code: req.Code, Watch: req.Watch, Version: req.Version}, c)
 	switch {
 	case err == nil:
 		return sess

@@ -43,7 +43,7 @@ func (g *game) remember() sdk.State {
 // fork gets full slice expressions, so that its appends copy. A room plays
 // each State once, so a move copies nothing.
 func (g *game) fork() *game {
-	f := &game{start: g.start, pos: g.pos, result: g.result, records: g.records, history: g.history, keys: g.keys}
+	f := &game{start: g.start, pos: g.pos, result: g.result, records: g.records, history: g.history, keys: g.keys, legal: g.legal}
 	if !g.forked.CompareAndSwap(false, true) {
 		f.records = f.records[:len(f.records):len(f.records)]
 		f.history = f.history[:len(f.history):len(f.history)]
@@ -56,5 +56,6 @@ func (g *game) fork() *game {
 func (g *game) cost() int {
 	const perRecord = int(unsafe.Sizeof(record{})) + 48 // and its texts
 	return int(unsafe.Sizeof(game{})) + len(g.records)*perRecord +
-		len(g.history)*int(unsafe.Sizeof(Position{})) + len(g.keys)*8
+		len(g.history)*int(unsafe.Sizeof(Position{})) + len(g.keys)*8 +
+		(cap(g.legal)+cap(g.spare))*int(unsafe.Sizeof(Move(0)))
 }

@@ -41,9 +41,16 @@ type game struct {
 	history []Position
 	keys    []uint64
 	result  *sdk.Result
-	// buf is reused by play for the legal moves: a State is replayed on
-	// every call, and a fresh list per move was most of its allocations.
-	buf []Move
+	// legal is every legal move of pos, made once per position by judge:
+	// play checks a move against it and names the move with it, judge
+	// needs only its length, view lists it. A cached game shares it with
+	// its forks, read only; ownLegal tells whether this game made it (and
+	// may reuse its array). spare is an array of this game's own for the
+	// next position's list, so replaying a State does not allocate a list
+	// per move.
+	legal    []Move
+	ownLegal bool
+	spare    []Move
 	// forked is set by the first fork (cache.go).
 	forked atomic.Bool
 }
@@ -102,8 +109,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	if err != nil {
 		return err
 	}
-	g.buf = g.pos.legalMoves(g.buf[:0])
-	legal := g.buf
+	legal := g.legal
 	if !containsMove(legal, m) {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", mv)
 	}
@@ -140,7 +146,14 @@ func containsMove(list []Move, m Move) bool {
 // check with every move of the cycle).
 func (g *game) judge() {
 	mover := g.pos.side ^ 1
-	if !g.pos.hasLegal() {
+	next := g.pos.legalMoves(g.spare[:0])
+	if g.ownLegal {
+		g.spare = g.legal
+	} else {
+		g.spare = nil
+	}
+	g.legal, g.ownLegal = next, true
+	if len(g.legal) == 0 {
 		reason := ReasonStalemate
 		if g.pos.inCheck() {
 			reason = ReasonCheckmate

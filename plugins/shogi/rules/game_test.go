@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -266,4 +267,48 @@ func equalSeats(a, b []sdk.Seat) bool {
 		}
 	}
 	return true
+}
+
+// TestLegalListIsThePosition plays a game through Play (so every move
+// forks a cached game) and checks that the legal list each game keeps is
+// exactly its position's, and that playing on from a game leaves the
+// list of the game it forked from as it was.
+func TestLegalListIsThePosition(t *testing.T) {
+	s, _, err := Variant{}.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ply := 0; ply < 120; ply++ {
+		g, err := decodeState(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.over() {
+			break
+		}
+		pos := g.pos
+		want := pos.legalMoves(nil)
+		if !slices.Equal(g.legal, want) {
+			t.Fatalf("ply %d: kept list has %d moves, the position %d", ply, len(g.legal), len(want))
+		}
+		// A replay (a State the cache misses) reuses its arrays move
+		// after move and must end on the same list.
+		r, err := replayState(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(r.legal, want) {
+			t.Fatalf("ply %d: replayed list has %d moves, the position %d", ply, len(r.legal), len(want))
+		}
+		kept := slices.Clone(g.legal)
+		m := want[(ply*7)%len(want)]
+		next, _, err := Variant{}.Play(s, sdk.Seat(pos.side), sdk.Move(m.USI()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(g.legal, kept) {
+			t.Fatalf("ply %d: playing on changed the list of the game it forked from", ply)
+		}
+		s = next
+	}
 }

@@ -38,6 +38,35 @@ type namer struct {
 	p      *Position
 	legal  []Move
 	prevTo int // 0 when there is no previous move
+	// shared marks the targets that board moves from more than one cell
+	// reach, so that rivals scans the list only for those: a View names
+	// every legal move, twice, and a scan per name made that quadratic.
+	// from is the first origin seen per target (0, no board cell, when
+	// none). Both are filled on first use.
+	indexed bool
+	shared  [mbSize]bool
+	from    [mbSize]uint8
+}
+
+// index fills shared and from.
+func (n *namer) index() {
+	if n.indexed {
+		return
+	}
+	n.indexed = true
+	for _, x := range n.legal {
+		if x.isDrop() {
+			continue
+		}
+		to, from := x.to(), uint8(x.from())
+		switch n.from[to] {
+		case 0:
+			n.from[to] = from
+		case from:
+		default:
+			n.shared[to] = true
+		}
+	}
 }
 
 // promoChoice tells whether m's piece could have promoted on m (so that a
@@ -54,6 +83,9 @@ func (n *namer) promoChoice(m Move) bool {
 // m's target.
 func (n *namer) rivals(m Move) []int {
 	if m.isDrop() {
+		return nil
+	}
+	if n.index(); !n.shared[m.to()] {
 		return nil
 	}
 	pc := n.p.b[m.from()]

@@ -45,3 +45,59 @@ func TestMoveNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRivalsIndexIsTheScan checks the index rivals consults against a scan
+// of the whole list, for every legal move of every position of a game and
+// of positions crowded with like pieces.
+func TestRivalsIndexIsTheScan(t *testing.T) {
+	scan := func(p *Position, legal []Move, m Move) []int {
+		var out []int
+		if m.isDrop() {
+			return nil
+		}
+		for _, x := range legal {
+			if !x.isDrop() && x.to() == m.to() && x.from() != m.from() && p.b[x.from()] == p.b[m.from()] && !containsInt(out, x.from()) {
+				out = append(out, x.from())
+			}
+		}
+		return out
+	}
+	mustSFEN := func(t *testing.T, sfen string) Position {
+		p, err := ParseSFEN(sfen)
+		if err != nil {
+			t.Fatalf("ParseSFEN(%q): %v", sfen, err)
+		}
+		return p
+	}
+	check := func(where string, p *Position) {
+		legal := p.legalMoves(nil)
+		n := namer{p: p, legal: legal}
+		for _, m := range legal {
+			got, want := n.rivals(m), scan(p, legal, m)
+			if len(got) != len(want) {
+				t.Fatalf("%s, %s: rivals %v, the scan %v", where, m.USI(), got, want)
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s, %s: rivals %v, the scan %v", where, m.USI(), got, want)
+				}
+			}
+		}
+	}
+	for _, sfen := range []string{
+		"4k4/9/9/9/3GGG3/3G1S3/3SSS3/9/4K4 b 2r2b18p4n4l 1",
+		"4k4/9/9/3+P+P+P3/3+P1+P3/3+P+P+P3/9/9/4K4 b 2r2b4g4s4n4l10p 1",
+	} {
+		p := mustSFEN(t, sfen)
+		check(sfen, &p)
+	}
+	p := mustSFEN(t, StartSFEN)
+	for ply := 0; ply < 150; ply++ {
+		check("ply "+p.SFEN(), &p)
+		legal := p.legalMoves(nil)
+		if len(legal) == 0 {
+			break
+		}
+		p.do(legal[(ply*11)%len(legal)])
+	}
+}

@@ -186,8 +186,8 @@ func (Variant) Divide(ctx context.Context, position string, depth int) (map[stri
 
 // view builds the complete View of the game.
 func (g *game) view() sdk.View {
-	// A copy: legalMoves tries every move on the position and takes it back,
-	// and g may be a cached game that other calls read at the same time.
+	// A copy, so that nothing below can change g: it may be a cached game
+	// that other calls read at the same time.
 	pos := g.pos
 	p := &pos
 	v := sdk.View{
@@ -248,7 +248,7 @@ func (g *game) view() sdk.View {
 	if len(v.InCheck) > 0 {
 		v.Notices = []string{"notice.check"}
 	}
-	legal := p.legalMoves(nil)
+	legal := g.legal // judge made it for this position
 	n := namer{p: p, legal: legal, prevTo: g.prevTo()}
 	// The list is in the order of the move texts. Sorting the moves by
 	// their USI text before naming them moves 24-byte pairs instead of

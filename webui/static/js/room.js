@@ -44,6 +44,12 @@ const room = {
 // free seats once the host starts, and for whoever is away.
 const computerSeats = (desc.hostSettings || []).some((s) => s.key === 'host.level');
 
+// A visitor without a seat in a room with host settings watches first: the
+// page shows the settings and who holds each seat, and the visitor chooses
+// to take the free seat or to watch ("watch" in hello). Two-player rooms
+// seat the first guest on opening. choice: undecided | watch | take.
+let choice = computerSeats && !seatKey(roomID) ? 'undecided' : 'take';
+
 // pending is our move sent (or to be sent) and not yet confirmed:
 // {id, move, text, alt, seat, version}. One at a time: the board is locked
 // meanwhile.
@@ -72,6 +78,7 @@ function connect() {
     else {
       const k = seatKey(roomID);
       if (k) hello.seatKey = k;
+      else if (choice !== 'take') hello.watch = true;
     }
     if (room.version !== null) hello.version = room.version;
     ws.send(JSON.stringify(hello));
@@ -530,8 +537,36 @@ function render() {
   $('result-new').hidden = $('new-round').hidden;
   $('result-new').disabled = $('new-round').disabled;
   renderSettings();
+  renderChoice();
   renderClock();
 }
+
+/** renderChoice offers a visitor who watches the free seat (or watching). */
+function renderChoice() {
+  const free = (room.presence?.seats || []).findIndex((s) => !s.taken);
+  const box = $('seat-choice');
+  box.hidden = choice === 'take' || room.seat >= 0 || free < 0 || room.version === null || Boolean(room.broken);
+  body.choice = box.hidden ? 'none' : choice;
+  if (box.hidden) return;
+  $('seat-choice-text').hidden = choice !== 'undecided';
+  $('just-watch').hidden = choice !== 'undecided';
+  $('take-seat').textContent = t('room.choice.take', { seat: seatName(free) });
+  $('take-seat').disabled = conn.state !== 'open';
+}
+
+$('take-seat').addEventListener('click', () => {
+  choice = 'take';
+  $('seat-choice').hidden = true;
+  // Say hello again, this time taking the next free seat.
+  const old = conn.ws;
+  conn.ws = null;
+  if (old) old.close();
+  connect();
+});
+$('just-watch').addEventListener('click', () => {
+  choice = 'watch';
+  render();
+});
 
 /** renderSettings lists the room's settings (the room's options over the declared defaults). */
 let settingsDrawn = false;
@@ -555,7 +590,7 @@ function renderSettings() {
   }
   $('room-settings-box').hidden = false;
   // A newcomer sees what they join.
-  $('room-settings-box').open = room.version !== null && room.view && room.view.ply === 0;
+  $('room-settings-box').open = choice === 'undecided' || (room.version !== null && room.view && room.view.ply === 0);
 }
 
 function renderPresence() {
