@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,7 +75,8 @@ func parallel() int {
 	return 2
 }
 
-// TestScenarios plays every scenario under scenarios/ in Chromium, each its
+// TestScenarios plays every scenario under scenarios/ in Chromium and in
+// Firefox (TestScenarios/NAME/chromium, .../firefox), each its
 // own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that one.
 func TestScenarios(t *testing.T) {
 	scs, err := harness.LoadAll("scenarios")
@@ -117,25 +119,76 @@ func TestScenarios(t *testing.T) {
 			if sc.Skip != "" {
 				t.Skip(sc.Skip)
 			}
-			t.Parallel()
-			browser := findBrowser(t)
-			url := base(t)
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			sum, err := harness.Run(t.Context(), harness.Config{
-				Base: url, Chromium: browser, Parallel: 1, Out: out, Log: testLog{t},
-			}, []*harness.Scenario{sc})
-			if err != nil {
-				t.Fatal(err)
-			}
-			mu.Lock()
-			all.Results = append(all.Results, sum.Results...)
-			mu.Unlock()
-			if r := sum.Results[0]; !r.Passed && !r.Skipped {
-				t.Errorf("%s: %v\nartifacts: %s", sc.File, r.Err, strings.Join(r.Artifacts, " "))
+			for _, engine := range scenarioEngines(sc) {
+				t.Run(engine, func(t *testing.T) {
+					if why := sc.SkipIn[engine]; why != "" {
+						t.Skip(why)
+					}
+					t.Parallel()
+					// One retry: a scenario that passes only on it is
+					// reported FLAKY (in the log, JUnit and HTML
+					// reports), not hidden as passed nor failing the run.
+					cfg := harness.Config{Parallel: 1, Out: out, Log: testLog{t}, Retries: 1}
+					for _, e := range strings.Split(engine, "+") {
+						switch e {
+						case "chromium":
+							cfg.Chromium = findBrowser(t)
+						case "firefox":
+							cfg.Firefox = findFirefox(t)
+						}
+					}
+					if !strings.Contains(engine, "+") {
+						cfg.Engines = []string{engine}
+					}
+					cfg.Base = base(t)
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+					if err != nil {
+						t.Fatal(err)
+					}
+					mu.Lock()
+					all.Results = append(all.Results, sum.Results...)
+					mu.Unlock()
+					r := sum.Results[0]
+					if !r.Passed && !r.Skipped {
+						t.Errorf("%s: %v\nartifacts: %s", sc.File, r.Err, strings.Join(r.Artifacts, " "))
+					}
+					if r.Flaky {
+						t.Logf("FLAKY: %s passed only on attempt %d; the first failed: %v\nartifacts: %s", r.Name(), r.Attempts, r.FirstErr, strings.Join(r.Artifacts, " "))
+					}
+				})
 			}
 		})
 	}
+}
+
+// scenarioEngines are the engines a shipped scenario is played in: both, or,
+// when its every actor names a browser, theirs together ("firefox+chromium").
+func scenarioEngines(sc *harness.Scenario) []string {
+	var own []string
+	for _, a := range sc.Actors {
+		if a.Browser == "" {
+			return []string{"chromium", "firefox"}
+		}
+		if !slices.Contains(own, a.Browser) {
+			own = append(own, a.Browser)
+		}
+	}
+	return []string{strings.Join(own, "+")}
+}
+
+// findFirefox finds Firefox as the harness does, or skips as findBrowser.
+func findFirefox(t *testing.T) string {
+	t.Helper()
+	p, err := harness.FindFirefox("", os.Getenv)
+	if errors.Is(err, chromium.ErrNotFound) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestScenarioSelected: `-run TestScenarios/NAME` plays that scenario only
@@ -146,14 +199,14 @@ func TestScenarioSelected(t *testing.T) {
 	}
 	findBrowser(t)
 	base(t)
-	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestScenarios$/^shogi-resume-second-tab$", "-test.v", "-test.count=1")
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestScenarios$/^shogi-resume-second-tab$/^chromium$", "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), "BANMEN_HARNESS_CHILD=1", "BANMEN_HARNESS_JUNIT=")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
-	ran := regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestScenarios/(\S+)`).FindAllStringSubmatch(string(b), -1)
-	if len(ran) != 1 || ran[0][2] != "shogi-resume-second-tab" || ran[0][1] != "PASS" {
+	ran := regexp.MustCompile(`(?m)^\s*--- (PASS|FAIL|SKIP): TestScenarios/(\S+)/(\S+)`).FindAllStringSubmatch(string(b), -1)
+	if len(ran) != 1 || ran[0][2] != "shogi-resume-second-tab" || ran[0][3] != "chromium" || ran[0][1] != "PASS" {
 		t.Errorf("selecting one scenario ran %v:\n%s", ran, b)
 	}
 }
@@ -171,9 +224,8 @@ func (l testLog) Write(p []byte) (int, error) {
 // JUnit report.
 func TestFailure(t *testing.T) {
 	t.Parallel()
-	browser := findBrowser(t)
-	url := base(t)
-	sc, err := harness.Parse([]byte(`
+	eachEngine(t, func(t *testing.T, cfg harness.Config, dir string) {
+		sc, err := harness.Parse([]byte(`
 name: broken on purpose
 variant: shogi
 actors:
@@ -184,61 +236,62 @@ steps:
   - screenshot: after-two-moves
   - expect: {ply: 3, toMove: [1], within: 1s}
 `))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out}, []*harness.Scenario{sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := sum.Results[0]
-	if r.Passed || r.Err == nil {
-		t.Fatal("a wrong expectation passed")
-	}
-	msg := r.Err.Error()
-	for _, want := range []string{"step 4 (line 10, expect)", "ply: want 3, got 2", "to move: want [1], got [0]"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("the failure %q does not say %q", msg, want)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	png := filepath.Join(out, "broken-on-purpose", "host-tab1.png")
-	b, err := os.ReadFile(png)
-	if err != nil {
-		t.Fatalf("no screenshot: %v (artifacts %v)", err, r.Artifacts)
-	}
-	if !bytes.HasPrefix(b, []byte("\x89PNG")) || len(b) < 1000 {
-		t.Errorf("%s is not a screenshot (%d bytes)", png, len(b))
-	}
-	// The whole page, not the screen: on a phone the move list is below
-	// the board, so the picture is taller than the 390x844 screen.
-	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err != nil {
-		t.Error(err)
-	} else if cfg.Height*390 <= cfg.Width*844 {
-		t.Errorf("%s is %dx%d, the screen only", png, cfg.Width, cfg.Height)
-	}
-	shot := filepath.Join(out, "broken-on-purpose", "after-two-moves.png")
-	if len(r.Screenshots) != 1 || r.Screenshots[0] != shot {
-		t.Errorf("screenshot steps' files %v, want [%s]", r.Screenshots, shot)
-	}
-	if _, err := os.Stat(shot); err != nil {
-		t.Errorf("the screenshot step: %v", err)
-	}
-	if _, err := os.Stat(filepath.Join(out, "broken-on-purpose", "host-console.txt")); err != nil {
-		t.Errorf("no console: %v", err)
-	}
-	if line := sum.Line(); !strings.HasPrefix(line, "0 passed, 1 failed") {
-		t.Errorf("summary %q", line)
-	}
-	var x bytes.Buffer
-	if err := sum.WriteJUnit(&x); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`failures="1"`, `<failure message="step 4 (line 10, expect): ply: want 3, got 2`, "[[ATTACHMENT|" + png + "]]"} {
-		if !strings.Contains(x.String(), want) {
-			t.Errorf("the JUnit report lacks %q:\n%s", want, x.String())
+		out := cfg.Out
+		sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		r := sum.Results[0]
+		if r.Passed || r.Err == nil {
+			t.Fatal("a wrong expectation passed")
+		}
+		msg := r.Err.Error()
+		for _, want := range []string{"step 4 (line 10, expect)", "ply: want 3, got 2", "to move: want [1], got [0]"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the failure %q does not say %q", msg, want)
+			}
+		}
+		png := filepath.Join(out, "broken-on-purpose"+dir, "host-tab1.png")
+		b, err := os.ReadFile(png)
+		if err != nil {
+			t.Fatalf("no screenshot: %v (artifacts %v)", err, r.Artifacts)
+		}
+		if !bytes.HasPrefix(b, []byte("\x89PNG")) || len(b) < 1000 {
+			t.Errorf("%s is not a screenshot (%d bytes)", png, len(b))
+		}
+		// The whole page, not the screen: on a phone the move list is below
+		// the board, so the picture is taller than the 390x844 screen.
+		if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err != nil {
+			t.Error(err)
+		} else if cfg.Height*390 <= cfg.Width*844 {
+			t.Errorf("%s is %dx%d, the screen only", png, cfg.Width, cfg.Height)
+		}
+		shot := filepath.Join(out, "broken-on-purpose"+dir, "after-two-moves.png")
+		if len(r.Screenshots) != 1 || r.Screenshots[0] != shot {
+			t.Errorf("screenshot steps' files %v, want [%s]", r.Screenshots, shot)
+		}
+		if _, err := os.Stat(shot); err != nil {
+			t.Errorf("the screenshot step: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(out, "broken-on-purpose"+dir, "host-console.txt")); err != nil {
+			t.Errorf("no console: %v", err)
+		}
+		if line := sum.Line(); !strings.HasPrefix(line, "0 passed, 1 failed") {
+			t.Errorf("summary %q", line)
+		}
+		var x bytes.Buffer
+		if err := sum.WriteJUnit(&x); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{`failures="1"`, `<failure message="step 4 (line 10, expect): ply: want 3, got 2`, "[[ATTACHMENT|" + png + "]]"} {
+			if !strings.Contains(x.String(), want) {
+				t.Errorf("the JUnit report lacks %q:\n%s", want, x.String())
+			}
+		}
+	})
 }
 
 // TestRoomFailure: a wrong expectation of one actor in a room scenario
@@ -320,9 +373,8 @@ steps:
 // when every step passed.
 func TestJSError(t *testing.T) {
 	t.Parallel()
-	browser := findBrowser(t)
-	url := base(t)
-	sc, err := harness.Parse([]byte(`
+	eachEngine(t, func(t *testing.T, cfg harness.Config, _ string) {
+		sc, err := harness.Parse([]byte(`
 variant: shogi
 steps:
   - open: play
@@ -330,17 +382,18 @@ steps:
   - wait: 300ms
   - expect: {ply: 0}
 `))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc.Name = "jserror"
-	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: t.TempDir()}, []*harness.Scenario{sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := sum.Results[0]; r.Passed || !strings.Contains(fmt.Sprint(r.Err), "JavaScript errors: host tab1: Uncaught Error: boom on purpose") {
-		t.Errorf("an uncaught exception: passed %v, %v", r.Passed, r.Err)
-	}
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = "jserror"
+		sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := sum.Results[0]; r.Passed || !strings.Contains(fmt.Sprint(r.Err), "JavaScript errors: host tab1: Uncaught Error: boom on purpose") {
+			t.Errorf("an uncaught exception: passed %v, %v", r.Passed, r.Err)
+		}
+	})
 }
 
 // TestComputerFailure: the computer page's steps fail when they should: a
@@ -401,45 +454,64 @@ steps:
 // before any browser starts, naming the variants it has.
 func TestOpenFailures(t *testing.T) {
 	t.Parallel()
-	browser := findBrowser(t)
-	url := base(t)
-	var scs []*harness.Scenario
-	for name, text := range map[string]string{
-		"http-404": `
+	eachEngine(t, func(t *testing.T, cfg harness.Config, _ string) {
+		var scs []*harness.Scenario
+		for name, text := range map[string]string{
+			"http-404": `
 variant: shogi
 steps:
   - open: /{lang}/no-such-variant/play?mode=local
 `,
-		"unknown-variant": `
+			"unknown-variant": `
 variant: no-such-variant
 steps:
   - open: play
 `,
-	} {
-		sc, err := harness.Parse([]byte(text))
+		} {
+			sc, err := harness.Parse([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc.Name = name
+			scs = append(scs, sc)
+		}
+		cfg.Parallel = 2
+		sum, err := harness.Run(t.Context(), cfg, scs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc.Name = name
-		scs = append(scs, sc)
-	}
-	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Parallel: 2, Out: t.TempDir()}, scs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string][]string{
-		"http-404":        {"step 1 (line 4, open /{lang}/no-such-variant/play?mode=local)", "HTTP 404"},
-		"unknown-variant": {`variant "no-such-variant" is not on the site`, "shogi"},
-	}
-	for _, r := range sum.Results {
-		if r.Passed {
-			t.Errorf("%s passed", r.Scenario.Name)
-			continue
+		want := map[string][]string{
+			"http-404":        {"step 1 (line 4, open /{lang}/no-such-variant/play?mode=local)", "HTTP 404"},
+			"unknown-variant": {`variant "no-such-variant" is not on the site`, "shogi"},
 		}
-		for _, w := range want[r.Scenario.Name] {
-			if !strings.Contains(fmt.Sprint(r.Err), w) {
-				t.Errorf("%s: the failure %q does not say %q", r.Scenario.Name, r.Err, w)
+		for _, r := range sum.Results {
+			if r.Passed {
+				t.Errorf("%s passed", r.Scenario.Name)
+				continue
+			}
+			for _, w := range want[r.Scenario.Name] {
+				if !strings.Contains(fmt.Sprint(r.Err), w) {
+					t.Errorf("%s: the failure %q does not say %q", r.Scenario.Name, r.Err, w)
+				}
 			}
 		}
+	})
+}
+
+// eachEngine runs f as a subtest per engine (chromium, firefox) with a
+// Config for it; dir is what the engine adds to a scenario's folder name.
+func eachEngine(t *testing.T, f func(t *testing.T, cfg harness.Config, dir string)) {
+	for _, engine := range []string{"chromium", "firefox"} {
+		t.Run(engine, func(t *testing.T) {
+			cfg := harness.Config{Engines: []string{engine}, Out: t.TempDir()}
+			dir := ""
+			if engine == "firefox" {
+				cfg.Firefox, dir = findFirefox(t), "-firefox"
+			} else {
+				cfg.Chromium = findBrowser(t)
+			}
+			cfg.Base = base(t)
+			f(t, cfg, dir)
+		})
 	}
 }

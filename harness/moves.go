@@ -222,7 +222,7 @@ func (s *session) input(ctx context.Context, b *browser, t *tab, how, from, to s
 	switch how {
 	case "mouse", "touch":
 		for _, sel := range []string{from, to} {
-			p, err := center(t, sel)
+			p, err := steadyCenter(t, sel)
 			if err != nil {
 				return err
 			}
@@ -274,6 +274,24 @@ func center(t *tab, sel string) (point, error) {
 		return point{}, fmt.Errorf("%s is not on the page or not shown", sel)
 	}
 	return *p, nil
+}
+
+// steadyCenter is sel's centre once two readings agree: a page that is
+// still laying itself out (a notice shown after a reload) moves its board
+// between a reading and the press.
+func steadyCenter(t *tab, sel string) (point, error) {
+	p, err := center(t, sel)
+	for range 5 {
+		if err != nil {
+			return p, err
+		}
+		var q point
+		if q, err = center(t, sel); err == nil && q == p {
+			return p, nil
+		}
+		p = q
+	}
+	return p, err
 }
 
 // drag presses at a, moves in steps to z and releases, with the mouse or a

@@ -61,8 +61,8 @@ func (e *SetupError) Unwrap() error { return e.Err }
 // Result is how one scenario went in one engine.
 type Result struct {
 	Scenario *Scenario
-	// Engine is the run's engine ("chromium", "firefox"), or "mixed" for a
-	// scenario whose actors each name their own.
+	// Engine is the run's engine ("chromium", "firefox"), or the actors'
+	// ("firefox+chromium") for a scenario whose actors each name their own.
 	Engine  string
 	Passed  bool
 	Skipped bool
@@ -211,7 +211,7 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 // scenarioRun is one scenario in one engine.
 type scenarioRun struct {
 	sc     *Scenario
-	engine string // the run's, or "mixed"
+	engine string // the run's, or the actors' own ("firefox+chromium")
 }
 
 // plan lists the runs of the scenarios in the engines, and which engines
@@ -226,15 +226,21 @@ func plan(engs []string, scs []*Scenario) ([]scenarioRun, map[string]bool, error
 	var runs []scenarioRun
 	for _, sc := range scs {
 		own := true
+		var theirs []string
 		for _, a := range sc.Actors {
 			if a.Browser == "" {
 				own = false
-			} else if sc.Skip == "" {
+				continue
+			}
+			if !slices.Contains(theirs, a.Browser) {
+				theirs = append(theirs, a.Browser)
+			}
+			if sc.Skip == "" {
 				need[a.Browser] = true
 			}
 		}
 		if own {
-			runs = append(runs, scenarioRun{sc, "mixed"})
+			runs = append(runs, scenarioRun{sc, strings.Join(theirs, "+")})
 			continue
 		}
 		for _, e := range engs {
@@ -309,8 +315,8 @@ func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(sc.Timeout))
 	defer cancel()
 	engine := run.engine
-	if engine == "mixed" {
-		engine = "chromium" // unused: every actor names its own
+	if _, ok := engines[engine]; !ok {
+		engine = "chromium" // unused: every actor names their own
 	}
 	s := &session{sc: sc, name: r.Name(), engine: engine, share: newShare(), cfg: cfg, client: c, browsers: map[string]*browser{}}
 	defer s.close()

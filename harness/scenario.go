@@ -1,6 +1,7 @@
 // Package harness plays scripted games in real browsers against a Banmen
 // site, end to end: a scenario file (YAML) names a variant, the actors (each
-// its own Chromium profile on its own device) and the steps (open a page,
+// its own browser profile on its own device, in Chromium or Firefox) and the
+// steps (open a page,
 // press a button, make a move by its notation with the actor's input method,
 // reload, go offline, expect a position, a result, an exported record...).
 //
@@ -9,6 +10,10 @@
 // legal move with its cells, and the harness only clicks, taps or keys its
 // way to them. Every way it touches the page (selectors, data attributes) is
 // in selectors.go, so a change of the web UI is a change of one file.
+//
+// Browsers are engines behind one interface (driver.go): Chromium through
+// the DevTools protocol (chrome.go, with chromedp) and Firefox through
+// WebDriver BiDi (firefox.go, with the small client in internal/bidi).
 package harness
 
 import (

@@ -18,6 +18,10 @@ func TestParseErrors(t *testing.T) {
 		{"no action", "variant: shogi\nsteps:\n  - actor: host\n", "(found 0)"},
 		{"no variant", "steps: []\n", "no variant"},
 		{"unknown device", "variant: shogi\nactors: [{name: a, device: watch}]\n", `unknown device "watch"`},
+		{"unknown browser", "variant: shogi\nactors: [{name: a, browser: safari}]\n", `actor "a": unknown browser "safari" (have chromium, firefox)`},
+		{"skipIn an unknown browser", "variant: shogi\nskipIn: {safari: no}\n", `skipIn: unknown browser "safari"`},
+		{"skipIn without a reason", "variant: shogi\nskipIn: {firefox: \"\"}\n", "skipIn firefox: say why"},
+		{"screenshot name", "variant: shogi\nsteps:\n  - screenshot: a/b\n", "a screenshot's name is a file name"},
 		{"touch without a touch screen", "variant: shogi\nactors: [{name: a, device: desktop, input: touch}]\n", `input "touch" needs a touch device`},
 		{"unknown input", "variant: shogi\nactors: [{name: a, input: voice}]\n", `unknown input "voice"`},
 		{"unknown actor", "variant: shogi\nsteps:\n  - open: play\n    actor: guest\n", `no actor "guest"`},
@@ -127,10 +131,17 @@ func TestShippedScenariosLoad(t *testing.T) {
 	for name, actors := range map[string]int{
 		"room-shogi-phone-desktop": 2, "room-xiangqi-phone-desktop": 2, "room-reconnect": 2,
 		"room-second-tab": 2, "room-new-round": 2, "room-spectator": 3,
-		"room-shogi-touch-promotion": 2, "room-yonin-four-devices": 4, "room-yonin-computer-takes-over": 2,
+		"room-shogi-touch-promotion": 2, "room-firefox-host-chromium-guest": 2,
+		"room-yonin-four-devices": 4, "room-yonin-computer-takes-over": 2,
 	} {
 		if rooms[name] != actors {
 			t.Errorf("scenario %s: %d actors, want %d", name, rooms[name], actors)
+		}
+	}
+	// One online game is played between the two engines.
+	for _, sc := range scs {
+		if sc.Name == "room-firefox-host-chromium-guest" && (sc.Actors[0].Browser != "firefox" || sc.Actors[1].Browser != "chromium") {
+			t.Errorf("%s: actors on %q and %q, want a Firefox host and a Chromium guest", sc.Name, sc.Actors[0].Browser, sc.Actors[1].Browser)
 		}
 	}
 }

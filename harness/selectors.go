@@ -168,7 +168,10 @@ const jsCenter = `((sel) => {
   const e = document.querySelector(sel);
   if (!e) return null;
   const r0 = e.getBoundingClientRect();
-  if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth) e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+  // Off the screen, or under something else there (a sticky header over
+  // the board's top row once the page is scrolled): bring it to the middle.
+  const hit = document.elementFromPoint(r0.left + r0.width / 2, r0.top + r0.height / 2);
+  if (r0.top < 0 || r0.left < 0 || r0.bottom > innerHeight || r0.right > innerWidth || (hit && hit !== e && !e.contains(hit) && !hit.contains(e))) e.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
   const r = e.getBoundingClientRect();
   if (r.width === 0 || r.height === 0) return null;
   return {x: r.left + r.width / 2, y: r.top + r.height / 2, w: r.width, h: r.height};
@@ -186,11 +189,15 @@ const jsRadio = `((group, value) => {
   return {sel, checked: r.checked, have: []};
 })`
 
-// jsFocusPast tells whether the focused element comes after the first
-// element of sel in the page (so Tab would have to go round the end).
+// jsFocusPast tells whether Tab should start again from the top to reach
+// sel: the focused element comes after it in the page (Tab would have to go
+// round the end), is no longer shown, or is nowhere (the body) while the
+// browser keeps a starting point for Tab where a hidden element was.
 const jsFocusPast = `((sel) => {
   const a = document.activeElement, e = document.querySelector(sel);
-  return !!(a && e && a !== document.body && !a.matches(sel) && (a.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING));
+  if (!e || (a && a.matches(sel))) return false;
+  if (!a || a === document.body || a.getClientRects().length === 0) return true;
+  return !!(a.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING);
 })`
 
 // jsFocusTop lets the focus go and puts the caret at the top of the page, as

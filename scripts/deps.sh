@@ -1,10 +1,11 @@
 #!/bin/sh
 # deps.sh makes sure the programs the tests need are installed, and `make
 # test` runs it first, so a test never passes by skipping for want of one:
-# Debian's chromium (webui/e2e, the harness), fairy-stockfish (the rules'
-# cross-checks), postgresql (the PostgreSQL store's tests start their own
-# throwaway cluster with its initdb and pg_ctl) and nodejs with npm (the
-# TypeScript example plugin, sdk/examples/morris-ts). When one is missing it installs them with apt-get if run as
+# Debian's chromium (webui/e2e, the harness), firefox-esr (the harness's
+# second engine), fairy-stockfish (the rules' cross-checks), postgresql (the
+# PostgreSQL store's tests start their own throwaway cluster with its initdb
+# and pg_ctl) and nodejs with npm (the TypeScript example plugin,
+# sdk/examples/morris-ts). When one is missing it installs them with apt-get if run as
 # root, else it stops at once and names the command that would.
 #
 #   scripts/deps.sh          check, install what is missing (as root)
@@ -13,7 +14,7 @@ set -eu
 
 # nodejs and npm are not listed: Node.js may come from elsewhere, whose nodejs
 # conflicts with Debian's npm; they are installed only when missing (below).
-packages="chromium fairy-stockfish postgresql"
+packages="chromium firefox-esr fairy-stockfish postgresql"
 
 if [ "${1:-}" = "-list" ]; then
 	printf '%s\n' $packages
@@ -28,6 +29,12 @@ if [ -n "${BANMEN_CHROMIUM:-}" ]; then
 	[ -x "$BANMEN_CHROMIUM" ] || { echo "deps: BANMEN_CHROMIUM=$BANMEN_CHROMIUM is not an executable" >&2; exit 1; }
 elif ! { have chromium || have chromium-browser || have google-chrome || [ -x /usr/bin/chromium ]; }; then
 	missing="$missing chromium"
+fi
+# Firefox as harness.FindFirefox finds it: $BANMEN_FIREFOX, PATH, Debian's path.
+if [ -n "${BANMEN_FIREFOX:-}" ]; then
+	[ -x "$BANMEN_FIREFOX" ] || { echo "deps: BANMEN_FIREFOX=$BANMEN_FIREFOX is not an executable" >&2; exit 1; }
+elif ! { have firefox-esr || have firefox || [ -x /usr/bin/firefox-esr ]; }; then
+	missing="$missing firefox-esr"
 fi
 have fairy-stockfish || [ -x /usr/games/fairy-stockfish ] || missing="$missing fairy-stockfish"
 # initdb as platform/internal/pgtest finds it: $BANMEN_PG_BIN, PATH, Debian's path.
