@@ -125,14 +125,7 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	if req.Format == "" {
 		return badRequest("export needs a format")
 	}
-	id := c.Params("room")
-	if !room.ValidID(id) {
-		return notFound("room_not_found", "no such room (unknown or expired)")
-	}
-	r, err := s.rooms.Open(c.UserContext(), id)
-	if errors.Is(err, room.ErrNotFound) {
-		return notFound("room_not_found", "no such room (unknown or expired)")
-	}
+	r, err := s.openRoom(c)
 	if err != nil {
 		return err
 	}
@@ -147,6 +140,20 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.JSON(fiber.Map{"text": text, "version": version})
+}
+
+// openRoom opens the room named by the request's path, or answers
+// room_not_found for an id that is malformed, unknown or expired.
+func (s *Server) openRoom(c *fiber.Ctx) (*room.Room, error) {
+	id := c.Params("room")
+	if !room.ValidID(id) {
+		return nil, notFound("room_not_found", "no such room (unknown or expired)")
+	}
+	r, err := s.rooms.Open(c.UserContext(), id)
+	if errors.Is(err, room.ErrNotFound) {
+		return nil, notFound("room_not_found", "no such room (unknown or expired)")
+	}
+	return r, err
 }
 
 type roomViewRequest struct {
@@ -164,14 +171,7 @@ func (s *Server) roomView(c *fiber.Ctx) error {
 	if req.Ply == nil {
 		return badRequest("view needs a ply")
 	}
-	id := c.Params("room")
-	if !room.ValidID(id) {
-		return notFound("room_not_found", "no such room (unknown or expired)")
-	}
-	r, err := s.rooms.Open(c.UserContext(), id)
-	if errors.Is(err, room.ErrNotFound) {
-		return notFound("room_not_found", "no such room (unknown or expired)")
-	}
+	r, err := s.openRoom(c)
 	if err != nil {
 		return err
 	}
