@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -72,5 +73,38 @@ func TestSlideAnimation(t *testing.T) {
 				t.Errorf("the pieces animated are on cells %v, want the moved pawn's (%s)", slides, want)
 			}
 		})
+	}
+}
+
+// TestYoninRestAtOnce: once the person is mated in a Yonin computer game the
+// page offers to play the rest at once, and choosing it ends the game without
+// waiting for the computers' ordinary thinking. The person plays West; the
+// imported game has West mated and East to move, able to mate North. The
+// page's ordinary /suggest calls are held back (e2e.slow), so only the quick
+// moves of "play the rest at once" can finish the game.
+func TestYoninRestAtOnce(t *testing.T) {
+	ctx := computerTab(t, "yonin")
+	setLevel(t, ctx, "hard", true)
+	click(t, ctx, `#new-game`)
+	wait(t, ctx, `document.getElementById('options-dialog').open`)
+	click(t, ctx, `#side-choices input[value="1"]`)
+	click(t, ctx, `#options-start`)
+	wait(t, ctx, `document.body.dataset.ready === 'true' && document.body.dataset.thinking !== 'true' && document.body.dataset.toMove === '1'`)
+	if !eval[bool](t, ctx, `document.getElementById('rest').hidden`) {
+		t.Error("the rest is offered while the person still plays")
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`localStorage.setItem('e2e.slow', '600000')`))
+	importGame(t, ctx, "yonin", yoninStart+"\n"+strings.Join(yoninEnding, "\n")+"\n")
+	wait(t, ctx, `!document.getElementById('rest').hidden && document.body.dataset.status === 'playing'`)
+	if s := eval[string](t, ctx, `document.getElementById('rest').innerText`); !strings.Contains(s, "Play the rest at once") {
+		t.Errorf("the offer reads %q", s)
+	}
+	click(t, ctx, `#rest-fast`)
+	wait(t, ctx, `document.body.dataset.status === 'over'`)
+	if s := statusText(ctx); !strings.Contains(s, "East wins") {
+		t.Errorf("the final status %q, want East's win", s)
+	}
+	if !eval[bool](t, ctx, `document.getElementById('rest').hidden`) {
+		t.Error("the offer stays after the end")
 	}
 }
