@@ -520,6 +520,7 @@ async function doImport() {
   try {
     const res = await api.import($('import-format').value, text);
     stopThinking();
+    restFast = false;
     clearNotices();
     set(res, {}, 0);
     $('import-text').value = '';
@@ -569,7 +570,8 @@ $('resign').addEventListener('click', resign);
 $('takeback').addEventListener('click', takeback);
 $('result-new').addEventListener('click', newGame);
 $('rest-new')?.addEventListener('click', newGame);
-$('rest-fast')?.addEventListener('click', () => { restFast = true; render(); if (thinking === null) think(); });
+// The move being chosen at the ordinary pace is chosen again, quickly.
+$('rest-fast')?.addEventListener('click', () => { restFast = true; stopThinking(); render(); think(); });
 $('result-export').addEventListener('click', () => ui.openExport());
 $('import-go').addEventListener('click', doImport);
 ui.setupNotation(prefs);
