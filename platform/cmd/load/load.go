@@ -187,16 +187,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	self0 := selfCPU()
 	start := time.Now()
 	end := start.Add(o.duration)
-	var confirmed atomic.Int64
-	var wg sync.WaitGroup
-	for _, r := range rooms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.play(end, o.maxPly, o.maxMoves, &confirmed)
-		}()
-	}
-	wg.Wait()
+	playAll(rooms, end, o.maxPly, o.maxMoves)
 	elapsed := time.Since(start)
 	cpu1, _ := treeCPU(pid)
 	self1 := selfCPU()
@@ -574,6 +565,21 @@ func (r *loadRoom) fail(msg string) {
 // of its legal moves, sends it and waits for its ack; the other reads the
 // event. A finished game (or one at maxPly, resigned) gets a new round by
 // consent.
+// playAll plays every room at once until end, or until maxMoves moves are
+// confirmed in all.
+func playAll(rooms []*loadRoom, end time.Time, maxPly int, maxMoves int64) {
+	var confirmed atomic.Int64
+	var wg sync.WaitGroup
+	for _, r := range rooms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.play(end, maxPly, maxMoves, &confirmed)
+		}()
+	}
+	wg.Wait()
+}
+
 func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *atomic.Int64) {
 	for _, s := range r.s {
 		s.ws.SetReadDeadline(end.Add(30 * time.Second))

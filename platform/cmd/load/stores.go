@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -194,16 +193,7 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 	h0, d0 := cpu()
 	start := time.Now()
 	end := start.Add(o.duration)
-	var confirmed atomic.Int64
-	var wg sync.WaitGroup
-	for _, r := range rooms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.play(end, o.maxPly, o.maxMoves, &confirmed)
-		}()
-	}
-	wg.Wait()
+	playAll(rooms, end, o.maxPly, o.maxMoves)
 	res.elapsed = time.Since(start)
 	h1, d1 := cpu()
 	res.hostCPU, res.pgCPU = h1-h0, d1-d0
