@@ -7,7 +7,6 @@ import (
 	"os"
 	"regexp"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -139,32 +138,8 @@ func TestTwoHostsOneKilled(t *testing.T) {
 	for i := range games {
 		games[i] = newSplitGame(ctx, t, ca, cb, uint64(i))
 	}
-	progress := make(chan struct{}, 1<<16)
-	var wg sync.WaitGroup
-	ended := make([]error, rooms)
-	for i, g := range games {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; n < 1000; n++ { // until host a dies (bounded all the same)
-				if err := g.step(ctx); err != nil {
-					ended[i] = err
-					return
-				}
-				progress <- struct{}{}
-			}
-		}()
-	}
-	for n := 0; n < 10*rooms; n++ {
-		select {
-		case <-progress:
-		case <-ctx.Done():
-			t.Fatal("the rooms made no progress")
-		}
-	}
-	ha.Kill()
-	killed := time.Now()
-	wg.Wait()
+	var killed time.Time
+	ended := playUntilKilled(ctx, t, games, 10*rooms, func() { ha.Kill(); killed = time.Now() })
 	t.Logf("every room noticed host a's death in %v", time.Since(killed).Round(time.Millisecond))
 	endSessions(ctx, t, dsn, "a")
 	for i, err := range ended {

@@ -90,6 +90,39 @@ type game struct {
 	inflight sdk.Move
 }
 
+// playUntilKilled plays every game's moves until steps moves have been
+// made in all, calls kill, and returns the error each game ended on once
+// its connection failed (each game is bounded at 1000 moves all the same).
+func playUntilKilled(ctx context.Context, t *testing.T, games []*game, steps int, kill func()) []error {
+	t.Helper()
+	progress := make(chan struct{}, 1<<16)
+	var wg sync.WaitGroup
+	ended := make([]error, len(games))
+	for i, g := range games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 1000; n++ {
+				if err := g.step(ctx); err != nil {
+					ended[i] = err
+					return
+				}
+				progress <- struct{}{}
+			}
+		}()
+	}
+	for n := 0; n < steps; n++ {
+		select {
+		case <-progress:
+		case <-ctx.Done():
+			t.Fatal("the rooms made no progress")
+		}
+	}
+	kill()
+	wg.Wait()
+	return ended
+}
+
 func newGame(ctx context.Context, t *testing.T, c *client.Client, seed uint64) *game {
 	t.Helper()
 	cr, err := c.CreateRoom(ctx, "shogi", nil)
@@ -199,31 +232,7 @@ func TestHostKilledMidGame(t *testing.T) {
 	for i := range games {
 		games[i] = newGame(ctx, t, c, uint64(i))
 	}
-	progress := make(chan struct{}, 1<<16)
-	var wg sync.WaitGroup
-	ended := make([]error, rooms)
-	for i, g := range games {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; n < 1000; n++ { // until the host dies (bounded all the same)
-				if err := g.step(ctx); err != nil {
-					ended[i] = err
-					return
-				}
-				progress <- struct{}{}
-			}
-		}()
-	}
-	for n := 0; n < 12*rooms; n++ {
-		select {
-		case <-progress:
-		case <-ctx.Done():
-			t.Fatal("the rooms made no progress")
-		}
-	}
-	h.Kill()
-	wg.Wait()
+	ended := playUntilKilled(ctx, t, games, 12*rooms, h.Kill)
 	for i, err := range ended {
 		if err == nil || ctx.Err() != nil {
 			t.Fatalf("room %d did not notice the host's death: %v", i, err)
