@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -37,6 +38,7 @@ type options struct {
 	ref        time.Duration
 	parallel   int
 	cpuprofile string
+	selfProf   string
 	pluginProf string
 	pluginEnv  string
 	keep       bool
@@ -62,6 +64,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs first (0: skip)")
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
+	fs.StringVar(&o.selfProf, "self-cpuprofile", "", "write this command's own CPU profile (the load generator's) of the whole run here")
 	fs.StringVar(&o.pluginProf, "plugin-cpuprofile", "", "write each plugin's CPU profile of the whole run into this directory (<plugin>-<pid>.prof; BANMEN_PLUGIN_CPUPROFILE in plugin_env)")
 	fs.StringVar(&o.pluginEnv, "plugin-env", "", "extra environment for the plugins, KEY=VALUE,... (the host's plugin_env; e.g. GOMAXPROCS=2)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the temporary data directory and host log")
@@ -88,6 +91,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runStores(ctx, o, stdout, stderr)
 	}
 	out := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
+	if o.selfProf != "" {
+		f, err := os.Create(o.selfProf)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var echo float64
 	if o.ref > 0 {
 		if echo, err = echoRate(ctx, min(o.rooms, 1000)*2, o.ref); err != nil {
