@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"strings"
+	"unicode/utf8"
 )
 
 // Move names for people: Japanese (▲７六歩, △同　歩, ▲２二角成, ▲５五角打,
@@ -18,18 +18,41 @@ var (
 )
 
 // jpSquare prints a cell as "７六".
-func jpSquare(sq int) string {
-	return jpFiles[9-colOf[sq]] + jpRanks[rowOf[sq]+1]
-}
+func jpSquare(sq int) string { return jpSquares[sq] }
 
 // westernLetters are the Hodges letters of the base kinds.
 var westernLetters = [9]string{"", "P", "L", "N", "S", "B", "R", "G", "K"}
 
-func westernPiece(k int) string {
-	if k > king {
-		return "+" + westernLetters[k-promoted]
+func westernPiece(k int) string { return westernPieces[k] }
+
+// The names of cells and pieces, made once: a View names every legal move,
+// and building each name from its parts was most of its allocations.
+var (
+	jpSquares     [mbSize]string // "７六", "" on walls
+	usiSquares    [mbSize]string // "7f", "" on walls
+	westernPieces [15]string     // "P", "+P"
+	// jpShort tells the kinds named with one character, which 同 pads
+	// with a full-width space ("同　歩", but "同成銀").
+	jpShort [15]bool
+)
+
+// (By row and column: position.go's init, which fills rowOf and colOf,
+// runs after this one.)
+func init() {
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			jpSquares[mb(r, c)] = jpFiles[9-c] + jpRanks[r+1]
+			usiSquares[mb(r, c)] = string([]byte{byte('9' - c), byte('a' + r)})
+		}
 	}
-	return westernLetters[k]
+	for k := range westernPieces {
+		if k > king {
+			westernPieces[k] = "+" + westernLetters[k-promoted]
+		} else {
+			westernPieces[k] = westernLetters[k]
+		}
+		jpShort[k] = utf8.RuneCountInString(jpNames[k]) == 1
+	}
 }
 
 // namer names the moves of one position: it knows the legal moves (to tell
@@ -46,6 +69,10 @@ type namer struct {
 	indexed bool
 	shared  [mbSize]bool
 	from    [mbSize]uint8
+	// rivalBuf and sameBuf back rivals' and relative's lists, so that
+	// naming allocates nothing.
+	rivalBuf [16]int
+	sameBuf  [16]int
 }
 
 // index fills shared and from.
@@ -80,7 +107,7 @@ func (n *namer) promoChoice(m Move) bool {
 }
 
 // rivals returns the other cells from which a like piece may legally move to
-// m's target.
+// m's target. The slice is n's own, good until the next call.
 func (n *namer) rivals(m Move) []int {
 	if m.isDrop() {
 		return nil
@@ -89,7 +116,7 @@ func (n *namer) rivals(m Move) []int {
 		return nil
 	}
 	pc := n.p.b[m.from()]
-	var out []int
+	out := n.rivalBuf[:0]
 	for _, x := range n.legal {
 		if x.isDrop() || x.to() != m.to() || x.from() == m.from() || n.p.b[x.from()] != pc {
 			continue
@@ -112,43 +139,45 @@ func containsInt(s []int, v int) bool {
 
 // Japanese names m without the side mark, as in a move list: "７六歩",
 // "同　歩", "２二角成", "３三銀不成", "５五角打", "５八金右".
-func (n *namer) Japanese(m Move) string {
-	var sb strings.Builder
+func (n *namer) Japanese(m Move) string { return string(n.appendJapanese(nil, m)) }
+
+// appendJapanese appends Japanese(m) to b.
+func (n *namer) appendJapanese(b []byte, m Move) []byte {
 	to := m.to()
+	k := m.dropKind()
+	if !m.isDrop() {
+		k = kindOf(n.p.b[m.from()])
+	}
 	if to == n.prevTo {
-		sb.WriteString("同")
+		b = append(b, "同"...)
+		if jpShort[k] {
+			b = append(b, "　"...)
+		}
 	} else {
-		sb.WriteString(jpSquare(to))
+		b = append(b, jpSquares[to]...)
 	}
-	var name string
+	b = append(b, jpNames[k]...)
 	if m.isDrop() {
-		name = jpNames[m.dropKind()]
-	} else {
-		name = jpNames[kindOf(n.p.b[m.from()])]
+		return append(b, "打"...)
 	}
-	if to == n.prevTo && len([]rune(name)) == 1 {
-		sb.WriteString("　")
-	}
-	sb.WriteString(name)
-	if m.isDrop() {
-		sb.WriteString("打")
-		return sb.String()
-	}
-	sb.WriteString(n.relative(m))
+	rel, vert := n.relative(m)
+	b = append(b, rel...)
+	b = append(b, vert...)
 	if m.promotes() {
-		sb.WriteString("成")
+		b = append(b, "成"...)
 	} else if n.promoChoice(m) {
-		sb.WriteString("不成")
+		b = append(b, "不成"...)
 	}
-	return sb.String()
+	return b
 }
 
 // relative picks the 上/引/寄/右/左/直 that tells m's piece from its rivals,
-// after the Japan Shogi Association's notation rules.
-func (n *namer) relative(m Move) string {
+// after the Japan Shogi Association's notation rules: a side (右/左/直)
+// and a vertical (上/引/寄) word, either or both "" (the text is side+vert).
+func (n *namer) relative(m Move) (side, vert string) {
 	rivals := n.rivals(m)
 	if len(rivals) == 0 {
-		return ""
+		return "", ""
 	}
 	c := n.p.side
 	// Forward and rightward as the mover sees the board.
@@ -165,7 +194,7 @@ func (n *namer) relative(m Move) string {
 		}
 		return colOf[sq]
 	}
-	vert := func(from int) string {
+	vertOf := func(from int) string {
 		switch d := fwd(from); {
 		case d > 0:
 			return "上"
@@ -174,21 +203,21 @@ func (n *namer) relative(m Move) string {
 		}
 		return "寄"
 	}
-	v := vert(m.from())
-	var same []int
+	v := vertOf(m.from())
+	same := n.sameBuf[:0]
 	for _, r := range rivals {
-		if vert(r) == v {
+		if vertOf(r) == v {
 			same = append(same, r)
 		}
 	}
 	if len(same) == 0 {
-		return v
+		return "", v
 	}
 	k := kindOf(n.p.b[m.from()])
 	if k != horse && k != dragon && colOf[m.from()] == colOf[m.to()] && fwd(m.from()) > 0 {
-		return "直"
+		return "直", ""
 	}
-	side := func(set []int) string {
+	sideOf := func(set []int) string {
 		me := right(m.from())
 		allLeft, allRight := true, true
 		for _, r := range set {
@@ -207,36 +236,40 @@ func (n *namer) relative(m Move) string {
 		}
 		return ""
 	}
-	if s := side(rivals); s != "" {
-		return s
+	if s := sideOf(rivals); s != "" {
+		return s, ""
 	}
-	if s := side(same); s != "" {
-		return s + v
+	if s := sideOf(same); s != "" {
+		return s, v
 	}
-	return ""
+	return "", ""
 }
 
 // Western names m in Hodges' style: "P-7f", "Bx2b+", "S-4c=", "P*5e", with
 // the origin cell when a like piece could also go there ("G6i-5h").
-func (n *namer) Western(m Move) string {
+func (n *namer) Western(m Move) string { return string(n.appendWestern(nil, m)) }
+
+// appendWestern appends Western(m) to b.
+func (n *namer) appendWestern(b []byte, m Move) []byte {
 	if m.isDrop() {
-		return westernLetters[m.dropKind()] + "*" + usiSquare(m.to())
+		b = append(b, westernLetters[m.dropKind()]...)
+		b = append(b, '*')
+		return append(b, usiSquares[m.to()]...)
 	}
-	var sb strings.Builder
-	sb.WriteString(westernPiece(kindOf(n.p.b[m.from()])))
+	b = append(b, westernPieces[kindOf(n.p.b[m.from()])]...)
 	if len(n.rivals(m)) > 0 {
-		sb.WriteString(usiSquare(m.from()))
+		b = append(b, usiSquares[m.from()]...)
 	}
 	if n.p.b[m.to()] != 0 {
-		sb.WriteByte('x')
+		b = append(b, 'x')
 	} else {
-		sb.WriteByte('-')
+		b = append(b, '-')
 	}
-	sb.WriteString(usiSquare(m.to()))
+	b = append(b, usiSquares[m.to()]...)
 	if m.promotes() {
-		sb.WriteByte('+')
+		b = append(b, '+')
 	} else if n.promoChoice(m) {
-		sb.WriteByte('=')
+		b = append(b, '=')
 	}
-	return sb.String()
+	return b
 }
