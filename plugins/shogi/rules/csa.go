@@ -73,10 +73,11 @@ func (g *game) exportCSA() string {
 		}
 	}
 	sb.WriteString(csaSigns[p.side] + "\n")
-	for _, r := range g.records {
+	for i, r := range g.records {
 		switch {
 		case r.m != 0:
-			sb.WriteString(r.csa + "\n")
+			p, _ := g.before(i)
+			sb.WriteString(csaMove(p, r.m) + "\n")
 		case r.move == DeclareMove:
 			sb.WriteString("%KACHI\n")
 		default:

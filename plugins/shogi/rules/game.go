@@ -2,6 +2,7 @@ package rules
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -24,8 +25,6 @@ type record struct {
 	check bool     // the move gave check
 	text  string   // Japanese with the side mark
 	alt   string   // western
-	kif   string   // KIF move text, "７六歩(77)"
-	csa   string   // CSA move text, "+7776FU"
 }
 
 // game is a whole game: where it started, every move, and what the rules
@@ -34,9 +33,15 @@ type record struct {
 // cached under the exact bytes it returned (cache.go), and then it is
 // shared and never changed.
 type game struct {
-	start   Position
-	pos     Position
-	records []record
+	start Position
+	// startSFEN is start's SFEN, which every State begins with.
+	startSFEN string
+	pos       Position
+	records   []record
+	// hist is the View's History, one entry per record, made when the
+	// move is played: a View shares it (capped, so that an append copies)
+	// instead of building a list as long as the game at every move.
+	hist []sdk.PlayedMove
 	// history[i] is the position after i plies, for repetition.
 	history []Position
 	keys    []uint64
@@ -57,7 +62,7 @@ type game struct {
 
 func newGame(start Position) *game {
 	start.rehash()
-	g := &game{start: start, pos: start}
+	g := &game{start: start, startSFEN: start.SFEN(), pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())
 	// A set-up position may already be lost for the side to move.
@@ -90,7 +95,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		return sdk.Errorf(sdk.CodeNotYourTurn, "shogi has seats 0 and 1, not %d", seat)
 	}
 	if mv == sdk.Resign {
-		g.records = append(g.records, record{seat: seat, move: mv, text: marks[seat] + "投了", alt: "resigns"})
+		g.push(record{seat: seat, move: mv, text: marks[seat] + "投了", alt: "resigns"})
 		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat ^ 1)}, Reason: ReasonResignation}
 		return nil
 	}
@@ -101,7 +106,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		if !g.pos.canDeclare() {
 			return sdk.Errorf(sdk.CodeIllegalMove, "the entering-king declaration is not valid now")
 		}
-		g.records = append(g.records, record{seat: seat, move: mv, text: marks[seat] + "入玉宣言", alt: "declares"})
+		g.push(record{seat: seat, move: mv, text: marks[seat] + "入玉宣言", alt: "declares"})
 		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat)}, Reason: ReasonDeclaration}
 		return nil
 	}
@@ -113,22 +118,49 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	if !containsMove(legal, m) {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", mv)
 	}
+	// The move's three texts share one allocation.
 	n := namer{p: &g.pos, legal: legal, prevTo: g.prevTo()}
-	rec := record{
-		seat: seat, move: sdk.Move(m.USI()), m: m,
-		text: marks[seat] + n.Japanese(m),
-		alt:  n.Western(m),
-		kif:  kifMove(&g.pos, m, g.prevTo()),
-		csa:  csaMove(&g.pos, m),
-	}
+	b := make([]byte, 0, 48)
+	b = m.appendUSI(b)
+	u := len(b)
+	b = append(b, marks[seat]...)
+	b = n.appendJapanese(b, m)
+	t := len(b)
+	b = n.appendWestern(b, m)
+	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	rec := record{seat: seat, move: sdk.Move(texts[:u]), m: m, text: texts[u:t], alt: texts[t:]}
 	g.pos.do(m)
 	g.pos.moveNum++
 	rec.check = g.pos.inCheck()
-	g.records = append(g.records, rec)
+	g.push(rec)
 	g.history = append(g.history, g.pos)
 	g.keys = append(g.keys, g.pos.key())
 	g.judge()
 	return nil
+}
+
+// push appends a played move to records and hist.
+func (g *game) push(r record) {
+	h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: r.move, Text: r.text, Alt: r.alt}
+	// KIF numbers the moves from the start position's move number
+	// (kif.go); from the usual 1 the list's own numbers say the same.
+	if g.start.moveNum > 1 {
+		h.Number = g.start.moveNum + len(g.records)
+	}
+	g.records = append(g.records, r)
+	g.hist = append(g.hist, h)
+}
+
+// before returns the position record i was played in and the target of the
+// board move before it (for 同), for the KIF and CSA texts. Only the last
+// record may be a resignation or a declaration, which leave no position,
+// so history[i] is the position before record i.
+func (g *game) before(i int) (*Position, int) {
+	prevTo := 0
+	if i > 0 && g.records[i-1].m != 0 {
+		prevTo = g.records[i-1].m.to()
+	}
+	return &g.history[i], prevTo
 }
 
 func containsMove(list []Move, m Move) bool {

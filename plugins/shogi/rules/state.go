@@ -26,7 +26,7 @@ const (
 
 // encode writes the game into a sealed State.
 func (g *game) encode() sdk.State {
-	sfen := g.start.SFEN()
+	sfen := g.startSFEN
 	b := make([]byte, 0, 16+len(sfen)+8*len(g.records))
 	b = binary.AppendUvarint(b, uint64(len(sfen)))
 	b = append(b, sfen...)

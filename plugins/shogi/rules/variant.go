@@ -195,7 +195,9 @@ func (g *game) view() sdk.View {
 		Position: p.SFEN(),
 		Board:    make([]sdk.Cell, 81),
 		Hands:    make([][]sdk.HandPiece, 2),
-		History:  make([]sdk.PlayedMove, 0, len(g.records)),
+		// Shared with the game, which never changes it; capped, so that
+		// an append copies.
+		History: g.hist[:len(g.hist):len(g.hist)],
 		Legal:    []sdk.LegalMove{},
 	}
 	for i, sq := range squares {
@@ -215,14 +217,8 @@ func (g *game) view() sdk.View {
 			}
 		}
 	}
-	for i, r := range g.records {
-		h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: r.move, Text: r.text, Alt: r.alt}
-		// KIF numbers the moves from the start position's move number
-		// (kif.go); from the usual 1 the list's own numbers say the same.
-		if g.start.moveNum > 1 {
-			h.Number = g.start.moveNum + i
-		}
-		v.History = append(v.History, h)
+	if v.History == nil {
+		v.History = []sdk.PlayedMove{}
 	}
 	for i := len(g.records) - 1; i >= 0; i-- {
 		if r := g.records[i]; r.m != 0 {
