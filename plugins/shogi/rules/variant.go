@@ -198,7 +198,7 @@ func (g *game) view() sdk.View {
 		// Shared with the game, which never changes it; capped, so that
 		// an append copies.
 		History: g.hist[:len(g.hist):len(g.hist)],
-		Legal:    []sdk.LegalMove{},
+		Legal:   []sdk.LegalMove{},
 	}
 	for i, sq := range squares {
 		pc := p.b[sq]
