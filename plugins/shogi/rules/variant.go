@@ -3,7 +3,7 @@ package rules
 import (
 	"context"
 	"slices"
-	"strings"
+	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -222,7 +222,7 @@ func (g *game) view() sdk.View {
 	}
 	for i := len(g.records) - 1; i >= 0; i-- {
 		if r := g.records[i]; r.m != 0 {
-			lm := legalMoveOf(r.seat, r.m, r.text, r.alt)
+			lm := legalMoveUSI(r.seat, r.m, string(r.move), r.text, r.alt)
 			v.LastMove = &lm
 			break
 		}
@@ -244,44 +244,78 @@ func (g *game) view() sdk.View {
 	if len(v.InCheck) > 0 {
 		v.Notices = []string{"notice.check"}
 	}
+	v.Legal = g.legalList(p)
+	return v
+}
+
+// usiOrder is a key that orders moves as their USI texts do, without
+// making them: a board move ("7g7f", "8h2b+") starts with a digit and a
+// drop ("B*5e") with a capital, which sorts after every digit, and each
+// field of the key is the byte it stands for, mapped in order.
+func usiOrder(m Move) uint32 {
+	if m.isDrop() {
+		return (10+dropRank[m.dropKind()])<<17 | uint32(9-colOf[m.to()])<<5 | uint32(rowOf[m.to()])<<1
+	}
+	k := uint32(9-colOf[m.from()])<<17 | uint32(rowOf[m.from()])<<13 | uint32(9-colOf[m.to()])<<5 | uint32(rowOf[m.to()])<<1
+	if m.promotes() {
+		k |= 1
+	}
+	return k
+}
+
+// dropRank is the place of each drop letter in byte order (B G L N P R S).
+var dropRank = [8]uint32{pawn: 4, lance: 2, knight: 3, silver: 6, bishop: 0, rook: 5, gold: 1}
+
+// legalList is the View's legal list of g.pos (p is a copy of it), in the
+// order of the move texts. All its texts live in one buffer.
+func (g *game) legalList(p *Position) []sdk.LegalMove {
 	legal := g.legal // judge made it for this position
 	n := namer{p: p, legal: legal, prevTo: g.prevTo()}
-	// The list is in the order of the move texts. Sorting the moves by
-	// their USI text before naming them moves 24-byte pairs instead of
-	// whole LegalMove records (sorting those was 7% of the plugin's
-	// profile at 1000 rooms); every move has its own text, so the order is
-	// the same as sorting the records.
-	keyed := make([]usiMove, len(legal))
+	// Sorting keys that carry their move (key<<32 | move) sorts plain
+	// integers, with no text made before naming.
+	keys := make([]uint64, len(legal))
 	for i, m := range legal {
-		keyed[i] = usiMove{m.USI(), m}
+		keys[i] = uint64(usiOrder(m))<<32 | uint64(m)
 	}
-	slices.SortFunc(keyed, func(a, b usiMove) int { return strings.Compare(a.usi, b.usi) })
-	v.Legal = make([]sdk.LegalMove, 0, len(legal)+1)
-	for _, k := range keyed {
-		v.Legal = append(v.Legal, legalMoveUSI(p.side, k.m, k.usi, marks[p.side]+n.Japanese(k.m), n.Western(k.m)))
+	slices.Sort(keys)
+	out := make([]sdk.LegalMove, len(legal), len(legal)+1)
+	b := make([]byte, 0, 40*len(legal))
+	ends := make([]int32, 0, 3*len(legal))
+	mark := marks[p.side]
+	for _, k := range keys {
+		m := Move(k)
+		b = m.appendUSI(b)
+		ends = append(ends, int32(len(b)))
+		b = append(b, mark...)
+		b = n.appendJapanese(b, m)
+		ends = append(ends, int32(len(b)))
+		b = n.appendWestern(b, m)
+		ends = append(ends, int32(len(b)))
+	}
+	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	at := int32(0)
+	next := func(i int) string {
+		s := texts[at:ends[i]]
+		at = ends[i]
+		return s
+	}
+	for i, k := range keys {
+		usi := next(3 * i)
+		text := next(3*i + 1)
+		alt := next(3*i + 2)
+		out[i] = legalMoveUSI(p.side, Move(k), usi, text, alt)
 	}
 	if p.canDeclare() {
-		at, _ := slices.BinarySearchFunc(v.Legal, DeclareMove, func(l sdk.LegalMove, t sdk.Move) int { return strings.Compare(string(l.Move), string(t)) })
-		v.Legal = slices.Insert(v.Legal, at, sdk.LegalMove{
+		// "win" sorts after every move text (a lower-case letter).
+		out = append(out, sdk.LegalMove{
 			Seat: sdk.Seat(p.side), Kind: sdk.Action, Move: DeclareMove, Key: ActionDeclare,
 			Text: marks[p.side] + "入玉宣言", Alt: "declare", From: -1, To: -1,
 		})
 	}
-	return v
+	return out
 }
 
-// usiMove is a move and its USI text, the key the legal list is sorted by.
-type usiMove struct {
-	usi string
-	m   Move
-}
-
-// legalMoveOf describes a move for the UI.
-func legalMoveOf(seat int, m Move, text, alt string) sdk.LegalMove {
-	return legalMoveUSI(seat, m, m.USI(), text, alt)
-}
-
-// legalMoveUSI is legalMoveOf with the move's USI text already made.
+// legalMoveUSI describes a move for the UI, given its texts.
 func legalMoveUSI(seat int, m Move, usi, text, alt string) sdk.LegalMove {
 	lm := sdk.LegalMove{Seat: sdk.Seat(seat), Move: sdk.Move(usi), Text: text, Alt: alt, To: cellOf[m.to()]}
 	if m.isDrop() {
