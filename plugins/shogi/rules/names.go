@@ -62,30 +62,43 @@ type namer struct {
 	legal  []Move
 	prevTo int // 0 when there is no previous move
 	// shared marks the targets that board moves from more than one cell
-	// reach, so that rivals scans the list only for those: a View names
-	// every legal move, twice, and a scan per name made that quadratic.
-	// from is the first origin seen per target (0, no board cell, when
-	// none). Both are filled on first use.
+	// reach, so that rivals looks further only for those. from is the
+	// first origin seen per target (0, no board cell, when none). byTo is
+	// the board moves grouped by target, those to sq being
+	// byTo[at[sq]:at[sq+1]], so that rivals reads only the few moves to
+	// its target: a View names every legal move, twice, and a scan of the
+	// whole list per name made that quadratic. All are filled on first
+	// use.
 	indexed bool
 	shared  [mbSize]bool
 	from    [mbSize]uint8
+	at      [mbSize + 1]uint16
+	byTo    [640]Move // more than the most legal moves a position has (593)
+	byToBig []Move    // byTo when it is too small (never, but a list is a list)
 	// rivalBuf and sameBuf back rivals' and relative's lists, so that
-	// naming allocates nothing.
+	// naming allocates nothing; rivalsOf is the move rivalBuf holds the
+	// rivals of (0 for none), since both names of a move ask.
 	rivalBuf [16]int
 	sameBuf  [16]int
+	rivalsOf Move
+	rivalN   int
 }
 
-// index fills shared and from.
+// index fills shared, from, at and byTo.
 func (n *namer) index() {
 	if n.indexed {
 		return
 	}
 	n.indexed = true
+	var count [mbSize]uint16
+	boards := 0
 	for _, x := range n.legal {
 		if x.isDrop() {
 			continue
 		}
+		boards++
 		to, from := x.to(), uint8(x.from())
+		count[to]++
 		switch n.from[to] {
 		case 0:
 			n.from[to] = from
@@ -94,6 +107,34 @@ func (n *namer) index() {
 			n.shared[to] = true
 		}
 	}
+	sum := uint16(0)
+	for sq := range mbSize {
+		n.at[sq] = sum
+		sum += count[sq]
+	}
+	n.at[mbSize] = sum
+	// (byTo is not sliced into a field of n: a namer pointing into itself
+	// would live on the heap.)
+	byTo := n.byTo[:]
+	if boards > len(n.byTo) {
+		n.byToBig = make([]Move, boards)
+		byTo = n.byToBig
+	}
+	next := n.at
+	for _, x := range n.legal {
+		if !x.isDrop() {
+			byTo[next[x.to()]] = x
+			next[x.to()]++
+		}
+	}
+}
+
+// movesTo returns the board moves to sq (index must have run).
+func (n *namer) movesTo(sq int) []Move {
+	if n.byToBig != nil {
+		return n.byToBig[n.at[sq]:n.at[sq+1]]
+	}
+	return n.byTo[n.at[sq]:n.at[sq+1]]
 }
 
 // promoChoice tells whether m's piece could have promoted on m (so that a
@@ -115,15 +156,21 @@ func (n *namer) rivals(m Move) []int {
 	if n.index(); !n.shared[m.to()] {
 		return nil
 	}
+	if m == n.rivalsOf {
+		return n.rivalBuf[:n.rivalN]
+	}
 	pc := n.p.b[m.from()]
 	out := n.rivalBuf[:0]
-	for _, x := range n.legal {
-		if x.isDrop() || x.to() != m.to() || x.from() == m.from() || n.p.b[x.from()] != pc {
+	for _, x := range n.movesTo(m.to()) {
+		if x.from() == m.from() || n.p.b[x.from()] != pc {
 			continue
 		}
 		if !containsInt(out, x.from()) {
 			out = append(out, x.from())
 		}
+	}
+	if len(out) <= len(n.rivalBuf) {
+		n.rivalsOf, n.rivalN = m, len(out)
 	}
 	return out
 }
