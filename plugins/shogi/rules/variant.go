@@ -202,12 +202,13 @@ func (g *game) view() sdk.View {
 	}
 	for i, sq := range squares {
 		pc := p.b[sq]
+		cell := &v.Board[i] // zero: fields written in place (see fillLegal)
 		if pc == 0 {
-			v.Board[i] = sdk.Cell{Owner: sdk.NoSeat}
+			cell.Owner = sdk.NoSeat
 			continue
 		}
 		c, k := colorOf(pc), kindOf(pc)
-		v.Board[i] = sdk.Cell{Kind: kindIDs[baseKind[k]], Owner: sdk.Seat(c), Facing: 2 * c, Promoted: k > king}
+		cell.Kind, cell.Owner, cell.Facing, cell.Promoted = kindIDs[baseKind[k]], sdk.Seat(c), 2*c, k > king
 	}
 	for c := 0; c < 2; c++ {
 		v.Hands[c] = []sdk.HandPiece{}
@@ -303,7 +304,7 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 		usi := next(3 * i)
 		text := next(3*i + 1)
 		alt := next(3*i + 2)
-		out[i] = legalMoveUSI(p.side, Move(k), usi, text, alt)
+		fillLegal(&out[i], p.side, Move(k), usi, text, alt)
 	}
 	if p.canDeclare() {
 		// "win" sorts after every move text (a lower-case letter).
@@ -317,11 +318,19 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 
 // legalMoveUSI describes a move for the UI, given its texts.
 func legalMoveUSI(seat int, m Move, usi, text, alt string) sdk.LegalMove {
-	lm := sdk.LegalMove{Seat: sdk.Seat(seat), Move: sdk.Move(usi), Text: text, Alt: alt, To: cellOf[m.to()]}
+	var lm sdk.LegalMove
+	fillLegal(&lm, seat, m, usi, text, alt)
+	return lm
+}
+
+// fillLegal is legalMoveUSI into a zero *lm, field by field: the legal
+// list is written in place, not copied from a temporary (a copy of a
+// record with pointers is a bulk write barrier while the collector runs).
+func fillLegal(lm *sdk.LegalMove, seat int, m Move, usi, text, alt string) {
+	lm.Seat, lm.Move, lm.Text, lm.Alt, lm.To = sdk.Seat(seat), sdk.Move(usi), text, alt, cellOf[m.to()]
 	if m.isDrop() {
 		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, kindIDs[m.dropKind()]
 	} else {
 		lm.Kind, lm.From, lm.Promote = sdk.BoardMove, cellOf[m.from()], m.promotes()
 	}
-	return lm
 }
