@@ -42,6 +42,10 @@ type game struct {
 	// move is played: a View shares it (capped, so that an append copies)
 	// instead of building a list as long as the game at every move.
 	hist []sdk.PlayedMove
+	// moves is the State's list of the records (state.go: seat byte,
+	// length byte, text each), kept as the records grow, so that encoding
+	// copies it whole instead of writing every move again.
+	moves []byte
 	// history[i] is the position after i plies, for repetition.
 	history []Position
 	keys    []uint64
@@ -149,6 +153,8 @@ func (g *game) push(r record) {
 	}
 	g.records = append(g.records, r)
 	g.hist = append(g.hist, h)
+	g.moves = append(g.moves, byte(r.seat), byte(len(r.move)))
+	g.moves = append(g.moves, r.move...)
 }
 
 // before returns the position record i was played in and the target of the

@@ -30,6 +30,8 @@ func westernPiece(k int) string { return westernPieces[k] }
 var (
 	jpSquares     [mbSize]string // "７六", "" on walls
 	usiSquares    [mbSize]string // "7f", "" on walls
+	usiFile       [mbSize]byte   // '7'
+	usiRank       [mbSize]byte   // 'f'
 	westernPieces [15]string     // "P", "+P"
 	// jpShort tells the kinds named with one character, which 同 pads
 	// with a full-width space ("同　歩", but "同成銀").
@@ -42,7 +44,8 @@ func init() {
 	for r := 0; r < 9; r++ {
 		for c := 0; c < 9; c++ {
 			jpSquares[mb(r, c)] = jpFiles[9-c] + jpRanks[r+1]
-			usiSquares[mb(r, c)] = string([]byte{byte('9' - c), byte('a' + r)})
+			usiFile[mb(r, c)], usiRank[mb(r, c)] = byte('9'-c), byte('a'+r)
+			usiSquares[mb(r, c)] = string([]byte{usiFile[mb(r, c)], usiRank[mb(r, c)]})
 		}
 	}
 	for k := range westernPieces {
@@ -300,19 +303,17 @@ func (n *namer) Western(m Move) string { return string(n.appendWestern(nil, m)) 
 func (n *namer) appendWestern(b []byte, m Move) []byte {
 	if m.isDrop() {
 		b = append(b, westernLetters[m.dropKind()]...)
-		b = append(b, '*')
-		return append(b, usiSquares[m.to()]...)
+		return append(b, '*', usiFile[m.to()], usiRank[m.to()])
 	}
 	b = append(b, westernPieces[kindOf(n.p.b[m.from()])]...)
 	if len(n.rivals(m)) > 0 {
-		b = append(b, usiSquares[m.from()]...)
+		b = append(b, usiFile[m.from()], usiRank[m.from()])
 	}
+	sep := byte('-')
 	if n.p.b[m.to()] != 0 {
-		b = append(b, 'x')
-	} else {
-		b = append(b, '-')
+		sep = 'x'
 	}
-	b = append(b, usiSquares[m.to()]...)
+	b = append(b, sep, usiFile[m.to()], usiRank[m.to()])
 	if m.promotes() {
 		b = append(b, '+')
 	} else if n.promoChoice(m) {

@@ -48,11 +48,9 @@ func (m Move) USI() string { return string(m.appendUSI(nil)) }
 // appendUSI appends m's USI text to b.
 func (m Move) appendUSI(b []byte) []byte {
 	if m.isDrop() {
-		b = append(b, sfenLetters[m.dropKind()], '*')
-		return append(b, usiSquares[m.to()]...)
+		return append(b, sfenLetters[m.dropKind()], '*', usiFile[m.to()], usiRank[m.to()])
 	}
-	b = append(b, usiSquares[m.from()]...)
-	b = append(b, usiSquares[m.to()]...)
+	b = append(b, usiFile[m.from()], usiRank[m.from()], usiFile[m.to()], usiRank[m.to()])
 	if m.promotes() {
 		b = append(b, '+')
 	}
