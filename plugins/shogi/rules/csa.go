@@ -78,7 +78,7 @@ func (g *game) exportCSA() string {
 		case r.m != 0:
 			p, _ := g.before(i)
 			sb.WriteString(csaMove(p, r.m) + "\n")
-		case r.move == DeclareMove:
+		case g.hist[i].Move == DeclareMove:
 			sb.WriteString("%KACHI\n")
 		default:
 			if r.seat != g.pos.side {

@@ -17,14 +17,15 @@ const (
 	ReasonResignation    = "result.resignation"
 )
 
-// record is one played move and what it did.
+// record is one played move and what it did. Its texts are in the
+// game's hist entry of the same index (Move: the USI text, DeclareMove or
+// sdk.Resign; Text: Japanese with the side mark; Alt: western), so that a
+// cached game holds each text once: its pointers are what the collector
+// scans.
 type record struct {
 	seat  int
-	move  sdk.Move // USI text, DeclareMove or sdk.Resign
-	m     Move     // 0 for a declaration or a resignation
-	check bool     // the move gave check
-	text  string   // Japanese with the side mark
-	alt   string   // western
+	m     Move // 0 for a declaration or a resignation
+	check bool // the move gave check
 }
 
 // game is a whole game: where it started, every move, and what the rules
@@ -99,7 +100,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		return sdk.Errorf(sdk.CodeNotYourTurn, "shogi has seats 0 and 1, not %d", seat)
 	}
 	if mv == sdk.Resign {
-		g.push(record{seat: seat, move: mv, text: marks[seat] + "投了", alt: "resigns"})
+		g.push(record{seat: seat}, mv, marks[seat]+"投了", "resigns")
 		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat ^ 1)}, Reason: ReasonResignation}
 		return nil
 	}
@@ -110,7 +111,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		if !g.pos.canDeclare() {
 			return sdk.Errorf(sdk.CodeIllegalMove, "the entering-king declaration is not valid now")
 		}
-		g.push(record{seat: seat, move: mv, text: marks[seat] + "入玉宣言", alt: "declares"})
+		g.push(record{seat: seat}, mv, marks[seat]+"入玉宣言", "declares")
 		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat)}, Reason: ReasonDeclaration}
 		return nil
 	}
@@ -132,20 +133,18 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	t := len(b)
 	b = n.appendWestern(b, m)
 	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
-	rec := record{seat: seat, move: sdk.Move(texts[:u]), m: m, text: texts[u:t], alt: texts[t:]}
 	g.pos.do(m)
 	g.pos.moveNum++
-	rec.check = g.pos.inCheck()
-	g.push(rec)
+	g.push(record{seat: seat, m: m, check: g.pos.inCheck()}, sdk.Move(texts[:u]), texts[u:t], texts[t:])
 	g.history = append(g.history, g.pos)
 	g.keys = append(g.keys, g.pos.key())
 	g.judge()
 	return nil
 }
 
-// push appends a played move to records and hist.
-func (g *game) push(r record) {
-	h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: r.move, Text: r.text, Alt: r.alt}
+// push appends a played move, with its texts, to records, hist and moves.
+func (g *game) push(r record, move sdk.Move, text, alt string) {
+	h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: move, Text: text, Alt: alt}
 	// KIF numbers the moves from the start position's move number
 	// (kif.go); from the usual 1 the list's own numbers say the same.
 	if g.start.moveNum > 1 {
@@ -153,8 +152,8 @@ func (g *game) push(r record) {
 	}
 	g.records = append(g.records, r)
 	g.hist = append(g.hist, h)
-	g.moves = append(g.moves, byte(r.seat), byte(len(r.move)))
-	g.moves = append(g.moves, r.move...)
+	g.moves = append(g.moves, byte(r.seat), byte(len(move)))
+	g.moves = append(g.moves, move...)
 }
 
 // before returns the position record i was played in and the target of the

@@ -126,7 +126,7 @@ func (g *game) exportKIF() string {
 		case r.m != 0:
 			p, prevTo := g.before(i)
 			fmt.Fprintf(&sb, "%4d %s   ( 0:00/00:00:00)\n", num, kifMove(p, r.m, prevTo))
-		case r.move == DeclareMove:
+		case g.hist[i].Move == DeclareMove:
 			fmt.Fprintf(&sb, "%4d 入玉勝ち\n", num)
 		default:
 			fmt.Fprintf(&sb, "%4d 投了\n", num)

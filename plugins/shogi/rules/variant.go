@@ -223,7 +223,8 @@ func (g *game) view() sdk.View {
 	}
 	for i := len(g.records) - 1; i >= 0; i-- {
 		if r := g.records[i]; r.m != 0 {
-			lm := legalMoveUSI(r.seat, r.m, string(r.move), r.text, r.alt)
+			h := &g.hist[i]
+			lm := legalMoveUSI(r.seat, r.m, string(h.Move), h.Text, h.Alt)
 			v.LastMove = &lm
 			break
 		}
