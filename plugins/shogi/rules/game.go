@@ -183,7 +183,17 @@ func containsMove(list []Move, m Move) bool {
 // check with every move of the cycle).
 func (g *game) judge() {
 	mover := g.pos.side ^ 1
-	next := g.pos.legalMoves(g.spare[:0])
+	// Generated on the stack, then copied into the spare array or one of
+	// the exact size: a forked game has no spare, and growing a list from
+	// nothing was some eight allocations a move.
+	var buf [maxMoves]Move
+	list := g.pos.legalMoves(buf[:0])
+	var next []Move
+	if cap(g.spare) >= len(list) {
+		next = append(g.spare[:0], list...)
+	} else {
+		next = append(make([]Move, 0, len(list)), list...)
+	}
 	if g.ownLegal {
 		g.spare = g.legal
 	} else {

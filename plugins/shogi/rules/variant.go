@@ -275,14 +275,21 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 	n := namer{p: p, legal: legal, prevTo: g.prevTo()}
 	// Sorting keys that carry their move (key<<32 | move) sorts plain
 	// integers, with no text made before naming.
-	keys := make([]uint64, len(legal))
+	// keys and ends live on the stack when the list fits (it always does:
+	// a position has at most 593 legal moves).
+	var keyBuf [640]uint64
+	var endBuf [3 * 640]int32
+	keys, ends := keyBuf[:0], endBuf[:0]
+	if len(legal) > len(keyBuf) {
+		keys, ends = make([]uint64, 0, len(legal)), make([]int32, 0, 3*len(legal))
+	}
+	keys = keys[:len(legal)]
 	for i, m := range legal {
 		keys[i] = uint64(usiOrder(m))<<32 | uint64(m)
 	}
 	slices.Sort(keys)
 	out := make([]sdk.LegalMove, len(legal), len(legal)+1)
 	b := make([]byte, 0, 40*len(legal))
-	ends := make([]int32, 0, 3*len(legal))
 	mark := marks[p.side]
 	for _, k := range keys {
 		m := Move(k)
