@@ -210,13 +210,24 @@ func (g *game) view() sdk.View {
 		c, k := colorOf(pc), kindOf(pc)
 		cell.Kind, cell.Owner, cell.Facing, cell.Promoted = kindIDs[baseKind[k]], sdk.Seat(c), 2*c, k > king
 	}
+	// Both hands in one array, each capped so that an append copies.
+	kinds := 0
 	for c := 0; c < 2; c++ {
-		v.Hands[c] = []sdk.HandPiece{}
 		for _, k := range handOrder {
-			if n := p.hand[c][k]; n > 0 {
-				v.Hands[c] = append(v.Hands[c], sdk.HandPiece{Kind: kindIDs[k], Count: int(n)})
+			if p.hand[c][k] > 0 {
+				kinds++
 			}
 		}
+	}
+	hands := make([]sdk.HandPiece, 0, kinds)
+	for c := 0; c < 2; c++ {
+		from := len(hands)
+		for _, k := range handOrder {
+			if n := p.hand[c][k]; n > 0 {
+				hands = append(hands, sdk.HandPiece{Kind: kindIDs[k], Count: int(n)})
+			}
+		}
+		v.Hands[c] = hands[from:len(hands):len(hands)]
 	}
 	if v.History == nil {
 		v.History = []sdk.PlayedMove{}
