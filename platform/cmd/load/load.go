@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -399,73 +400,82 @@ func parallel(ctx context.Context, n, k int, fn func(int) error) error {
 	return first
 }
 
-// event is what a player needs of a server message (the rest is skipped).
-type event struct {
-	Type      string         `json:"type"`
-	Version   int64          `json:"version"`
-	ID        string         `json:"id"`
-	Code      string         `json:"code"`
-	Message   string         `json:"message"`
-	Duplicate bool           `json:"duplicate"`
-	View      *eventView     `json:"view"`
-	NewRound  *eventNewRound `json:"newRound"`
-}
-
-type eventView struct {
-	Ply    int          `json:"ply"`
-	Status string       `json:"status"`
-	ToMove []int        `json:"toMove"`
-	Legal  []eventLegal `json:"legal"`
-}
-
-type eventLegal struct {
-	Kind string `json:"kind"`
-	Move string `json:"move"`
-}
-
-type eventNewRound struct {
-	By int `json:"by"`
-}
-
-// seat is one player: its socket and what it knows of the room.
+// seat is one player: its socket and what it knows of the room. It
+// reuses its buffers from one message to the next: the message read, the
+// event decoded from it, its legal moves, the request it writes.
 type seat struct {
 	p       *client.Player
 	ws      *websocket.Conn
 	seat    int
 	version int64
-	legal   []string // its own board moves and drops, when it is to move
+	legal   moveList // its own board moves and drops, when it is to move
 	toMove  bool
 	over    bool
 	ply     int
 	pending bool // a new round is requested
+
+	msg []byte // the last message read
+	ev  event  // decoded from msg
+	req []byte // the last request written
+	id  []byte // its id (in req)
 }
 
-func (s *seat) setView(legal []string, toMove []int, status string, ply int) {
-	s.legal, s.toMove, s.over, s.ply = legal, slices.Contains(toMove, s.seat), status == "over", ply
+// seatOf is a load seat for a connected player.
+func seatOf(p *client.Player) *seat {
+	s := &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version, pending: p.NewRound != nil}
+	for _, l := range p.View.Legal {
+		if l.Kind != "action" {
+			s.legal.add([]byte(l.Move))
+		}
+	}
+	s.toMove = slices.Contains(p.View.ToMove, sdk.Seat(s.seat))
+	s.over, s.ply = p.View.Status == sdk.Over, p.View.Ply
+	return s
 }
 
-// read reads and applies one message.
-func (s *seat) read() (event, error) {
-	var ev event
-	_, b, err := s.ws.ReadMessage()
+// readMessage reads the next message into the seat's buffer.
+func (s *seat) readMessage() ([]byte, error) {
+	_, r, err := s.ws.NextReader()
+	if err != nil {
+		return nil, err
+	}
+	b := s.msg[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	s.msg = b
+	return b, nil
+}
+
+// read reads and applies one message. The event is the seat's own: it is
+// valid until the next read.
+func (s *seat) read() (*event, error) {
+	ev := &s.ev
+	b, err := s.readMessage()
 	if err != nil {
 		return ev, err
 	}
-	if err := decodeEvent(b, &ev); err != nil {
+	if err := decodeEvent(b, ev); err != nil {
 		return ev, err
 	}
 	if ev.Type == "error" {
 		return ev, fmt.Errorf("error event: %s %s", ev.Code, ev.Message)
 	}
 	s.version = ev.Version
-	if v := ev.View; v != nil {
-		legal := make([]string, 0, len(v.Legal))
-		for _, l := range v.Legal {
-			if l.Kind != "action" {
-				legal = append(legal, l.Move)
-			}
-		}
-		s.setView(legal, v.ToMove, v.Status, v.Ply)
+	if ev.HasView {
+		v := &ev.View
+		s.legal, v.Moves = v.Moves, s.legal // the event's list is the seat's now; the next read refills the other
+		s.toMove, s.over, s.ply = slices.Contains(v.ToMove, s.seat), v.Status == "over", v.Ply
 	}
 	switch ev.Type {
 	case "request", "accept":
@@ -489,20 +499,21 @@ func (s *seat) syncTo(v int64) error {
 var ids atomic.Int64
 
 // do sends a request answering the player's version and reads until its
-// answer.
-func (s *seat) do(typ, move string) (event, error) {
-	id := strconv.FormatInt(ids.Add(1), 36)
-	v := s.version
-	b, _ := json.Marshal(client.RoomRequest{Type: typ, ID: id, Version: &v, Move: sdk.Move(move)})
-	if err := s.ws.WriteMessage(websocket.TextMessage, b); err != nil {
-		return event{}, err
+// answer (valid until the seat's next read). move may alias the seat's
+// legal moves: it is copied into the request before anything is read.
+func (s *seat) do(typ string, move []byte) (*event, error) {
+	var lo, hi int
+	s.req, lo, hi = appendRequest(s.req[:0], typ, ids.Add(1), s.version, move)
+	s.id = s.req[lo:hi]
+	if err := s.ws.WriteMessage(websocket.TextMessage, s.req); err != nil {
+		return &s.ev, err
 	}
 	for {
 		ev, err := s.read()
 		if err != nil {
 			return ev, err
 		}
-		if ev.ID == id && (ev.Type == "ack" || ev.Type == "refused") {
+		if (ev.Type == "ack" || ev.Type == "refused") && bytes.Equal(ev.ID, s.id) {
 			return ev, nil
 		}
 	}
@@ -518,6 +529,7 @@ type loadRoom struct {
 	actions  int64
 	errs     map[string]int
 	firstErr string
+	move     []byte // the move being played (a copy: the seat's legal list is refilled by the next read)
 }
 
 func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*loadRoom, error) {
@@ -532,18 +544,7 @@ func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*
 			r.close()
 			return nil, err
 		}
-		s := &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version, pending: p.NewRound != nil}
-		var legal []string
-		for _, l := range p.View.Legal {
-			if l.Kind != "action" {
-				legal = append(legal, string(l.Move))
-			}
-		}
-		toMove := make([]int, len(p.View.ToMove))
-		for j, t := range p.View.ToMove {
-			toMove[j] = int(t)
-		}
-		s.setView(legal, toMove, string(p.View.Status), p.View.Ply)
+		s := seatOf(p)
 		r.s[i] = s
 	}
 	if r.s[0].seat != 0 || r.s[1].seat != 1 {
@@ -608,7 +609,7 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 		if a.over {
 			asker, other := a, b
 			if !a.pending {
-				ev, err := asker.do("newRound", "")
+				ev, err := asker.do("newRound", nil)
 				if err != nil {
 					broken("socket", err)
 					return
@@ -625,7 +626,7 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 					return
 				}
 			}
-			ev, err := other.do("accept", "")
+			ev, err := other.do("accept", nil)
 			if err != nil {
 				broken("socket", err)
 				return
@@ -651,14 +652,15 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 			broken("nobody_to_move", fmt.Errorf("version %d: neither seat is to move", a.version))
 			return
 		}
-		typ, move := "move", ""
-		if mover.ply >= maxPly || len(mover.legal) == 0 {
+		typ := "move"
+		r.move = r.move[:0]
+		if mover.ply >= maxPly || mover.legal.len() == 0 {
 			typ = "resign"
 		} else {
-			move = mover.legal[r.rng.IntN(len(mover.legal))]
+			r.move = append(r.move, mover.legal.at(r.rng.IntN(mover.legal.len()))...)
 		}
 		t0 := time.Now()
-		ev, err := mover.do(typ, move)
+		ev, err := mover.do(typ, r.move)
 		if err != nil {
 			broken("socket", err)
 			return
@@ -669,7 +671,7 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 				code = "duplicate_ack"
 			}
 			r.errs[code]++
-			r.fail(fmt.Sprintf("%s %q at version %d: %s %s", typ, move, ev.Version, ev.Code, ev.Message))
+			r.fail(fmt.Sprintf("%s %q at version %d: %s %s", typ, r.move, ev.Version, ev.Code, ev.Message))
 			refusals++
 		} else {
 			r.rtt = append(r.rtt, time.Since(t0))
@@ -681,4 +683,38 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 			return
 		}
 	}
+}
+
+// appendRequest appends a request as json.Marshal writes the
+// client.RoomRequest{Type: typ, ID: id in base 36, Version: &version,
+// Move: move}, and where the id's text is in it.
+func appendRequest(b []byte, typ string, id, version int64, move []byte) ([]byte, int, int) {
+	b = append(b, `{"type":`...)
+	b = appendJSONString(b, typ)
+	b = append(b, `,"id":"`...)
+	lo := len(b)
+	b = strconv.AppendInt(b, id, 36)
+	hi := len(b)
+	b = append(b, `","version":`...)
+	b = strconv.AppendInt(b, version, 10)
+	if len(move) > 0 {
+		b = append(b, `,"move":`...)
+		b = appendJSONString(b, move)
+	}
+	return append(b, '}'), lo, hi
+}
+
+// appendJSONString appends s quoted as json.Marshal quotes it: printable
+// ASCII as it is, anything else (and the characters it escapes for HTML)
+// by json.Marshal itself.
+func appendJSONString[S string | []byte](b []byte, s S) []byte {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(string(s))
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

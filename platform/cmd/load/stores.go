@@ -245,20 +245,3 @@ func newSplitRoom(ctx context.Context, a, b *client.Client, variant string, n ui
 	}
 	return r, nil
 }
-
-// seatOf is a load seat for a connected player.
-func seatOf(p *client.Player) *seat {
-	s := &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version, pending: p.NewRound != nil}
-	var legal []string
-	for _, l := range p.View.Legal {
-		if l.Kind != "action" {
-			legal = append(legal, string(l.Move))
-		}
-	}
-	toMove := make([]int, len(p.View.ToMove))
-	for j, t := range p.View.ToMove {
-		toMove[j] = int(t)
-	}
-	s.setView(legal, toMove, string(p.View.Status), p.View.Ply)
-	return s
-}
