@@ -21,7 +21,7 @@ import (
 // reads, a number that is not an integer where it reads one, a field of
 // the wrong type, a repeated object, a key that differs from a known one
 // only in case, whitespace other than spaces, nesting deeper than
-// maxDepth) sends the whole message to encoding/json instead, so the two
+// 64) sends the whole message to encoding/json instead, so the two
 // read the same messages the same way (TestDecodeEventIsJSON,
 // FuzzDecodeEvent).
 
@@ -153,19 +153,14 @@ func (j *jsonEvent) into(ev *event) {
 	}
 }
 
-// maxDepth bounds the nesting the scanner follows (encoding/json refuses
-// beyond 10000; deeper than this is its to judge).
-const maxDepth = 1000
-
 // evScanner reads JSON for decodeEvent; ok turns false at the first
 // thing it does not handle, and every method does nothing useful from
 // then on (each loop ends).
 type evScanner struct {
-	b     []byte
-	i     int
-	ok    bool
-	depth int
-	seen  uint8 // the objects and arrays read so far (a repeat is encoding/json's: it merges them)
+	b    []byte
+	i    int
+	ok   bool
+	seen uint8 // the objects and arrays read so far (a repeat is encoding/json's: it merges them)
 }
 
 const (
@@ -379,126 +374,220 @@ func (d *evScanner) bool() bool {
 // null reads a null if one is next.
 func (d *evScanner) null() bool { return d.literal("null") }
 
-// skip passes over one value of any kind, checking its grammar.
+// skip passes over one value of any kind, checking its grammar as
+// encoding/json does, in one loop over local variables (the board, most of
+// a move event's bytes, is one such value). open has a bit per container
+// it is in, set for an object; deeper than 64 is encoding/json's.
 func (d *evScanner) skip() {
-	d.ws()
-	if !d.ok || d.i >= len(d.b) {
-		d.ok = false
+	if !d.ok {
 		return
 	}
-	switch c := d.b[d.i]; {
-	case c == '"':
-		d.skipString()
-	case c == '{':
-		if d.depth++; d.depth > maxDepth {
-			d.ok = false
-			return
-		}
-		for more := d.begin('{', '}'); more; more = d.more('}') {
-			d.key()
-			d.skip()
-		}
-		d.depth--
-	case c == '[':
-		if d.depth++; d.depth > maxDepth {
-			d.ok = false
-			return
-		}
-		for more := d.begin('[', ']'); more; more = d.more(']') {
-			d.skip()
-		}
-		d.depth--
-	case c == 't':
-		if !d.literal("true") {
-			d.ok = false
-		}
-	case c == 'f':
-		if !d.literal("false") {
-			d.ok = false
-		}
-	case c == 'n':
-		if !d.null() {
-			d.ok = false
-		}
-	default:
-		d.skipNumber()
+	b, i := d.b, d.i
+	var open uint64
+	depth := 0
+	var ok bool
+value:
+	for i < len(b) && b[i] == ' ' {
+		i++
 	}
+	if i >= len(b) {
+		goto fail
+	}
+	switch b[i] {
+	case '"':
+		j := i + 1
+		for j < len(b) && !valueStop[b[j]] {
+			j++
+		}
+		if j < len(b) && b[j] == '"' {
+			i = j + 1
+		} else if i, ok = skipString(b, i); !ok {
+			goto fail
+		}
+		goto after
+	case '{', '[':
+		if depth++; depth > 64 {
+			goto fail
+		}
+		obj := b[i] == '{'
+		open <<= 1
+		if obj {
+			open |= 1
+		}
+		i++
+		for i < len(b) && b[i] == ' ' {
+			i++
+		}
+		if i < len(b) && (obj && b[i] == '}' || !obj && b[i] == ']') {
+			i++
+			open >>= 1
+			depth--
+			goto after
+		}
+		if obj {
+			goto key
+		}
+		goto value
+	case 't':
+		if len(b)-i < 4 || string(b[i:i+4]) != "true" {
+			goto fail
+		}
+		i += 4
+		goto after
+	case 'f':
+		if len(b)-i < 5 || string(b[i:i+5]) != "false" {
+			goto fail
+		}
+		i += 5
+		goto after
+	case 'n':
+		if len(b)-i < 4 || string(b[i:i+4]) != "null" {
+			goto fail
+		}
+		i += 4
+		goto after
+	}
+	// A number; the common ones, small integers, here.
+	{
+		j := i
+		if b[j] == '-' {
+			j++
+		}
+		k := j
+		for k < len(b) && '0' <= b[k] && b[k] <= '9' {
+			k++
+		}
+		if k > j && (k == j+1 || b[j] != '0') && (k == len(b) || b[k] != '.' && b[k] != 'e' && b[k] != 'E') {
+			i = k
+			goto after
+		}
+	}
+	if i, ok = skipNumber(b, i); !ok {
+		goto fail
+	}
+	goto after
+key:
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	if i >= len(b) || b[i] != '"' {
+		goto fail
+	}
+	{
+		j := i + 1
+		for j < len(b) && !valueStop[b[j]] {
+			j++
+		}
+		if j < len(b) && b[j] == '"' {
+			i = j + 1
+		} else if i, ok = skipString(b, i); !ok {
+			goto fail
+		}
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	if i >= len(b) || b[i] != ':' {
+		goto fail
+	}
+	i++
+	goto value
+after:
+	if depth == 0 {
+		d.i = i
+		return
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	if i >= len(b) {
+		goto fail
+	}
+	switch b[i] {
+	case ',':
+		i++
+		if open&1 != 0 {
+			goto key
+		}
+		goto value
+	case '}', ']':
+		if (b[i] == '}') != (open&1 != 0) {
+			goto fail
+		}
+		i++
+		open >>= 1
+		depth--
+		goto after
+	}
+fail:
+	d.ok = false
 }
 
-// skipString passes over a string, escapes included (checked as
-// encoding/json does).
-func (d *evScanner) skipString() {
-	b := d.b
-	j := d.i + 1
+// skipString passes over the string at b[i], escapes included (checked
+// as encoding/json does), and returns the index after it.
+func skipString(b []byte, i int) (int, bool) {
+	j := i + 1
 	for {
 		for j < len(b) && !valueStop[b[j]] {
 			j++
 		}
 		if j >= len(b) || b[j] < 0x20 {
-			d.ok = false
-			return
+			return j, false
 		}
 		if b[j] == '"' {
-			d.i = j + 1
-			return
+			return j + 1, true
 		}
 		// A backslash.
 		if j+1 >= len(b) {
-			d.ok = false
-			return
+			return j, false
 		}
 		switch b[j+1] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			j += 2
 		case 'u':
 			if j+5 >= len(b) || !isHex4(b[j+2:j+6]) {
-				d.ok = false
-				return
+				return j, false
 			}
 			j += 6
 		default:
-			d.ok = false
-			return
+			return j, false
 		}
 	}
 }
 
-// skipNumber passes over a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-func (d *evScanner) skipNumber() {
-	b, j := d.b, d.i
+// skipNumber passes over the JSON number at b[i]:
+// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func skipNumber(b []byte, i int) (int, bool) {
 	digits := func() int {
-		s := j
-		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
-			j++
+		s := i
+		for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+			i++
 		}
-		return j - s
+		return i - s
 	}
-	if j < len(b) && b[j] == '-' {
-		j++
+	if i < len(b) && b[i] == '-' {
+		i++
 	}
-	start := j
+	start := i
 	if n := digits(); n == 0 || n > 1 && b[start] == '0' {
-		d.ok = false
-		return
+		return i, false
 	}
-	if j < len(b) && b[j] == '.' {
-		j++
+	if i < len(b) && b[i] == '.' {
+		i++
 		if digits() == 0 {
-			d.ok = false
-			return
+			return i, false
 		}
 	}
-	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
-		j++
-		if j < len(b) && (b[j] == '+' || b[j] == '-') {
-			j++
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
 		}
 		if digits() == 0 {
-			d.ok = false
-			return
+			return i, false
 		}
 	}
-	d.i = j
+	return i, true
 }
 
 func (d *evScanner) event(ev *event) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -433,6 +435,26 @@ func seatOf(p *client.Player) *seat {
 	return s
 }
 
+// bufferedConn is a player's TCP connection read through a buffer that
+// holds a whole move event and the ack behind it: the WebSocket reads
+// through 4 KB of its own, and an event to the seat to move (the board
+// and its legal moves) is 5-12 KB, which took three read system calls.
+type bufferedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *bufferedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// dialBuffered is a client.Player's NetDial for a bufferedConn.
+func dialBuffered(network, addr string) (net.Conn, error) {
+	c, err := net.Dial(network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &bufferedConn{Conn: c, r: bufio.NewReaderSize(c, 16<<10)}, nil
+}
+
 // readMessage reads the next message into the seat's buffer.
 func (s *seat) readMessage() ([]byte, error) {
 	_, r, err := s.ws.NextReader()
@@ -540,6 +562,7 @@ func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*
 	r := &loadRoom{id: cr.Room, rng: rand.New(rand.NewPCG(n, 0x6c6f6164)), errs: map[string]int{}}
 	for i, key := range []string{cr.SeatKey, ""} {
 		p := c.Player(cr.Room, key)
+		p.NetDial = dialBuffered
 		if err := p.Connect(ctx); err != nil {
 			r.close()
 			return nil, err

@@ -228,6 +228,7 @@ func newSplitRoom(ctx context.Context, a, b *client.Client, variant string, n ui
 	r := &loadRoom{id: cr.Room, rng: rand.New(rand.NewPCG(n, 0x6c6f6164)), errs: map[string]int{}}
 	ps := [2]*client.Player{a.Player(cr.Room, cr.SeatKey), b.Player(cr.Room, "")}
 	for i, p := range ps {
+		p.NetDial = dialBuffered
 		if err := p.Connect(ctx); err != nil {
 			r.close()
 			return nil, err

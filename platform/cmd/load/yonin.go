@@ -211,6 +211,7 @@ func newYoninRoom(ctx context.Context, c *client.Client, level string, n uint64)
 	r := &yoninRoom{id: cr.Room, rng: rand.New(rand.NewPCG(n, 0x796f6e69)), errs: map[string]int{}}
 	for i, key := range []string{cr.SeatKey, ""} {
 		p := c.Player(cr.Room, key)
+		p.NetDial = dialBuffered
 		if err := p.Connect(ctx); err != nil {
 			r.close()
 			return nil, err
