@@ -37,6 +37,7 @@ type options struct {
 	idle       int
 	duration   time.Duration
 	maxMoves   int64
+	rate       float64 // moves/s offered over all rooms; 0: closed loop
 	maxPly     int
 	ref        time.Duration
 	parallel   int
@@ -63,6 +64,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.IntVar(&o.idle, "idle", 1000, "idle rooms created first to measure memory per room (0: none)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long the rooms play")
 	fs.Int64Var(&o.maxMoves, "moves", 5_000_000, "stop after this many confirmed moves, if sooner")
+	fs.Float64Var(&o.rate, "rate", 0, "moves/s offered over all rooms: each room's next move is due rooms/rate seconds after its last was due (0: closed loop, each room's next move sent as soon as the last is acknowledged)")
 	fs.IntVar(&o.maxPly, "max-ply", 160, "the player to move resigns at this ply (then a new round by consent), so games keep a realistic length")
 	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs first (0: skip)")
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
@@ -77,6 +79,12 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	}
 	if o.rooms < 1 || o.duration <= 0 || o.parallel < 1 {
 		return o, errors.New("-rooms, -duration and -parallel must be positive")
+	}
+	if o.rate < 0 || o.rate > 0 && float64(o.rooms)/o.rate*1e9 > float64(o.duration) {
+		return o, fmt.Errorf("-rate must be 0 or at least one move per room within -duration (%.2f/s)", float64(o.rooms)/o.duration.Seconds())
+	}
+	if o.rate > 0 && o.stores {
+		return o, errors.New("-rate is for the default mode, not -stores")
 	}
 	return o, nil
 }
@@ -204,7 +212,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	self0 := selfCPU()
 	start := time.Now()
 	end := start.Add(o.duration)
-	playAll(rooms, end, o.maxPly, o.maxMoves)
+	playAll(rooms, start, end, o.maxPly, o.maxMoves, o.rate)
 	elapsed := time.Since(start)
 	cpu1, _ := treeCPU(pid)
 	self1 := selfCPU()
@@ -224,18 +232,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	})
 
-	var rtts []time.Duration
+	var rtts, fromDue []time.Duration
 	errs := map[string]int{}
-	var moves, actions int64
+	var moves, actions, late, unsent int64
 	for _, r := range rooms {
 		rtts = append(rtts, r.rtt...)
+		fromDue = append(fromDue, r.fromDue...)
 		moves += r.moves
 		actions += r.actions
+		late += r.late
+		unsent += r.unsent
 		for k, n := range r.errs {
 			errs[k] += n
 		}
 	}
 	slices.Sort(rtts)
+	slices.Sort(fromDue)
 	nerr := 0
 	for _, n := range errs {
 		nerr += n
@@ -245,9 +257,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if echo > 0 {
 		out("reference: bare WebSocket echo on loopback (%d connections, in this process): %.0f messages/s", min(o.rooms, 1000)*2, echo)
 	}
+	if o.rate > 0 {
+		out("offered:             %.0f moves/s over %d rooms (each room's next move due every %s, the rooms' phases spread evenly); achieved %.0f/s; due by the end but not sent: %d",
+			o.rate, o.rooms, interval(o.rooms, o.rate).Round(time.Microsecond), float64(moves)/elapsed.Seconds(), unsent)
+	}
 	out("confirmed moves:     %d (%.0f/s); other confirmed actions (new rounds): %d", moves, float64(moves)/elapsed.Seconds(), actions)
 	out("move round trip:     p50 %s  p99 %s  p99.9 %s  max %s (send → ack)",
 		pct(rtts, 0.50), pct(rtts, 0.99), pct(rtts, 0.999), pct(rtts, 1))
+	if o.rate > 0 {
+		out("from the due time:   p50 %s  p99 %s  p99.9 %s  max %s (due → ack: a move sent late counts from when it was due)",
+			pct(fromDue, 0.50), pct(fromDue, 0.99), pct(fromDue, 0.999), pct(fromDue, 1))
+		out("sent late:           %d of %d moves (%.1f%%): the room's previous move was acknowledged after this one was due",
+			late, moves, 100*float64(late)/float64(max(moves, 1)))
+	}
 	if pid != 0 && moves > 0 {
 		total := time.Duration(0)
 		var parts []string
@@ -543,12 +565,20 @@ func (s *seat) do(typ string, move []byte) (*event, error) {
 
 // loadRoom is one room and its two players, driven by one goroutine.
 type loadRoom struct {
-	id       string
-	s        [2]*seat
-	rng      *rand.Rand
-	rtt      []time.Duration
-	moves    int64
-	actions  int64
+	id      string
+	s       [2]*seat
+	rng     *rand.Rand
+	rtt     []time.Duration // send → ack of each confirmed move
+	moves   int64
+	actions int64
+	// Paced (-rate): the next move is due at due, the one after it every
+	// interval; fromDue is due → ack of each confirmed move, and late
+	// counts the moves that were due before the room was ready to send.
+	due      time.Time
+	interval time.Duration
+	fromDue  []time.Duration
+	late     int64
+	unsent   int64 // moves due before the end that were not sent
 	errs     map[string]int
 	firstErr string
 	move     []byte // the move being played (a copy: the seat's legal list is refilled by the next read)
@@ -604,8 +634,18 @@ func (r *loadRoom) fail(msg string) {
 // event. A finished game (or one at maxPly, resigned) gets a new round by
 // consent.
 // playAll plays every room at once until end, or until maxMoves moves are
-// confirmed in all.
-func playAll(rooms []*loadRoom, end time.Time, maxPly int, maxMoves int64) {
+// confirmed in all. At rate > 0 moves are paced: room i's first move is
+// due at start + (i+1)·interval/len(rooms), each next one interval after
+// the last was due, interval = len(rooms)/rate; a paced room returns at
+// end.
+func playAll(rooms []*loadRoom, start, end time.Time, maxPly int, maxMoves int64, rate float64) {
+	if rate > 0 {
+		iv := interval(len(rooms), rate)
+		for i, r := range rooms {
+			r.interval = iv
+			r.due = start.Add(time.Duration(int64(iv) * int64(i+1) / int64(len(rooms))))
+		}
+	}
 	var confirmed atomic.Int64
 	var wg sync.WaitGroup
 	for _, r := range rooms {
@@ -618,6 +658,12 @@ func playAll(rooms []*loadRoom, end time.Time, maxPly int, maxMoves int64) {
 	wg.Wait()
 }
 
+// interval is the time between one room's moves when rooms together offer
+// rate moves/s.
+func interval(rooms int, rate float64) time.Duration {
+	return time.Duration(float64(rooms) / rate * float64(time.Second))
+}
+
 func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *atomic.Int64) {
 	for _, s := range r.s {
 		s.ws.SetReadDeadline(end.Add(30 * time.Second))
@@ -626,6 +672,14 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 	broken := func(what string, err error) {
 		r.errs[what]++
 		r.fail(fmt.Sprintf("%s: %v", what, err))
+	}
+	if r.interval > 0 {
+		defer func() {
+			if r.due.Before(end) {
+				r.unsent = int64((end.Sub(r.due) + r.interval - 1) / r.interval)
+			}
+			time.Sleep(time.Until(end))
+		}()
 	}
 	for time.Now().Before(end) && confirmed.Load() < maxMoves && refusals < 10 {
 		a, b := r.s[0], r.s[1]
@@ -682,6 +736,18 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 		} else {
 			r.move = append(r.move, mover.legal.at(r.rng.IntN(mover.legal.len()))...)
 		}
+		late := false
+		if r.interval > 0 {
+			// Paced: wait for the due time, or send at once when late.
+			if !r.due.Before(end) {
+				return
+			}
+			if d := time.Until(r.due); d > 0 {
+				time.Sleep(d)
+			} else {
+				late = true
+			}
+		}
 		t0 := time.Now()
 		ev, err := mover.do(typ, r.move)
 		if err != nil {
@@ -697,7 +763,15 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 			r.fail(fmt.Sprintf("%s %q at version %d: %s %s", typ, r.move, ev.Version, ev.Code, ev.Message))
 			refusals++
 		} else {
-			r.rtt = append(r.rtt, time.Since(t0))
+			t1 := time.Now()
+			r.rtt = append(r.rtt, t1.Sub(t0))
+			if r.interval > 0 {
+				r.fromDue = append(r.fromDue, t1.Sub(r.due))
+				if late {
+					r.late++
+				}
+				r.due = r.due.Add(r.interval)
+			}
 			r.moves++
 			confirmed.Add(1)
 		}

@@ -193,7 +193,7 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 	h0, d0 := cpu()
 	start := time.Now()
 	end := start.Add(o.duration)
-	playAll(rooms, end, o.maxPly, o.maxMoves)
+	playAll(rooms, start, end, o.maxPly, o.maxMoves, 0)
 	res.elapsed = time.Since(start)
 	h1, d1 := cpu()
 	res.hostCPU, res.pgCPU = h1-h0, d1-d0
