@@ -244,42 +244,63 @@ func init() {
 }
 
 // plain reads a string without escapes or control bytes and returns its
-// bytes (aliasing the message); stop says which bytes end the run.
-func (d *evScanner) plain(stop *[256]bool) []byte {
-	d.ws()
-	if !d.ok || d.i >= len(d.b) || d.b[d.i] != '"' {
+// bytes (aliasing the message).
+func (d *evScanner) plain() []byte {
+	b, i := d.b, d.i
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	if !d.ok || i >= len(b) || b[i] != '"' {
 		d.ok = false
 		return nil
 	}
-	j := d.i + 1
-	for j < len(d.b) && !stop[d.b[j]] {
+	j := i + 1
+	for j < len(b) && !valueStop[b[j]] {
 		j++
 	}
-	if j >= len(d.b) || d.b[j] != '"' {
+	if j >= len(b) || b[j] != '"' {
 		d.ok = false
 		return nil
 	}
-	s := d.b[d.i+1 : j]
 	d.i = j + 1
-	return s
+	return b[i+1 : j]
 }
 
-// key reads an object key and its colon.
+// key reads an object key (plain ASCII) and its colon.
 func (d *evScanner) key() []byte {
-	k := d.plain(&keyStop)
-	d.ws()
-	if !d.ok || d.i >= len(d.b) || d.b[d.i] != ':' {
+	b, i := d.b, d.i
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	if !d.ok || i >= len(b) || b[i] != '"' {
 		d.ok = false
 		return nil
 	}
-	d.i++
+	j := i + 1
+	for j < len(b) && !keyStop[b[j]] {
+		j++
+	}
+	if j >= len(b) || b[j] != '"' {
+		d.ok = false
+		return nil
+	}
+	k := b[i+1 : j]
+	j++
+	for j < len(b) && b[j] == ' ' {
+		j++
+	}
+	if j >= len(b) || b[j] != ':' {
+		d.ok = false
+		return nil
+	}
+	d.i = j + 1
 	return k
 }
 
 // text reads a string value a player keeps: a known one is a constant,
 // another is allocated. Invalid UTF-8 is encoding/json's (it replaces it).
 func (d *evScanner) text() string {
-	s := d.plain(&valueStop)
+	s := d.plain()
 	if !d.ok {
 		return ""
 	}
@@ -599,7 +620,7 @@ func (d *evScanner) event(ev *event) {
 		case "version":
 			ev.Version = d.int()
 		case "id":
-			if ev.ID = d.plain(&valueStop); !utf8.Valid(ev.ID) {
+			if ev.ID = d.plain(); !utf8.Valid(ev.ID) {
 				d.ok = false // encoding/json replaces it
 			}
 		case "code":
@@ -688,12 +709,14 @@ func (d *evScanner) view(v *eventView) {
 					k := d.key()
 					switch string(k) {
 					case "kind":
-						kind = d.plain(&valueStop)
+						kind = d.plain()
 					case "move":
-						move = d.plain(&valueStop)
+						move = d.plain()
 						if !utf8.Valid(move) {
 							d.ok = false // encoding/json replaces it
 						}
+					case "seat", "text", "alt", "from", "to", "drop", "promote", "key":
+						d.skip() // not one that differs from kind or move only in case
 					default:
 						d.other(k, "kind", "move")
 					}
