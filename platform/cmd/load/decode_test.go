@@ -191,21 +191,15 @@ func TestDecodeEventRepeatedKeys(t *testing.T) {
 	}
 }
 
-// shogiMoveEvent is a move event as the seat to move gets it in a game of
-// shogi: the 81-cell board, the last move and about 40 legal moves with
-// their texts (~6 KB, the messages most of the generator's time goes to).
+// shogiMoveEvent is a live move event as the seat to move gets it in a
+// game of shogi: the cells the move changed (the board itself is null),
+// the last move and 40 legal moves with their texts (~4 KB, the messages
+// most of the generator's decoding goes to).
 func shogiMoveEvent(t testing.TB) []byte {
 	seat := sdk.Seat(0)
 	v := sdk.View{Ply: 31, Status: sdk.Playing, Position: "ln1g3nl/1r2kgs2/p1ppppbpp/1p4p2/7P1/2P6/PPSPPPP1P/1B2K2R1/LN1G1GSNL b - 32",
 		ToMove: []sdk.Seat{1}, Hands: [][]sdk.HandPiece{{{Kind: "P", Count: 1}}, {}},
 		LastMove: &sdk.LegalMove{Seat: 0, Kind: sdk.BoardMove, Move: "2e2d", Text: "▲２四歩", Alt: "P-2d", From: 43, To: 34}}
-	for i := range 81 {
-		c := sdk.Cell{Owner: -1}
-		if i%3 != 1 {
-			c = sdk.Cell{Kind: "PLNSGKRB"[i%8 : i%8+1], Owner: sdk.Seat(i / 41), Facing: 2 * (1 - i/41), Promoted: i%17 == 0}
-		}
-		v.Board = append(v.Board, c)
-	}
 	for i := range 40 {
 		m := fmt.Sprintf("%d%c%d%c", 1+i%9, 'a'+i%9, 1+(i+1)%9, 'a'+(i+3)%9)
 		l := sdk.LegalMove{Seat: 1, Kind: sdk.BoardMove, Move: sdk.Move(m), Text: "△３四歩", Alt: "P-3d", From: i, To: i + 9}
@@ -215,7 +209,8 @@ func shogiMoveEvent(t testing.TB) []byte {
 		v.Legal = append(v.Legal, l)
 	}
 	b, err := json.Marshal(room.Event{Type: room.EvMove, Version: 40, Seat: &seat, Move: "2e2d",
-		Played: &sdk.PlayedMove{Move: "2e2d", Text: "▲２四歩"}, View: &v})
+		Played: &sdk.PlayedMove{Move: "2e2d", Text: "▲２四歩"}, View: &v,
+		Cells: []room.CellAt{{At: 34, Cell: sdk.Cell{Kind: "P", Owner: 0}}, {At: 43, Cell: sdk.Cell{Owner: -1}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
