@@ -459,8 +459,9 @@ func seatOf(p *client.Player) *seat {
 
 // bufferedConn is a player's TCP connection read through a buffer that
 // holds a whole move event and the ack behind it: the WebSocket reads
-// through 4 KB of its own, and an event to the seat to move (the board
-// and its legal moves) is 5-12 KB, which took three read system calls.
+// through 4 KB of its own, and an event to the seat to move (its legal
+// moves, with drops in hand 100 and more) is often larger, which took two
+// or three read system calls.
 type bufferedConn struct {
 	net.Conn
 	r *bufio.Reader
@@ -629,10 +630,6 @@ func (r *loadRoom) fail(msg string) {
 	}
 }
 
-// play makes moves until end (or the count): the player to move picks one
-// of its legal moves, sends it and waits for its ack; the other reads the
-// event. A finished game (or one at maxPly, resigned) gets a new round by
-// consent.
 // playAll plays every room at once until end, or until maxMoves moves are
 // confirmed in all. At rate > 0 moves are paced: room i's first move is
 // due at start + (i+1)·interval/len(rooms), each next one interval after
@@ -664,6 +661,10 @@ func interval(rooms int, rate float64) time.Duration {
 	return time.Duration(float64(rooms) / rate * float64(time.Second))
 }
 
+// play makes moves until end (or the count): the player to move picks one
+// of its legal moves, sends it (paced: when it is due) and waits for its
+// ack; the other reads the event. A finished game (or one at maxPly,
+// resigned) gets a new round by consent.
 func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *atomic.Int64) {
 	for _, s := range r.s {
 		s.ws.SetReadDeadline(end.Add(30 * time.Second))
