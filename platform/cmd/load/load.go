@@ -676,7 +676,7 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 	}
 	if r.interval > 0 {
 		defer func() {
-			if r.due.Before(end) {
+			if r.due.Before(end) && confirmed.Load() < maxMoves { // behind (or broken), not stopped by -moves
 				r.unsent = int64((end.Sub(r.due) + r.interval - 1) / r.interval)
 			}
 			time.Sleep(time.Until(end))
