@@ -7,10 +7,10 @@ import (
 
 // The load generator runs on the same cores as the server, so every
 // microsecond it spends per move is taken from the server. A move event
-// carries the 81-cell board and, to the seat to move, every legal move
-// with its texts: decoding it with encoding/json was most of the
-// generator's CPU, and a scanner that built a string for every key and
-// value it then skipped still spent ~40% of it. decodeEvent reads only
+// carries the board (live, the cells the move changed) and, to the seat to
+// move, every legal move with its texts: decoding it with encoding/json
+// was most of the generator's CPU, and a scanner that built a string for
+// every key and value it then skipped still spent ~40% of it. decodeEvent reads only
 // what a player uses, into an event the seat reuses: it allocates nothing
 // for a skipped value, keys are compared as bytes, known texts (event
 // types, statuses) are constants, and of the legal list it copies only
@@ -20,10 +20,9 @@ import (
 // Anything it does not expect (an escape or a control byte in a string it
 // reads, a number that is not an integer where it reads one, a field of
 // the wrong type, a repeated object, a key that differs from a known one
-// only in case, whitespace other than spaces, nesting deeper than
-// 64) sends the whole message to encoding/json instead, so the two
-// read the same messages the same way (TestDecodeEventIsJSON,
-// FuzzDecodeEvent).
+// only in case, whitespace other than spaces, nesting deeper than 64)
+// sends the whole message to encoding/json instead, so the two read the
+// same messages the same way (TestDecodeEventIsJSON, FuzzDecodeEvent).
 
 // event is what a player needs of a server message. A seat decodes every
 // message into its own event, so an event is valid until the seat's next
