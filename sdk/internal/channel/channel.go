@@ -6,6 +6,7 @@ package channel
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -191,7 +192,16 @@ func (cs *Server) ServeConn(c net.Conn) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
-	br := bufio.NewReaderSize(c, readBuffer)
+	var h [len(MuxMagic)]byte
+	if _, err := io.ReadFull(c, h[:]); err != nil {
+		return
+	}
+	if h == MuxMagic {
+		cs.serveMux(c)
+		return
+	}
+	// A host of the one-call-per-connection pool: h began its first frame.
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(h[:]), c), readBuffer)
 	var in, out []byte
 	for {
 		kind, body, buf, err := ReadFrame(br, in)
