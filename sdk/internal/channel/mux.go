@@ -8,8 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"sync"
 	"syscall"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 )
@@ -283,6 +285,9 @@ type Lane struct {
 	dialing chan struct{} // closed when the dial in progress ends
 	closed  bool
 	dials   int
+	// viaGoroutine leaves every write to a goroutine instead of its
+	// caller (as without tryWrite): the benchmark's comparison.
+	viaGoroutine bool
 }
 
 // NewLane returns the lane to the channel at addr; it dials on demand.
@@ -333,6 +338,9 @@ type lane struct {
 	calls   map[uint32]*call
 	next    uint32
 	err     error // the connection is broken: every call fails with it
+	// reading: a caller or a goroutine holds the reader's role, and fr.
+	reading bool
+	fr      *frameReader
 }
 
 // call is one call waiting for its reply.
@@ -400,7 +408,6 @@ func (ch *Lane) get(ctx context.Context) (*lane, error) {
 		if err != nil {
 			return nil, err
 		}
-		go l.read()
 		return l, nil
 	}
 }
@@ -417,8 +424,8 @@ func (ch *Lane) dial(ctx context.Context) (*lane, error) {
 		c.Close()
 		return nil, err
 	}
-	l := &lane{owner: ch, c: c, calls: make(map[uint32]*call)}
-	if sc, ok := c.(syscall.Conn); ok && canTryWrite {
+	l := &lane{owner: ch, c: c, calls: make(map[uint32]*call), fr: newFrameReader(c)}
+	if sc, ok := c.(syscall.Conn); ok && canTryWrite && !ch.viaGoroutine {
 		l.raw, _ = sc.SyscallConn()
 	}
 	return l, nil
@@ -441,6 +448,17 @@ func (ch *Lane) Call(ctx context.Context, kind byte, req, resp proto.Message) er
 	if err := l.send(cl); err != nil {
 		putCall(cl)
 		return err
+	}
+	l.mu.Lock()
+	if l.reading || l.calls[cl.id] != cl {
+		l.mu.Unlock()
+	} else {
+		l.reading = true
+		l.mu.Unlock()
+		if l.readFor(ctx, cl) {
+			putCall(cl)
+			return ctx.Err()
+		}
 	}
 	select {
 	case <-cl.done:
@@ -541,22 +559,79 @@ func (l *lane) forget(cl *call) bool {
 	return true
 }
 
-// read hands the replies to their callers until the connection breaks.
-func (l *lane) read() {
-	fr := newFrameReader(l.c)
+// The reader's role. Whoever holds it reads the replies and hands each to
+// its caller. A caller that finds nobody reading takes it and reads until
+// its own reply has come, so a call alone on the connection costs what it
+// did on a connection of its own (no goroutine between the socket and the
+// caller, no thread woken for it); it then hands the role to a goroutine
+// if other calls still wait, which reads as long as any does (under load,
+// always: many replies a read, each handed over at once).
+
+// readFor reads as cl's caller until cl's reply has come or ctx ends;
+// true if ctx ended first and cl was dropped.
+func (l *lane) readFor(ctx context.Context, cl *call) (gaveUp bool) {
+	var fired chan struct{}
+	var stop func() bool
+	if ctx.Done() != nil {
+		// ctx's end stops a blocked read (a read deadline in the past
+		// loses nothing already read) and the role goes to the next.
+		fired = make(chan struct{})
+		stop = context.AfterFunc(ctx, func() {
+			l.c.SetReadDeadline(time.Unix(1, 0))
+			close(fired)
+		})
+	}
+	err := l.readLoop(cl)
+	if stop != nil && !stop() {
+		<-fired
+		l.c.SetReadDeadline(time.Time{})
+		if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+			err = nil // ctx ended, not the connection
+			gaveUp = l.forget(cl)
+		}
+	}
+	if err != nil {
+		l.fail(err)
+		return false
+	}
+	l.passRole()
+	return gaveUp
+}
+
+// passRole gives up the reader's role: to a goroutine while calls wait.
+func (l *lane) passRole() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.calls) == 0 || l.err != nil {
+		l.reading = false
+		return
+	}
+	go l.readAside()
+}
+
+// readAside holds the reader's role while calls wait.
+func (l *lane) readAside() {
+	if err := l.readLoop(nil); err != nil {
+		l.fail(err)
+	}
+}
+
+// readLoop reads and hands out replies until mine's has come (mine nil:
+// until no call waits, then the role is given up).
+func (l *lane) readLoop(mine *call) error {
+	fr := l.fr
 	for {
+		got := false
 		for {
 			kind, id, body, ok, err := fr.next()
 			if err != nil {
-				l.fail(fmt.Errorf("channel: bad reply from the plugin: %w", err))
-				return
+				return fmt.Errorf("channel: bad reply from the plugin: %w", err)
 			}
 			if !ok {
 				break
 			}
 			if kind != ReplyOK && kind != ReplyFailed {
-				l.fail(fmt.Errorf("%w: unknown reply kind %d from the plugin", ErrBadFrame, kind))
-				return
+				return fmt.Errorf("%w: unknown reply kind %d from the plugin", ErrBadFrame, kind)
 			}
 			l.mu.Lock()
 			cl := l.calls[id]
@@ -567,14 +642,29 @@ func (l *lane) read() {
 			}
 			cl.kind = kind
 			cl.body = append(cl.body[:0], body...)
+			got = got || cl == mine
 			cl.done <- struct{}{}
 		}
+		if got {
+			return nil
+		}
+		if mine == nil {
+			l.mu.Lock()
+			if len(l.calls) == 0 || l.err != nil {
+				l.reading = false
+				l.mu.Unlock()
+				return nil
+			}
+			l.mu.Unlock()
+		}
 		if err := fr.fill(); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return err
+			}
 			if errors.Is(err, net.ErrClosed) {
 				err = io.EOF
 			}
-			l.fail(fmt.Errorf("channel: connection lost: %w", err))
-			return
+			return fmt.Errorf("channel: connection lost: %w", err)
 		}
 	}
 }

@@ -506,3 +506,40 @@ func FuzzMuxServer(f *testing.F) {
 		}
 	})
 }
+
+// TestLaneReaderGivesUp: the caller reading for everyone gives up (its
+// context ends) while another call waits: the other still gets its reply.
+func TestLaneReaderGivesUp(t *testing.T) {
+	e := echo{release: make(chan struct{})}
+	cs, err := Listen(e.handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	ch := NewLane(cs.Addr(), cs.Token())
+	defer ch.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error)
+	go func() { _, err := do(ctx, ch, CallExport, "hang"); first <- err }()
+	waitPending(ch, 1) // the first caller reads: nobody else does
+	second := make(chan error)
+	go func() {
+		got, err := do(context.Background(), ch, CallImport, "hang")
+		if err == nil && got != "hang" {
+			err = fmt.Errorf("got %q", got)
+		}
+		second <- err
+	}()
+	waitPending(ch, 2)
+	cancel()
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the reading caller: %v", err)
+	}
+	close(e.release)
+	if err := <-second; err != nil {
+		t.Fatalf("the call left waiting: %v", err)
+	}
+	if got, err := do(context.Background(), ch, CallPlay, "then"); err != nil || got != "then" || ch.Dials() != 1 {
+		t.Fatalf("then: %q %v, %d dials", got, err, ch.Dials())
+	}
+}
