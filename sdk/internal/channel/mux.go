@@ -24,12 +24,20 @@ import (
 // A request's id is the host's choice and its reply carries it back, so the
 // replies may come in any order. The host's callers queue their requests on
 // one connection and whoever finds nobody writing writes everything queued
-// in one system call (a leader flush: no writer goroutine to wake); one
-// reader goroutine reads the replies, many a read, and hands each to its
-// caller. The plugin reads every request already arrived, answers them one
-// after another, and writes all the replies at once when no complete
-// request is left in its buffer: a burst of N calls costs one read and one
-// write on each side instead of N of each.
+// in one system call (a leader flush: no writer goroutine to wake; what the
+// socket does not take at once is left to a goroutine, so no caller waits
+// in a write). Whoever holds the reader's role reads the replies, many a
+// read, and hands each to its caller: a caller alone reads its own (no
+// goroutine in between, as on a connection of its own), and while several
+// wait a goroutine reads for them all (see readFor). The plugin reads every
+// request already arrived, answers them one after another, and writes all
+// the replies at once when no complete request is left in its buffer: a
+// burst of N calls costs one read and one write on each side instead of N
+// of each. BenchmarkCalls measured, both sides in one process, CPU per call
+// against a trivial plugin: the pool 14 µs alone and 14–18 µs with 16 or
+// 256 callers at once; the lane 14 µs alone and ~6 µs under load. Writes
+// made by a writer goroutine instead of the callers cost 20 µs alone and
+// the same under load.
 //
 // Head-of-line blocking: the calls a room makes on every move (Play, View)
 // are short and are answered in line. Start, Export, Import and Rewind
@@ -39,7 +47,9 @@ import (
 // being answered meanwhile (a plugin with GOMAXPROCS=1 shares its core
 // between them as the Go scheduler does). The host keeps one connection per
 // plugin: the plugin's rules calls are CPU-bound, so more connections would
-// only spread the same work over more system calls.
+// only spread the same work over more system calls. The price: a Play
+// that never returns (a bug in a variant) holds the Plays behind it until
+// their deadlines, where on the pool it held only its own connection.
 //
 // A cancelled caller returns at once with its context's error and its reply
 // is dropped when it comes. A broken connection (an error reading or
