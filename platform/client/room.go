@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -41,32 +42,40 @@ func (c *Client) CreateRoom(ctx context.Context, variant string, opts sdk.Option
 	return out, nil
 }
 
+// CellAt is a board cell that changed, by its index in the board.
+type CellAt struct {
+	At   int      `json:"at"`
+	Cell sdk.Cell `json:"cell"`
+}
+
 // RoomEvent is one message from the server; which fields are set depends
 // on Type.
 type RoomEvent struct {
-	Type      string          `json:"type"`
-	Version   int64           `json:"version"`
-	Round     int             `json:"round,omitempty"`
-	Seat      *sdk.Seat       `json:"seat,omitempty"`
-	Move      sdk.Move        `json:"move,omitempty"`
-	Played    *sdk.PlayedMove `json:"played,omitempty"`
-	Computer  bool            `json:"computer,omitempty"`
-	Clock     *Clock          `json:"clock,omitempty"`
-	View      *sdk.View       `json:"view,omitempty"`
-	NewRound  *NewRound       `json:"newRound,omitempty"`
-	Presence  *Presence       `json:"presence,omitempty"`
-	ID        string          `json:"id,omitempty"`
-	Duplicate bool            `json:"duplicate,omitempty"`
-	Code      string          `json:"code,omitempty"`
-	Key       string          `json:"key,omitempty"`
-	Message   string          `json:"message,omitempty"`
-	Reason    string          `json:"reason,omitempty"`
-	SeatCode  string          `json:"seatCode,omitempty"`
-	Expires   *time.Time      `json:"expires,omitempty"`
-	Room      string          `json:"room,omitempty"`
-	Variant   string          `json:"variant,omitempty"`
-	SeatKey   string          `json:"seatKey,omitempty"`
-	Resync    string          `json:"resync,omitempty"`
+	Type     string          `json:"type"`
+	Version  int64           `json:"version"`
+	Round    int             `json:"round,omitempty"`
+	Seat     *sdk.Seat       `json:"seat,omitempty"`
+	Move     sdk.Move        `json:"move,omitempty"`
+	Played   *sdk.PlayedMove `json:"played,omitempty"`
+	Computer bool            `json:"computer,omitempty"`
+	Clock    *Clock          `json:"clock,omitempty"`
+	View     *sdk.View       `json:"view,omitempty"`
+	// Cells are the board cells a move changed, when View.Board is null.
+	Cells     []CellAt   `json:"cells,omitempty"`
+	NewRound  *NewRound  `json:"newRound,omitempty"`
+	Presence  *Presence  `json:"presence,omitempty"`
+	ID        string     `json:"id,omitempty"`
+	Duplicate bool       `json:"duplicate,omitempty"`
+	Code      string     `json:"code,omitempty"`
+	Key       string     `json:"key,omitempty"`
+	Message   string     `json:"message,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
+	SeatCode  string     `json:"seatCode,omitempty"`
+	Expires   *time.Time `json:"expires,omitempty"`
+	Room      string     `json:"room,omitempty"`
+	Variant   string     `json:"variant,omitempty"`
+	SeatKey   string     `json:"seatKey,omitempty"`
+	Resync    string     `json:"resync,omitempty"`
 	// Settings (welcome) are the options the room was created with.
 	Settings sdk.Options `json:"settings,omitempty"`
 	Broken   *struct {
@@ -318,7 +327,16 @@ func (p *Player) apply(ev RoomEvent) {
 			hist = append(hist, *ev.Played)
 		}
 		if ev.View != nil {
-			p.View = *ev.View
+			v := *ev.View
+			if v.Board == nil { // only the cells that changed travel
+				v.Board = slices.Clone(p.View.Board)
+				for _, c := range ev.Cells {
+					if c.At >= 0 && c.At < len(v.Board) {
+						v.Board[c.At] = c.Cell
+					}
+				}
+			}
+			p.View = v
 		}
 		p.View.History = hist
 	case "round":

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -34,6 +37,7 @@ type options struct {
 	idle       int
 	duration   time.Duration
 	maxMoves   int64
+	rate       float64 // moves/s offered over all rooms; 0: closed loop
 	maxPly     int
 	ref        time.Duration
 	parallel   int
@@ -60,6 +64,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.IntVar(&o.idle, "idle", 1000, "idle rooms created first to measure memory per room (0: none)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long the rooms play")
 	fs.Int64Var(&o.maxMoves, "moves", 5_000_000, "stop after this many confirmed moves, if sooner")
+	fs.Float64Var(&o.rate, "rate", 0, "moves/s offered over all rooms: each room's next move is due rooms/rate seconds after its last was due (0: closed loop, each room's next move sent as soon as the last is acknowledged)")
 	fs.IntVar(&o.maxPly, "max-ply", 160, "the player to move resigns at this ply (then a new round by consent), so games keep a realistic length")
 	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs first (0: skip)")
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
@@ -74,6 +79,12 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	}
 	if o.rooms < 1 || o.duration <= 0 || o.parallel < 1 {
 		return o, errors.New("-rooms, -duration and -parallel must be positive")
+	}
+	if o.rate < 0 || o.rate > 0 && float64(o.rooms)/o.rate*1e9 > float64(o.duration) {
+		return o, fmt.Errorf("-rate must be 0 or at least one move per room within -duration (%.2f/s)", float64(o.rooms)/o.duration.Seconds())
+	}
+	if o.rate > 0 && o.stores {
+		return o, errors.New("-rate is for the default mode, not -stores")
 	}
 	return o, nil
 }
@@ -201,7 +212,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	self0 := selfCPU()
 	start := time.Now()
 	end := start.Add(o.duration)
-	playAll(rooms, end, o.maxPly, o.maxMoves)
+	playAll(rooms, start, end, o.maxPly, o.maxMoves, o.rate)
 	elapsed := time.Since(start)
 	cpu1, _ := treeCPU(pid)
 	self1 := selfCPU()
@@ -221,18 +232,22 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return nil
 	})
 
-	var rtts []time.Duration
+	var rtts, fromDue []time.Duration
 	errs := map[string]int{}
-	var moves, actions int64
+	var moves, actions, late, unsent int64
 	for _, r := range rooms {
 		rtts = append(rtts, r.rtt...)
+		fromDue = append(fromDue, r.fromDue...)
 		moves += r.moves
 		actions += r.actions
+		late += r.late
+		unsent += r.unsent
 		for k, n := range r.errs {
 			errs[k] += n
 		}
 	}
 	slices.Sort(rtts)
+	slices.Sort(fromDue)
 	nerr := 0
 	for _, n := range errs {
 		nerr += n
@@ -242,9 +257,19 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if echo > 0 {
 		out("reference: bare WebSocket echo on loopback (%d connections, in this process): %.0f messages/s", min(o.rooms, 1000)*2, echo)
 	}
+	if o.rate > 0 {
+		out("offered:             %.0f moves/s over %d rooms (each room's next move due every %s, the rooms' phases spread evenly); achieved %.0f/s; due by the end but not sent: %d",
+			o.rate, o.rooms, interval(o.rooms, o.rate).Round(time.Microsecond), float64(moves)/elapsed.Seconds(), unsent)
+	}
 	out("confirmed moves:     %d (%.0f/s); other confirmed actions (new rounds): %d", moves, float64(moves)/elapsed.Seconds(), actions)
 	out("move round trip:     p50 %s  p99 %s  p99.9 %s  max %s (send → ack)",
 		pct(rtts, 0.50), pct(rtts, 0.99), pct(rtts, 0.999), pct(rtts, 1))
+	if o.rate > 0 {
+		out("from the due time:   p50 %s  p99 %s  p99.9 %s  max %s (due → ack: a move sent late counts from when it was due)",
+			pct(fromDue, 0.50), pct(fromDue, 0.99), pct(fromDue, 0.999), pct(fromDue, 1))
+		out("sent late:           %d of %d moves (%.1f%%): the room's previous move was acknowledged after this one was due",
+			late, moves, 100*float64(late)/float64(max(moves, 1)))
+	}
 	if pid != 0 && moves > 0 {
 		total := time.Duration(0)
 		var parts []string
@@ -399,73 +424,102 @@ func parallel(ctx context.Context, n, k int, fn func(int) error) error {
 	return first
 }
 
-// event is what a player needs of a server message (the rest is skipped).
-type event struct {
-	Type      string         `json:"type"`
-	Version   int64          `json:"version"`
-	ID        string         `json:"id"`
-	Code      string         `json:"code"`
-	Message   string         `json:"message"`
-	Duplicate bool           `json:"duplicate"`
-	View      *eventView     `json:"view"`
-	NewRound  *eventNewRound `json:"newRound"`
-}
-
-type eventView struct {
-	Ply    int          `json:"ply"`
-	Status string       `json:"status"`
-	ToMove []int        `json:"toMove"`
-	Legal  []eventLegal `json:"legal"`
-}
-
-type eventLegal struct {
-	Kind string `json:"kind"`
-	Move string `json:"move"`
-}
-
-type eventNewRound struct {
-	By int `json:"by"`
-}
-
-// seat is one player: its socket and what it knows of the room.
+// seat is one player: its socket and what it knows of the room. It
+// reuses its buffers from one message to the next: the message read, the
+// event decoded from it, its legal moves, the request it writes.
 type seat struct {
 	p       *client.Player
 	ws      *websocket.Conn
 	seat    int
 	version int64
-	legal   []string // its own board moves and drops, when it is to move
+	legal   moveList // its own board moves and drops, when it is to move
 	toMove  bool
 	over    bool
 	ply     int
 	pending bool // a new round is requested
+
+	msg []byte // the last message read
+	ev  event  // decoded from msg
+	req []byte // the last request written
+	id  []byte // its id (in req)
 }
 
-func (s *seat) setView(legal []string, toMove []int, status string, ply int) {
-	s.legal, s.toMove, s.over, s.ply = legal, slices.Contains(toMove, s.seat), status == "over", ply
+// seatOf is a load seat for a connected player.
+func seatOf(p *client.Player) *seat {
+	s := &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version, pending: p.NewRound != nil}
+	for _, l := range p.View.Legal {
+		if l.Kind != "action" {
+			s.legal.add([]byte(l.Move))
+		}
+	}
+	s.toMove = slices.Contains(p.View.ToMove, sdk.Seat(s.seat))
+	s.over, s.ply = p.View.Status == sdk.Over, p.View.Ply
+	return s
 }
 
-// read reads and applies one message.
-func (s *seat) read() (event, error) {
-	var ev event
-	_, b, err := s.ws.ReadMessage()
+// bufferedConn is a player's TCP connection read through a buffer that
+// holds a whole move event and the ack behind it: the WebSocket reads
+// through 4 KB of its own, and an event to the seat to move (the board
+// and its legal moves) is 5-12 KB, which took three read system calls.
+type bufferedConn struct {
+	net.Conn
+	r *bufio.Reader
+}
+
+func (c *bufferedConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// dialBuffered is a client.Player's NetDial for a bufferedConn.
+func dialBuffered(network, addr string) (net.Conn, error) {
+	c, err := net.Dial(network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &bufferedConn{Conn: c, r: bufio.NewReaderSize(c, 16<<10)}, nil
+}
+
+// readMessage reads the next message into the seat's buffer.
+func (s *seat) readMessage() ([]byte, error) {
+	_, r, err := s.ws.NextReader()
+	if err != nil {
+		return nil, err
+	}
+	b := s.msg[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	s.msg = b
+	return b, nil
+}
+
+// read reads and applies one message. The event is the seat's own: it is
+// valid until the next read.
+func (s *seat) read() (*event, error) {
+	ev := &s.ev
+	b, err := s.readMessage()
 	if err != nil {
 		return ev, err
 	}
-	if err := decodeEvent(b, &ev); err != nil {
+	if err := decodeEvent(b, ev); err != nil {
 		return ev, err
 	}
 	if ev.Type == "error" {
 		return ev, fmt.Errorf("error event: %s %s", ev.Code, ev.Message)
 	}
 	s.version = ev.Version
-	if v := ev.View; v != nil {
-		legal := make([]string, 0, len(v.Legal))
-		for _, l := range v.Legal {
-			if l.Kind != "action" {
-				legal = append(legal, l.Move)
-			}
-		}
-		s.setView(legal, v.ToMove, v.Status, v.Ply)
+	if ev.HasView {
+		v := &ev.View
+		s.legal, v.Moves = v.Moves, s.legal // the event's list is the seat's now; the next read refills the other
+		s.toMove, s.over, s.ply = slices.Contains(v.ToMove, s.seat), v.Status == "over", v.Ply
 	}
 	switch ev.Type {
 	case "request", "accept":
@@ -489,20 +543,21 @@ func (s *seat) syncTo(v int64) error {
 var ids atomic.Int64
 
 // do sends a request answering the player's version and reads until its
-// answer.
-func (s *seat) do(typ, move string) (event, error) {
-	id := strconv.FormatInt(ids.Add(1), 36)
-	v := s.version
-	b, _ := json.Marshal(client.RoomRequest{Type: typ, ID: id, Version: &v, Move: sdk.Move(move)})
-	if err := s.ws.WriteMessage(websocket.TextMessage, b); err != nil {
-		return event{}, err
+// answer (valid until the seat's next read). move may alias the seat's
+// legal moves: it is copied into the request before anything is read.
+func (s *seat) do(typ string, move []byte) (*event, error) {
+	var lo, hi int
+	s.req, lo, hi = appendRequest(s.req[:0], typ, ids.Add(1), s.version, move)
+	s.id = s.req[lo:hi]
+	if err := s.ws.WriteMessage(websocket.TextMessage, s.req); err != nil {
+		return &s.ev, err
 	}
 	for {
 		ev, err := s.read()
 		if err != nil {
 			return ev, err
 		}
-		if ev.ID == id && (ev.Type == "ack" || ev.Type == "refused") {
+		if (ev.Type == "ack" || ev.Type == "refused") && bytes.Equal(ev.ID, s.id) {
 			return ev, nil
 		}
 	}
@@ -510,14 +565,23 @@ func (s *seat) do(typ, move string) (event, error) {
 
 // loadRoom is one room and its two players, driven by one goroutine.
 type loadRoom struct {
-	id       string
-	s        [2]*seat
-	rng      *rand.Rand
-	rtt      []time.Duration
-	moves    int64
-	actions  int64
+	id      string
+	s       [2]*seat
+	rng     *rand.Rand
+	rtt     []time.Duration // send → ack of each confirmed move
+	moves   int64
+	actions int64
+	// Paced (-rate): the next move is due at due, the one after it every
+	// interval; fromDue is due → ack of each confirmed move, and late
+	// counts the moves that were due before the room was ready to send.
+	due      time.Time
+	interval time.Duration
+	fromDue  []time.Duration
+	late     int64
+	unsent   int64 // moves due before the end that were not sent
 	errs     map[string]int
 	firstErr string
+	move     []byte // the move being played (a copy: the seat's legal list is refilled by the next read)
 }
 
 func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*loadRoom, error) {
@@ -528,22 +592,12 @@ func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*
 	r := &loadRoom{id: cr.Room, rng: rand.New(rand.NewPCG(n, 0x6c6f6164)), errs: map[string]int{}}
 	for i, key := range []string{cr.SeatKey, ""} {
 		p := c.Player(cr.Room, key)
+		p.NetDial = dialBuffered
 		if err := p.Connect(ctx); err != nil {
 			r.close()
 			return nil, err
 		}
-		s := &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version, pending: p.NewRound != nil}
-		var legal []string
-		for _, l := range p.View.Legal {
-			if l.Kind != "action" {
-				legal = append(legal, string(l.Move))
-			}
-		}
-		toMove := make([]int, len(p.View.ToMove))
-		for j, t := range p.View.ToMove {
-			toMove[j] = int(t)
-		}
-		s.setView(legal, toMove, string(p.View.Status), p.View.Ply)
+		s := seatOf(p)
 		r.s[i] = s
 	}
 	if r.s[0].seat != 0 || r.s[1].seat != 1 {
@@ -580,8 +634,18 @@ func (r *loadRoom) fail(msg string) {
 // event. A finished game (or one at maxPly, resigned) gets a new round by
 // consent.
 // playAll plays every room at once until end, or until maxMoves moves are
-// confirmed in all.
-func playAll(rooms []*loadRoom, end time.Time, maxPly int, maxMoves int64) {
+// confirmed in all. At rate > 0 moves are paced: room i's first move is
+// due at start + (i+1)·interval/len(rooms), each next one interval after
+// the last was due, interval = len(rooms)/rate; a paced room returns at
+// end.
+func playAll(rooms []*loadRoom, start, end time.Time, maxPly int, maxMoves int64, rate float64) {
+	if rate > 0 {
+		iv := interval(len(rooms), rate)
+		for i, r := range rooms {
+			r.interval = iv
+			r.due = start.Add(time.Duration(int64(iv) * int64(i+1) / int64(len(rooms))))
+		}
+	}
 	var confirmed atomic.Int64
 	var wg sync.WaitGroup
 	for _, r := range rooms {
@@ -594,6 +658,12 @@ func playAll(rooms []*loadRoom, end time.Time, maxPly int, maxMoves int64) {
 	wg.Wait()
 }
 
+// interval is the time between one room's moves when rooms together offer
+// rate moves/s.
+func interval(rooms int, rate float64) time.Duration {
+	return time.Duration(float64(rooms) / rate * float64(time.Second))
+}
+
 func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *atomic.Int64) {
 	for _, s := range r.s {
 		s.ws.SetReadDeadline(end.Add(30 * time.Second))
@@ -603,12 +673,20 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 		r.errs[what]++
 		r.fail(fmt.Sprintf("%s: %v", what, err))
 	}
+	if r.interval > 0 {
+		defer func() {
+			if r.due.Before(end) {
+				r.unsent = int64((end.Sub(r.due) + r.interval - 1) / r.interval)
+			}
+			time.Sleep(time.Until(end))
+		}()
+	}
 	for time.Now().Before(end) && confirmed.Load() < maxMoves && refusals < 10 {
 		a, b := r.s[0], r.s[1]
 		if a.over {
 			asker, other := a, b
 			if !a.pending {
-				ev, err := asker.do("newRound", "")
+				ev, err := asker.do("newRound", nil)
 				if err != nil {
 					broken("socket", err)
 					return
@@ -625,7 +703,7 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 					return
 				}
 			}
-			ev, err := other.do("accept", "")
+			ev, err := other.do("accept", nil)
 			if err != nil {
 				broken("socket", err)
 				return
@@ -651,14 +729,27 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 			broken("nobody_to_move", fmt.Errorf("version %d: neither seat is to move", a.version))
 			return
 		}
-		typ, move := "move", ""
-		if mover.ply >= maxPly || len(mover.legal) == 0 {
+		typ := "move"
+		r.move = r.move[:0]
+		if mover.ply >= maxPly || mover.legal.len() == 0 {
 			typ = "resign"
 		} else {
-			move = mover.legal[r.rng.IntN(len(mover.legal))]
+			r.move = append(r.move, mover.legal.at(r.rng.IntN(mover.legal.len()))...)
+		}
+		late := false
+		if r.interval > 0 {
+			// Paced: wait for the due time, or send at once when late.
+			if !r.due.Before(end) {
+				return
+			}
+			if d := time.Until(r.due); d > 0 {
+				time.Sleep(d)
+			} else {
+				late = true
+			}
 		}
 		t0 := time.Now()
-		ev, err := mover.do(typ, move)
+		ev, err := mover.do(typ, r.move)
 		if err != nil {
 			broken("socket", err)
 			return
@@ -669,10 +760,18 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 				code = "duplicate_ack"
 			}
 			r.errs[code]++
-			r.fail(fmt.Sprintf("%s %q at version %d: %s %s", typ, move, ev.Version, ev.Code, ev.Message))
+			r.fail(fmt.Sprintf("%s %q at version %d: %s %s", typ, r.move, ev.Version, ev.Code, ev.Message))
 			refusals++
 		} else {
-			r.rtt = append(r.rtt, time.Since(t0))
+			t1 := time.Now()
+			r.rtt = append(r.rtt, t1.Sub(t0))
+			if r.interval > 0 {
+				r.fromDue = append(r.fromDue, t1.Sub(r.due))
+				if late {
+					r.late++
+				}
+				r.due = r.due.Add(r.interval)
+			}
 			r.moves++
 			confirmed.Add(1)
 		}
@@ -681,4 +780,38 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 			return
 		}
 	}
+}
+
+// appendRequest appends a request as json.Marshal writes the
+// client.RoomRequest{Type: typ, ID: id in base 36, Version: &version,
+// Move: move}, and where the id's text is in it.
+func appendRequest(b []byte, typ string, id, version int64, move []byte) ([]byte, int, int) {
+	b = append(b, `{"type":`...)
+	b = appendJSONString(b, typ)
+	b = append(b, `,"id":"`...)
+	lo := len(b)
+	b = strconv.AppendInt(b, id, 36)
+	hi := len(b)
+	b = append(b, `","version":`...)
+	b = strconv.AppendInt(b, version, 10)
+	if len(move) > 0 {
+		b = append(b, `,"move":`...)
+		b = appendJSONString(b, move)
+	}
+	return append(b, '}'), lo, hi
+}
+
+// appendJSONString appends s quoted as json.Marshal quotes it: printable
+// ASCII as it is, anything else (and the characters it escapes for HTML)
+// by json.Marshal itself.
+func appendJSONString[S string | []byte](b []byte, s S) []byte {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(string(s))
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

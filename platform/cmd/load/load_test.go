@@ -47,6 +47,27 @@ func TestLoadSmoke(t *testing.T) {
 	}
 }
 
+// TestLoadPacedSmoke keeps -rate working: four rooms offered 40 moves/s
+// in all (a move per room every 100 ms) for a second. Its figures are
+// printed, not judged.
+func TestLoadPacedSmoke(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errs bytes.Buffer
+	err := run(ctx, []string{"-bin", binDir(t), "-rooms", "4", "-idle", "0", "-duration", "1s", "-ref", "0", "-rate", "40"},
+		func(string) string { return "" }, &out, &errs)
+	t.Log("\n" + out.String())
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs.String())
+	}
+	for _, want := range []string{"offered:             40 moves/s over 4 rooms", "from the due time:", "sent late:",
+		"errors:              0", "4 of 4 rooms with every client on the server's version"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the output lacks %q", want)
+		}
+	}
+}
+
 // TestStoresSmoke keeps -stores working: two rooms per setup for a second,
 // SQLite, PostgreSQL and two hosts on one PostgreSQL (a temporary cluster;
 // skipped without PostgreSQL unless BANMEN_REQUIRE_PG=1).

@@ -5,9 +5,13 @@
 // player to move received in its View, checked by the rules plugin and
 // committed before it is acknowledged. It prints figures and never judges
 // them; it fails only on protocol errors and on clients that do not end on
-// the server's version.
+// the server's version. By default each room plays closed loop (its next
+// move sent when the last is acknowledged); -rate offers a fixed number of
+// moves per second over all rooms and also reports the round trip from
+// each move's due time.
 //
 //	go run ./platform/cmd/load -rooms 1000 -duration 20s
+//	go run ./platform/cmd/load -rooms 1000 -rate 10000   # paced: offered 10,000 moves/s
 //	go run ./platform/cmd/load yonin -yonin 100 -rooms 1000 -duration 30s
 //
 // docs/operations.md ("Load test") says what each figure means.

@@ -193,7 +193,7 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 	h0, d0 := cpu()
 	start := time.Now()
 	end := start.Add(o.duration)
-	playAll(rooms, end, o.maxPly, o.maxMoves)
+	playAll(rooms, start, end, o.maxPly, o.maxMoves, 0)
 	res.elapsed = time.Since(start)
 	h1, d1 := cpu()
 	res.hostCPU, res.pgCPU = h1-h0, d1-d0
@@ -228,6 +228,7 @@ func newSplitRoom(ctx context.Context, a, b *client.Client, variant string, n ui
 	r := &loadRoom{id: cr.Room, rng: rand.New(rand.NewPCG(n, 0x6c6f6164)), errs: map[string]int{}}
 	ps := [2]*client.Player{a.Player(cr.Room, cr.SeatKey), b.Player(cr.Room, "")}
 	for i, p := range ps {
+		p.NetDial = dialBuffered
 		if err := p.Connect(ctx); err != nil {
 			r.close()
 			return nil, err
@@ -244,21 +245,4 @@ func newSplitRoom(ctx context.Context, a, b *client.Client, variant string, n ui
 		r.s[i] = seatOf(p)
 	}
 	return r, nil
-}
-
-// seatOf is a load seat for a connected player.
-func seatOf(p *client.Player) *seat {
-	s := &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version, pending: p.NewRound != nil}
-	var legal []string
-	for _, l := range p.View.Legal {
-		if l.Kind != "action" {
-			legal = append(legal, string(l.Move))
-		}
-	}
-	toMove := make([]int, len(p.View.ToMove))
-	for j, t := range p.View.ToMove {
-		toMove[j] = int(t)
-	}
-	s.setView(legal, toMove, string(p.View.Status), p.View.Ply)
-	return s
 }

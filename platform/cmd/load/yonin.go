@@ -211,17 +211,18 @@ func newYoninRoom(ctx context.Context, c *client.Client, level string, n uint64)
 	r := &yoninRoom{id: cr.Room, rng: rand.New(rand.NewPCG(n, 0x796f6e69)), errs: map[string]int{}}
 	for i, key := range []string{cr.SeatKey, ""} {
 		p := c.Player(cr.Room, key)
+		p.NetDial = dialBuffered
 		if err := p.Connect(ctx); err != nil {
 			r.close()
 			return nil, err
 		}
-		r.s[i] = &seat{p: p, ws: p.Conn(), seat: int(p.Seat), version: p.Version}
+		r.s[i] = seatOf(p)
 	}
 	if err := r.s[0].syncTo(r.s[1].version); err != nil {
 		r.close()
 		return nil, err
 	}
-	ev, err := r.s[0].do("start", "")
+	ev, err := r.s[0].do("start", nil)
 	if err != nil || ev.Type != "ack" {
 		r.close()
 		return nil, fmt.Errorf("start room %s: %v %s %s", r.id, err, ev.Code, ev.Message)
@@ -284,12 +285,12 @@ func (r *yoninRoom) play(end time.Time) {
 			}
 			continue
 		}
-		if len(mover.legal) == 0 {
+		if mover.legal.len() == 0 {
 			r.fail("no_legal_move", fmt.Errorf("seat %d to move at version %d has none", mover.seat, mover.version))
 			return
 		}
 		t0 := time.Now()
-		ev, err := mover.do("move", mover.legal[r.rng.IntN(len(mover.legal))])
+		ev, err := mover.do("move", mover.legal.at(r.rng.IntN(mover.legal.len())))
 		if err != nil {
 			r.fail("socket", err)
 			return
@@ -323,14 +324,14 @@ func (r *yoninRoom) newRound() error {
 	a, b := r.s[0], r.s[1]
 	r.plies += int64(a.ply)
 	if !a.pending {
-		if _, err := a.do("newRound", ""); err != nil {
+		if _, err := a.do("newRound", nil); err != nil {
 			return err
 		}
 	}
 	if err := b.syncTo(a.version); err != nil {
 		return err
 	}
-	if _, err := b.do("accept", ""); err != nil {
+	if _, err := b.do("accept", nil); err != nil {
 		return err
 	}
 	return a.syncTo(b.version)

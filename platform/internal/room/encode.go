@@ -48,12 +48,13 @@ func marshal(ev Event) ([]byte, error) {
 var shapes = map[reflect.Type]string{
 	reflect.TypeFor[Event](): `Type string json:"type"|Version int64 json:"version"|Round int json:"round,omitempty"|` +
 		`Seat *sdk.Seat json:"seat,omitempty"|Move sdk.Move json:"move,omitempty"|Played *sdk.PlayedMove json:"played,omitempty"|` +
-		`Computer bool json:"computer,omitempty"|Clock *room.Clock json:"clock,omitempty"|View *sdk.View json:"view,omitempty"|NewRound *room.Pending json:"newRound,omitempty"|Presence *room.Presence json:"presence,omitempty"|` +
+		`Computer bool json:"computer,omitempty"|Clock *room.Clock json:"clock,omitempty"|View *sdk.View json:"view,omitempty"|Cells []room.CellAt json:"cells,omitempty"|NewRound *room.Pending json:"newRound,omitempty"|Presence *room.Presence json:"presence,omitempty"|` +
 		`ID string json:"id,omitempty"|Duplicate bool json:"duplicate,omitempty"|Code string json:"code,omitempty"|` +
 		`Key string json:"key,omitempty"|Message string json:"message,omitempty"|Reason string json:"reason,omitempty"|` +
 		`SeatCode string json:"seatCode,omitempty"|Expires *time.Time json:"expires,omitempty"|Room string json:"room,omitempty"|` +
 		`Variant string json:"variant,omitempty"|SeatKey string json:"seatKey,omitempty"|Resync string json:"resync,omitempty"|` +
 		`Broken *room.Broken json:"broken,omitempty"|Settings sdk.Options json:"settings,omitempty"`,
+	reflect.TypeFor[CellAt]():       `At int json:"at"|Cell sdk.Cell json:"cell"`,
 	reflect.TypeFor[Clock]():        `Seat sdk.Seat json:"seat"|Limit int64 json:"limit"|Remaining int64 json:"remaining"`,
 	reflect.TypeFor[Pending]():      `By sdk.Seat json:"by"|Accepted []sdk.Seat json:"accepted"`,
 	reflect.TypeFor[Presence]():     `Seats []room.SeatPresence json:"seats"|Spectators int json:"spectators"|Started bool json:"started,omitempty"`,
@@ -209,6 +210,12 @@ func appendEvent(b []byte, ev *Event) ([]byte, error) {
 	}
 	if ev.View != nil {
 		b = appendView(append(b, `,"view":`...), ev.View)
+	}
+	if len(ev.Cells) > 0 {
+		b = appendList(b, `,"cells":`, ev.Cells, func(b []byte, c *CellAt) []byte {
+			b = appendInt(append(b, '{'), `"at":`, c.At)
+			return append(appendCell(append(b, `,"cell":`...), &c.Cell), '}')
+		})
 	}
 	if p := ev.NewRound; p != nil {
 		b = appendInt(append(b, `,"newRound":`...), `{"by":`, p.By)

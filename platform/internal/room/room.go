@@ -612,8 +612,15 @@ func (r *Room) commit(a store.Action, e effect) Event {
 	if !a.At.IsZero() {
 		r.touched = a.At
 	}
+	var cells []CellAt
 	switch a.Kind {
 	case kindMove, kindComputer:
+		if c, ok := boardChanges(r.view.Board, e.view.Board); ok && !e.newRound {
+			cells = c
+			if cells == nil {
+				cells = []CellAt{} // the board did not change (a resignation)
+			}
+		}
 		r.state, r.view = e.state, e.view
 		r.turnAt = a.At
 	case kindStart:
@@ -656,10 +663,11 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		p.Accepted = slices.Clone(p.Accepted)
 		ev.NewRound = &p
 	}
-	r.recent = append(r.recent, ev)
+	r.recent = append(r.recent, ev) // without cells: a catch-up sends the whole view
 	if len(r.recent) > r.m.cfg.Recent {
 		r.recent = slices.Delete(r.recent, 0, len(r.recent)-r.m.cfg.Recent)
 	}
+	ev.Cells = cells
 	return ev
 }
 
@@ -903,6 +911,9 @@ func (r *Room) broadcast(ev Event) {
 		if !ok {
 			e := ev
 			v := r.viewFor(aud, false)
+			if ev.Cells != nil {
+				v.Board = nil // the receivers apply ev.Cells to the board they have
+			}
 			e.View = &v
 			b = r.encode(e)
 			enc[aud] = b

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -448,5 +449,62 @@ func TestNothingBroadcastUnlessStored(t *testing.T) {
 	act(host, TypeMove, 1, "b2")
 	if r := hs.last(t); r.Type != EvAck || r.Version != 2 {
 		t.Errorf("the same move once the store works: %+v", r)
+	}
+}
+
+// TestMoveEventsCarryBoardChanges: a live move event's view has no board,
+// only the cells the move changed; applied to the board a receiver had,
+// they give the board a full view of the new position shows. A catch-up
+// (resync "events") ends with a whole view, never with cells.
+func TestMoveEventsCarryBoardChanges(t *testing.T) {
+	e := newEnv(t)
+	c, host, guest, hs, gs, gkey := twoPlayers(t, e)
+	fullBoard := func() []sdk.Cell {
+		t.Helper()
+		s, sb := e.join(c.Room, Hello{})
+		defer s.Leave()
+		w, _ := find(sb.take(), EvWelcome)
+		if w.Resync != "full" || w.View == nil || w.View.Board == nil {
+			t.Fatalf("spectator's welcome %+v: want a full view", w)
+		}
+		return w.View.Board
+	}
+	board := slices.Clone(fullBoard())
+	ver := int64(1)
+	for i, m := range []sdk.Move{"b2", "a1", "c3"} {
+		s := host
+		if i%2 == 1 {
+			s = guest
+		}
+		act(s, TypeMove, ver, m)
+		ver++
+		var cells []CellAt
+		for _, sb := range []*sub{hs, gs} {
+			mv, ok := find(sb.take(), EvMove)
+			if !ok || mv.View == nil || mv.View.Board != nil || len(mv.Cells) != 1 {
+				t.Fatalf("move %s: event %+v, want a view without board and one changed cell", m, mv)
+			}
+			cells = mv.Cells
+		}
+		for _, ch := range cells {
+			board[ch.At] = ch.Cell
+		}
+		if want := fullBoard(); !slices.Equal(board, want) {
+			t.Fatalf("after %s: board from changes %v, full view %v", m, board, want)
+		}
+		hs.take()
+		gs.take()
+	}
+	// The guest was away for the last move: its catch-up ends with the
+	// whole board.
+	guest.Leave()
+	_, g2 := e.join(c.Room, Hello{SeatKey: gkey, Version: v(ver - 1)})
+	evs := g2.take()
+	if w, _ := find(evs, EvWelcome); w.Resync != "events" {
+		t.Fatalf("guest's return %+v: want a catch-up by events", w)
+	}
+	mv, ok := find(evs, EvMove)
+	if !ok || mv.View == nil || !slices.Equal(mv.View.Board, board) || len(mv.Cells) != 0 {
+		t.Fatalf("catch-up's move %+v: want the whole board and no cells", mv)
 	}
 }

@@ -43,9 +43,11 @@ func (g *game) remember() sdk.State {
 // fork gets full slice expressions, so that its appends copy. A room plays
 // each State once, so a move copies nothing.
 func (g *game) fork() *game {
-	f := &game{start: g.start, pos: g.pos, result: g.result, records: g.records, history: g.history, keys: g.keys, legal: g.legal}
+	f := &game{start: g.start, startSFEN: g.startSFEN, pos: g.pos, result: g.result, records: g.records, hist: g.hist, moves: g.moves, history: g.history, keys: g.keys, legal: g.legal}
 	if !g.forked.CompareAndSwap(false, true) {
 		f.records = f.records[:len(f.records):len(f.records)]
+		f.hist = f.hist[:len(f.hist):len(f.hist)]
+		f.moves = f.moves[:len(f.moves):len(f.moves)]
 		f.history = f.history[:len(f.history):len(f.history)]
 		f.keys = f.keys[:len(f.keys):len(f.keys)]
 	}
@@ -54,8 +56,8 @@ func (g *game) fork() *game {
 
 // cost estimates the bytes a cached game holds.
 func (g *game) cost() int {
-	const perRecord = int(unsafe.Sizeof(record{})) + 48 // and its texts
+	const perRecord = int(unsafe.Sizeof(record{})) + int(unsafe.Sizeof(sdk.PlayedMove{})) + 48 // and its texts
 	return int(unsafe.Sizeof(game{})) + len(g.records)*perRecord +
-		len(g.history)*int(unsafe.Sizeof(Position{})) + len(g.keys)*8 +
+		len(g.history)*int(unsafe.Sizeof(Position{})) + len(g.keys)*8 + cap(g.moves) +
 		(cap(g.legal)+cap(g.spare))*int(unsafe.Sizeof(Move(0)))
 }

@@ -73,11 +73,12 @@ func (g *game) exportCSA() string {
 		}
 	}
 	sb.WriteString(csaSigns[p.side] + "\n")
-	for _, r := range g.records {
+	for i, r := range g.records {
 		switch {
 		case r.m != 0:
-			sb.WriteString(r.csa + "\n")
-		case r.move == DeclareMove:
+			p, _ := g.before(i)
+			sb.WriteString(csaMove(p, r.m) + "\n")
+		case g.hist[i].Move == DeclareMove:
 			sb.WriteString("%KACHI\n")
 		default:
 			if r.seat != g.pos.side {

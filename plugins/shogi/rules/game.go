@@ -2,6 +2,7 @@ package rules
 
 import (
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -16,16 +17,15 @@ const (
 	ReasonResignation    = "result.resignation"
 )
 
-// record is one played move and what it did.
+// record is one played move and what it did. Its texts are in the
+// game's hist entry of the same index (Move: the USI text, DeclareMove or
+// sdk.Resign; Text: Japanese with the side mark; Alt: western), so that a
+// cached game holds each text once: its pointers are what the collector
+// scans.
 type record struct {
 	seat  int
-	move  sdk.Move // USI text, DeclareMove or sdk.Resign
-	m     Move     // 0 for a declaration or a resignation
-	check bool     // the move gave check
-	text  string   // Japanese with the side mark
-	alt   string   // western
-	kif   string   // KIF move text, "７六歩(77)"
-	csa   string   // CSA move text, "+7776FU"
+	m     Move // 0 for a declaration or a resignation
+	check bool // the move gave check
 }
 
 // game is a whole game: where it started, every move, and what the rules
@@ -34,9 +34,19 @@ type record struct {
 // cached under the exact bytes it returned (cache.go), and then it is
 // shared and never changed.
 type game struct {
-	start   Position
-	pos     Position
-	records []record
+	start Position
+	// startSFEN is start's SFEN, which every State begins with.
+	startSFEN string
+	pos       Position
+	records   []record
+	// hist is the View's History, one entry per record, made when the
+	// move is played: a View shares it (capped, so that an append copies)
+	// instead of building a list as long as the game at every move.
+	hist []sdk.PlayedMove
+	// moves is the State's list of the records (state.go: seat byte,
+	// length byte, text each), kept as the records grow, so that encoding
+	// copies it whole instead of writing every move again.
+	moves []byte
 	// history[i] is the position after i plies, for repetition.
 	history []Position
 	keys    []uint64
@@ -57,7 +67,7 @@ type game struct {
 
 func newGame(start Position) *game {
 	start.rehash()
-	g := &game{start: start, pos: start}
+	g := &game{start: start, startSFEN: start.SFEN(), pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())
 	// A set-up position may already be lost for the side to move.
@@ -90,7 +100,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		return sdk.Errorf(sdk.CodeNotYourTurn, "shogi has seats 0 and 1, not %d", seat)
 	}
 	if mv == sdk.Resign {
-		g.records = append(g.records, record{seat: seat, move: mv, text: marks[seat] + "投了", alt: "resigns"})
+		g.push(record{seat: seat}, mv, marks[seat]+"投了", "resigns")
 		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat ^ 1)}, Reason: ReasonResignation}
 		return nil
 	}
@@ -101,7 +111,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		if !g.pos.canDeclare() {
 			return sdk.Errorf(sdk.CodeIllegalMove, "the entering-king declaration is not valid now")
 		}
-		g.records = append(g.records, record{seat: seat, move: mv, text: marks[seat] + "入玉宣言", alt: "declares"})
+		g.push(record{seat: seat}, mv, marks[seat]+"入玉宣言", "declares")
 		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat)}, Reason: ReasonDeclaration}
 		return nil
 	}
@@ -113,22 +123,49 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	if !containsMove(legal, m) {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", mv)
 	}
+	// The move's three texts share one allocation.
 	n := namer{p: &g.pos, legal: legal, prevTo: g.prevTo()}
-	rec := record{
-		seat: seat, move: sdk.Move(m.USI()), m: m,
-		text: marks[seat] + n.Japanese(m),
-		alt:  n.Western(m),
-		kif:  kifMove(&g.pos, m, g.prevTo()),
-		csa:  csaMove(&g.pos, m),
-	}
+	b := make([]byte, 0, 48)
+	b = m.appendUSI(b)
+	u := len(b)
+	b = append(b, marks[seat]...)
+	b = n.appendJapanese(b, m)
+	t := len(b)
+	b = n.appendWestern(b, m)
+	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
 	g.pos.do(m)
 	g.pos.moveNum++
-	rec.check = g.pos.inCheck()
-	g.records = append(g.records, rec)
+	g.push(record{seat: seat, m: m, check: g.pos.inCheck()}, sdk.Move(texts[:u]), texts[u:t], texts[t:])
 	g.history = append(g.history, g.pos)
 	g.keys = append(g.keys, g.pos.key())
 	g.judge()
 	return nil
+}
+
+// push appends a played move, with its texts, to records, hist and moves.
+func (g *game) push(r record, move sdk.Move, text, alt string) {
+	h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: move, Text: text, Alt: alt}
+	// KIF numbers the moves from the start position's move number
+	// (kif.go); from the usual 1 the list's own numbers say the same.
+	if g.start.moveNum > 1 {
+		h.Number = g.start.moveNum + len(g.records)
+	}
+	g.records = append(g.records, r)
+	g.hist = append(g.hist, h)
+	g.moves = append(g.moves, byte(r.seat), byte(len(move)))
+	g.moves = append(g.moves, move...)
+}
+
+// before returns the position record i was played in and the target of the
+// board move before it (for 同), for the KIF and CSA texts. Only the last
+// record may be a resignation or a declaration, which leave no position,
+// so history[i] is the position before record i.
+func (g *game) before(i int) (*Position, int) {
+	prevTo := 0
+	if i > 0 && g.records[i-1].m != 0 {
+		prevTo = g.records[i-1].m.to()
+	}
+	return &g.history[i], prevTo
 }
 
 func containsMove(list []Move, m Move) bool {
@@ -146,7 +183,17 @@ func containsMove(list []Move, m Move) bool {
 // check with every move of the cycle).
 func (g *game) judge() {
 	mover := g.pos.side ^ 1
-	next := g.pos.legalMoves(g.spare[:0])
+	// Generated on the stack, then copied into the spare array or one of
+	// the exact size: a forked game has no spare, and growing a list from
+	// nothing was some eight allocations a move.
+	var buf [maxMoves]Move
+	list := g.pos.legalMoves(buf[:0])
+	var next []Move
+	if cap(g.spare) >= len(list) {
+		next = append(g.spare[:0], list...)
+	} else {
+		next = append(make([]Move, 0, len(list)), list...)
+	}
 	if g.ownLegal {
 		g.spare = g.legal
 	} else {

@@ -121,11 +121,12 @@ func (g *game) exportKIF() string {
 	sb.WriteString("先手：\n後手：\n")
 	sb.WriteString("手数----指手---------消費時間--\n")
 	num := g.start.moveNum
-	for _, r := range g.records {
+	for i, r := range g.records {
 		switch {
 		case r.m != 0:
-			fmt.Fprintf(&sb, "%4d %s   ( 0:00/00:00:00)\n", num, r.kif)
-		case r.move == DeclareMove:
+			p, prevTo := g.before(i)
+			fmt.Fprintf(&sb, "%4d %s   ( 0:00/00:00:00)\n", num, kifMove(p, r.m, prevTo))
+		case g.hist[i].Move == DeclareMove:
 			fmt.Fprintf(&sb, "%4d 入玉勝ち\n", num)
 		default:
 			fmt.Fprintf(&sb, "%4d 投了\n", num)

@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"strings"
+	"unicode/utf8"
 )
 
 // Move names for people: Japanese (▲７六歩, △同　歩, ▲２二角成, ▲５五角打,
@@ -18,18 +18,44 @@ var (
 )
 
 // jpSquare prints a cell as "７六".
-func jpSquare(sq int) string {
-	return jpFiles[9-colOf[sq]] + jpRanks[rowOf[sq]+1]
-}
+func jpSquare(sq int) string { return jpSquares[sq] }
 
 // westernLetters are the Hodges letters of the base kinds.
 var westernLetters = [9]string{"", "P", "L", "N", "S", "B", "R", "G", "K"}
 
-func westernPiece(k int) string {
-	if k > king {
-		return "+" + westernLetters[k-promoted]
+func westernPiece(k int) string { return westernPieces[k] }
+
+// The names of cells and pieces, made once: a View names every legal move,
+// and building each name from its parts was most of its allocations.
+var (
+	jpSquares     [mbSize]string // "７六", "" on walls
+	usiSquares    [mbSize]string // "7f", "" on walls
+	usiFile       [mbSize]byte   // '7'
+	usiRank       [mbSize]byte   // 'f'
+	westernPieces [15]string     // "P", "+P"
+	// jpShort tells the kinds named with one character, which 同 pads
+	// with a full-width space ("同　歩", but "同成銀").
+	jpShort [15]bool
+)
+
+// (By row and column: position.go's init, which fills rowOf and colOf,
+// runs after this one.)
+func init() {
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			jpSquares[mb(r, c)] = jpFiles[9-c] + jpRanks[r+1]
+			usiFile[mb(r, c)], usiRank[mb(r, c)] = byte('9'-c), byte('a'+r)
+			usiSquares[mb(r, c)] = string([]byte{usiFile[mb(r, c)], usiRank[mb(r, c)]})
+		}
 	}
-	return westernLetters[k]
+	for k := range westernPieces {
+		if k > king {
+			westernPieces[k] = "+" + westernLetters[k-promoted]
+		} else {
+			westernPieces[k] = westernLetters[k]
+		}
+		jpShort[k] = utf8.RuneCountInString(jpNames[k]) == 1
+	}
 }
 
 // namer names the moves of one position: it knows the legal moves (to tell
@@ -39,26 +65,43 @@ type namer struct {
 	legal  []Move
 	prevTo int // 0 when there is no previous move
 	// shared marks the targets that board moves from more than one cell
-	// reach, so that rivals scans the list only for those: a View names
-	// every legal move, twice, and a scan per name made that quadratic.
-	// from is the first origin seen per target (0, no board cell, when
-	// none). Both are filled on first use.
+	// reach, so that rivals looks further only for those. from is the
+	// first origin seen per target (0, no board cell, when none). byTo is
+	// the board moves grouped by target, those to sq being
+	// byTo[at[sq]:at[sq+1]], so that rivals reads only the few moves to
+	// its target: a View names every legal move, twice, and a scan of the
+	// whole list per name made that quadratic. All are filled on first
+	// use.
 	indexed bool
 	shared  [mbSize]bool
 	from    [mbSize]uint8
+	at      [mbSize + 1]uint16
+	byTo    [640]Move // more than the most legal moves a position has (593)
+	byToBig []Move    // byTo when it is too small (never, but a list is a list)
+	// rivalBuf and sameBuf back rivals' and relative's lists, so that
+	// naming allocates nothing; rivalsOf is the move rivalBuf holds the
+	// rivals of (0 for none), since both names of a move ask.
+	rivalBuf [16]int
+	sameBuf  [16]int
+	rivalsOf Move
+	rivalN   int
 }
 
-// index fills shared and from.
+// index fills shared, from, at and byTo.
 func (n *namer) index() {
 	if n.indexed {
 		return
 	}
 	n.indexed = true
+	var count [mbSize]uint16
+	boards := 0
 	for _, x := range n.legal {
 		if x.isDrop() {
 			continue
 		}
+		boards++
 		to, from := x.to(), uint8(x.from())
+		count[to]++
 		switch n.from[to] {
 		case 0:
 			n.from[to] = from
@@ -67,6 +110,34 @@ func (n *namer) index() {
 			n.shared[to] = true
 		}
 	}
+	sum := uint16(0)
+	for sq := range mbSize {
+		n.at[sq] = sum
+		sum += count[sq]
+	}
+	n.at[mbSize] = sum
+	// (byTo is not sliced into a field of n: a namer pointing into itself
+	// would live on the heap.)
+	byTo := n.byTo[:]
+	if boards > len(n.byTo) {
+		n.byToBig = make([]Move, boards)
+		byTo = n.byToBig
+	}
+	next := n.at
+	for _, x := range n.legal {
+		if !x.isDrop() {
+			byTo[next[x.to()]] = x
+			next[x.to()]++
+		}
+	}
+}
+
+// movesTo returns the board moves to sq (index must have run).
+func (n *namer) movesTo(sq int) []Move {
+	if n.byToBig != nil {
+		return n.byToBig[n.at[sq]:n.at[sq+1]]
+	}
+	return n.byTo[n.at[sq]:n.at[sq+1]]
 }
 
 // promoChoice tells whether m's piece could have promoted on m (so that a
@@ -80,7 +151,7 @@ func (n *namer) promoChoice(m Move) bool {
 }
 
 // rivals returns the other cells from which a like piece may legally move to
-// m's target.
+// m's target. The slice is n's own, good until the next call.
 func (n *namer) rivals(m Move) []int {
 	if m.isDrop() {
 		return nil
@@ -88,15 +159,21 @@ func (n *namer) rivals(m Move) []int {
 	if n.index(); !n.shared[m.to()] {
 		return nil
 	}
+	if m == n.rivalsOf {
+		return n.rivalBuf[:n.rivalN]
+	}
 	pc := n.p.b[m.from()]
-	var out []int
-	for _, x := range n.legal {
-		if x.isDrop() || x.to() != m.to() || x.from() == m.from() || n.p.b[x.from()] != pc {
+	out := n.rivalBuf[:0]
+	for _, x := range n.movesTo(m.to()) {
+		if x.from() == m.from() || n.p.b[x.from()] != pc {
 			continue
 		}
 		if !containsInt(out, x.from()) {
 			out = append(out, x.from())
 		}
+	}
+	if len(out) <= len(n.rivalBuf) {
+		n.rivalsOf, n.rivalN = m, len(out)
 	}
 	return out
 }
@@ -112,43 +189,45 @@ func containsInt(s []int, v int) bool {
 
 // Japanese names m without the side mark, as in a move list: "７六歩",
 // "同　歩", "２二角成", "３三銀不成", "５五角打", "５八金右".
-func (n *namer) Japanese(m Move) string {
-	var sb strings.Builder
+func (n *namer) Japanese(m Move) string { return string(n.appendJapanese(nil, m)) }
+
+// appendJapanese appends Japanese(m) to b.
+func (n *namer) appendJapanese(b []byte, m Move) []byte {
 	to := m.to()
+	k := m.dropKind()
+	if !m.isDrop() {
+		k = kindOf(n.p.b[m.from()])
+	}
 	if to == n.prevTo {
-		sb.WriteString("同")
+		b = append(b, "同"...)
+		if jpShort[k] {
+			b = append(b, "　"...)
+		}
 	} else {
-		sb.WriteString(jpSquare(to))
+		b = append(b, jpSquares[to]...)
 	}
-	var name string
+	b = append(b, jpNames[k]...)
 	if m.isDrop() {
-		name = jpNames[m.dropKind()]
-	} else {
-		name = jpNames[kindOf(n.p.b[m.from()])]
+		return append(b, "打"...)
 	}
-	if to == n.prevTo && len([]rune(name)) == 1 {
-		sb.WriteString("　")
-	}
-	sb.WriteString(name)
-	if m.isDrop() {
-		sb.WriteString("打")
-		return sb.String()
-	}
-	sb.WriteString(n.relative(m))
+	rel, vert := n.relative(m)
+	b = append(b, rel...)
+	b = append(b, vert...)
 	if m.promotes() {
-		sb.WriteString("成")
+		b = append(b, "成"...)
 	} else if n.promoChoice(m) {
-		sb.WriteString("不成")
+		b = append(b, "不成"...)
 	}
-	return sb.String()
+	return b
 }
 
 // relative picks the 上/引/寄/右/左/直 that tells m's piece from its rivals,
-// after the Japan Shogi Association's notation rules.
-func (n *namer) relative(m Move) string {
+// after the Japan Shogi Association's notation rules: a side (右/左/直)
+// and a vertical (上/引/寄) word, either or both "" (the text is side+vert).
+func (n *namer) relative(m Move) (side, vert string) {
 	rivals := n.rivals(m)
 	if len(rivals) == 0 {
-		return ""
+		return "", ""
 	}
 	c := n.p.side
 	// Forward and rightward as the mover sees the board.
@@ -165,7 +244,7 @@ func (n *namer) relative(m Move) string {
 		}
 		return colOf[sq]
 	}
-	vert := func(from int) string {
+	vertOf := func(from int) string {
 		switch d := fwd(from); {
 		case d > 0:
 			return "上"
@@ -174,21 +253,21 @@ func (n *namer) relative(m Move) string {
 		}
 		return "寄"
 	}
-	v := vert(m.from())
-	var same []int
+	v := vertOf(m.from())
+	same := n.sameBuf[:0]
 	for _, r := range rivals {
-		if vert(r) == v {
+		if vertOf(r) == v {
 			same = append(same, r)
 		}
 	}
 	if len(same) == 0 {
-		return v
+		return "", v
 	}
 	k := kindOf(n.p.b[m.from()])
 	if k != horse && k != dragon && colOf[m.from()] == colOf[m.to()] && fwd(m.from()) > 0 {
-		return "直"
+		return "直", ""
 	}
-	side := func(set []int) string {
+	sideOf := func(set []int) string {
 		me := right(m.from())
 		allLeft, allRight := true, true
 		for _, r := range set {
@@ -207,36 +286,38 @@ func (n *namer) relative(m Move) string {
 		}
 		return ""
 	}
-	if s := side(rivals); s != "" {
-		return s
+	if s := sideOf(rivals); s != "" {
+		return s, ""
 	}
-	if s := side(same); s != "" {
-		return s + v
+	if s := sideOf(same); s != "" {
+		return s, v
 	}
-	return ""
+	return "", ""
 }
 
 // Western names m in Hodges' style: "P-7f", "Bx2b+", "S-4c=", "P*5e", with
 // the origin cell when a like piece could also go there ("G6i-5h").
-func (n *namer) Western(m Move) string {
+func (n *namer) Western(m Move) string { return string(n.appendWestern(nil, m)) }
+
+// appendWestern appends Western(m) to b.
+func (n *namer) appendWestern(b []byte, m Move) []byte {
 	if m.isDrop() {
-		return westernLetters[m.dropKind()] + "*" + usiSquare(m.to())
+		b = append(b, westernLetters[m.dropKind()]...)
+		return append(b, '*', usiFile[m.to()], usiRank[m.to()])
 	}
-	var sb strings.Builder
-	sb.WriteString(westernPiece(kindOf(n.p.b[m.from()])))
+	b = append(b, westernPieces[kindOf(n.p.b[m.from()])]...)
 	if len(n.rivals(m)) > 0 {
-		sb.WriteString(usiSquare(m.from()))
+		b = append(b, usiFile[m.from()], usiRank[m.from()])
 	}
+	sep := byte('-')
 	if n.p.b[m.to()] != 0 {
-		sb.WriteByte('x')
-	} else {
-		sb.WriteByte('-')
+		sep = 'x'
 	}
-	sb.WriteString(usiSquare(m.to()))
+	b = append(b, sep, usiFile[m.to()], usiRank[m.to()])
 	if m.promotes() {
-		sb.WriteByte('+')
+		b = append(b, '+')
 	} else if n.promoChoice(m) {
-		sb.WriteByte('=')
+		b = append(b, '=')
 	}
-	return sb.String()
+	return b
 }

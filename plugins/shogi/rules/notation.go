@@ -54,7 +54,7 @@ func (g *game) exportSFENUSI() string {
 	sb.WriteString("sfen ")
 	sb.WriteString(g.start.SFEN())
 	first := true
-	for _, r := range g.records {
+	for i, r := range g.records {
 		if r.m == 0 {
 			continue
 		}
@@ -63,7 +63,7 @@ func (g *game) exportSFENUSI() string {
 			first = false
 		}
 		sb.WriteByte(' ')
-		sb.WriteString(string(r.move))
+		sb.WriteString(string(g.hist[i].Move))
 	}
 	return sb.String()
 }

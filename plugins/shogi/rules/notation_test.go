@@ -70,8 +70,8 @@ func sameGame(a, b *game, moveNum bool) bool {
 
 func movesOf(g *game) []string {
 	var out []string
-	for _, r := range g.records {
-		out = append(out, string(r.move))
+	for _, h := range g.hist {
+		out = append(out, string(h.Move))
 	}
 	return out
 }

@@ -13,8 +13,8 @@ func (Variant) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "the game has no ply %d (it has %d)", ply, g.ply())
 	}
 	r := newGame(g.start)
-	for _, rec := range g.records[:ply] {
-		if err := r.play(rec.seat, rec.move); err != nil {
+	for i, rec := range g.records[:ply] {
+		if err := r.play(rec.seat, g.hist[i].Move); err != nil {
 			return nil, sdk.View{}, err // a move that was legal is legal again
 		}
 	}

@@ -242,10 +242,15 @@ func (p *Position) validate() error {
 
 // SFEN prints the position with its move number.
 func (p *Position) SFEN() string {
-	var sb strings.Builder
+	var buf [192]byte // more than the longest SFEN; the string is one allocation
+	return string(p.appendSFEN(buf[:0]))
+}
+
+// appendSFEN appends the SFEN of p to b.
+func (p *Position) appendSFEN(b []byte) []byte {
 	for r := 0; r < 9; r++ {
 		if r > 0 {
-			sb.WriteByte('/')
+			b = append(b, '/')
 		}
 		empty := 0
 		for col := 0; col < 9; col++ {
@@ -255,24 +260,28 @@ func (p *Position) SFEN() string {
 				continue
 			}
 			if empty > 0 {
-				sb.WriteByte(byte('0' + empty))
+				b = append(b, byte('0'+empty))
 				empty = 0
 			}
 			k := kindOf(pc)
 			if k > king {
-				sb.WriteByte('+')
+				b = append(b, '+')
 			}
 			ch := sfenLetters[k]
 			if colorOf(pc) == gote {
 				ch += 'a' - 'A'
 			}
-			sb.WriteByte(ch)
+			b = append(b, ch)
 		}
 		if empty > 0 {
-			sb.WriteByte(byte('0' + empty))
+			b = append(b, byte('0'+empty))
 		}
 	}
-	sb.WriteString([]string{" b ", " w "}[p.side])
+	if p.side == gote {
+		b = append(b, " w "...)
+	} else {
+		b = append(b, " b "...)
+	}
 	any := false
 	for c := 0; c < 2; c++ {
 		for _, k := range handOrder {
@@ -282,19 +291,18 @@ func (p *Position) SFEN() string {
 			}
 			any = true
 			if n > 1 {
-				sb.WriteString(strconv.Itoa(n))
+				b = strconv.AppendInt(b, int64(n), 10)
 			}
 			ch := sfenLetters[k]
 			if c == gote {
 				ch += 'a' - 'A'
 			}
-			sb.WriteByte(ch)
+			b = append(b, ch)
 		}
 	}
 	if !any {
-		sb.WriteByte('-')
+		b = append(b, '-')
 	}
-	sb.WriteByte(' ')
-	sb.WriteString(strconv.Itoa(p.moveNum))
-	return sb.String()
+	b = append(b, ' ')
+	return strconv.AppendInt(b, int64(p.moveNum), 10)
 }

@@ -26,15 +26,14 @@ const (
 
 // encode writes the game into a sealed State.
 func (g *game) encode() sdk.State {
-	sfen := g.start.SFEN()
-	b := make([]byte, 0, 16+len(sfen)+8*len(g.records))
+	sfen := g.startSFEN
+	// The payload is built on the stack when it fits: SealState copies it.
+	var buf [2048]byte
+	b := buf[:0]
 	b = binary.AppendUvarint(b, uint64(len(sfen)))
 	b = append(b, sfen...)
 	b = binary.AppendUvarint(b, uint64(len(g.records)))
-	for _, r := range g.records {
-		b = append(b, byte(r.seat), byte(len(r.move)))
-		b = append(b, r.move...)
-	}
+	b = append(b, g.moves...)
 	return sdk.SealState(ID, stateVersion, b)
 }
 

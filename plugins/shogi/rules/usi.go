@@ -11,9 +11,7 @@ const (
 )
 
 // usiSquare prints a mailbox cell as USI ("7g").
-func usiSquare(sq int) string {
-	return string([]byte{byte('9' - colOf[sq]), byte('a' + rowOf[sq])})
-}
+func usiSquare(sq int) string { return usiSquares[sq] }
 
 // parseUSISquare reads "7g" into a mailbox cell.
 func parseUSISquare(s string) (int, bool) {
@@ -45,13 +43,16 @@ func ParseUSI(s string) (Move, error) {
 }
 
 // USI prints a move in USI.
-func (m Move) USI() string {
+func (m Move) USI() string { return string(m.appendUSI(nil)) }
+
+// appendUSI appends m's USI text to b.
+func (m Move) appendUSI(b []byte) []byte {
 	if m.isDrop() {
-		return string(sfenLetters[m.dropKind()]) + "*" + usiSquare(m.to())
+		return append(b, sfenLetters[m.dropKind()], '*', usiFile[m.to()], usiRank[m.to()])
 	}
-	s := usiSquare(m.from()) + usiSquare(m.to())
+	b = append(b, usiFile[m.from()], usiRank[m.from()], usiFile[m.to()], usiRank[m.to()])
 	if m.promotes() {
-		s += "+"
+		b = append(b, '+')
 	}
-	return s
+	return b
 }

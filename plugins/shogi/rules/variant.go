@@ -3,7 +3,7 @@ package rules
 import (
 	"context"
 	"slices"
-	"strings"
+	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -195,38 +195,47 @@ func (g *game) view() sdk.View {
 		Position: p.SFEN(),
 		Board:    make([]sdk.Cell, 81),
 		Hands:    make([][]sdk.HandPiece, 2),
-		History:  make([]sdk.PlayedMove, 0, len(g.records)),
-		Legal:    []sdk.LegalMove{},
+		// Shared with the game, which never changes it; capped, so that
+		// an append copies.
+		History: g.hist[:len(g.hist):len(g.hist)],
+		Legal:   []sdk.LegalMove{},
 	}
 	for i, sq := range squares {
 		pc := p.b[sq]
+		cell := &v.Board[i] // zero: fields written in place (see fillLegal)
 		if pc == 0 {
-			v.Board[i] = sdk.Cell{Owner: sdk.NoSeat}
+			cell.Owner = sdk.NoSeat
 			continue
 		}
 		c, k := colorOf(pc), kindOf(pc)
-		v.Board[i] = sdk.Cell{Kind: kindIDs[baseKind[k]], Owner: sdk.Seat(c), Facing: 2 * c, Promoted: k > king}
+		cell.Kind, cell.Owner, cell.Facing, cell.Promoted = kindIDs[baseKind[k]], sdk.Seat(c), 2*c, k > king
 	}
+	// Both hands in one array, each capped so that an append copies.
+	kinds := 0
 	for c := 0; c < 2; c++ {
-		v.Hands[c] = []sdk.HandPiece{}
 		for _, k := range handOrder {
-			if n := p.hand[c][k]; n > 0 {
-				v.Hands[c] = append(v.Hands[c], sdk.HandPiece{Kind: kindIDs[k], Count: int(n)})
+			if p.hand[c][k] > 0 {
+				kinds++
 			}
 		}
 	}
-	for i, r := range g.records {
-		h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: r.move, Text: r.text, Alt: r.alt}
-		// KIF numbers the moves from the start position's move number
-		// (kif.go); from the usual 1 the list's own numbers say the same.
-		if g.start.moveNum > 1 {
-			h.Number = g.start.moveNum + i
+	hands := make([]sdk.HandPiece, 0, kinds)
+	for c := 0; c < 2; c++ {
+		from := len(hands)
+		for _, k := range handOrder {
+			if n := p.hand[c][k]; n > 0 {
+				hands = append(hands, sdk.HandPiece{Kind: kindIDs[k], Count: int(n)})
+			}
 		}
-		v.History = append(v.History, h)
+		v.Hands[c] = hands[from:len(hands):len(hands)]
+	}
+	if v.History == nil {
+		v.History = []sdk.PlayedMove{}
 	}
 	for i := len(g.records) - 1; i >= 0; i-- {
 		if r := g.records[i]; r.m != 0 {
-			lm := legalMoveOf(r.seat, r.m, r.text, r.alt)
+			h := &g.hist[i]
+			lm := legalMoveUSI(r.seat, r.m, string(h.Move), h.Text, h.Alt)
 			v.LastMove = &lm
 			break
 		}
@@ -248,50 +257,143 @@ func (g *game) view() sdk.View {
 	if len(v.InCheck) > 0 {
 		v.Notices = []string{"notice.check"}
 	}
+	v.Legal = g.legalList(p)
+	return v
+}
+
+// usiOrder is a key that orders moves as their USI texts do, without
+// making them: a board move ("7g7f", "8h2b+") starts with a digit and a
+// drop ("B*5e") with a capital, which sorts after every digit. Its bits
+// from 8 on are the origin: a board move's cell in USI order (usiIndex),
+// or 81 and up for the drops, by letter; below, the target cell in USI
+// order and the promotion, which sorts after the same move without it
+// (its text is longer by a "+").
+func usiOrder(m Move) uint32 {
+	if m.isDrop() {
+		return (81+dropRank[m.dropKind()])<<8 | usiIndex[m.to()]<<1
+	}
+	k := usiIndex[m.from()]<<8 | usiIndex[m.to()]<<1
+	if m.promotes() {
+		k |= 1
+	}
+	return k
+}
+
+// usiIndex numbers the cells in the order of their USI names, "1a" first
+// and "9i" last.
+var usiIndex = func() (ix [mbSize]uint32) {
+	for r := 0; r < 9; r++ {
+		for c := 0; c < 9; c++ {
+			ix[mb(r, c)] = uint32((8-c)*9 + r)
+		}
+	}
+	return ix
+}()
+
+// usiOrigins is the number of origins usiOrder tells (81 cells, 7 drops).
+const usiOrigins = 88
+
+// dropRank is the place of each drop letter in byte order (B G L N P R S).
+var dropRank = [8]uint32{pawn: 4, lance: 2, knight: 3, silver: 6, bishop: 0, rook: 5, gold: 1}
+
+// sortUSI sorts keys of usiOrder<<32 | move, using tmp (as long): a
+// counting pass groups them by origin, in order, and an insertion sort
+// then orders each group, which the generator made together. That costs
+// less than a general sort of a few hundred keys.
+func sortUSI(keys, tmp []uint64) {
+	const shift = 32 + 8
+	var count [usiOrigins + 1]uint16
+	for _, k := range keys {
+		count[k>>shift+1]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	for _, k := range keys {
+		tmp[count[k>>shift]] = k
+		count[k>>shift]++
+	}
+	for i := 1; i < len(tmp); i++ {
+		x, j := tmp[i], i
+		for ; j > 0 && tmp[j-1] > x; j-- {
+			tmp[j] = tmp[j-1]
+		}
+		tmp[j] = x
+	}
+	copy(keys, tmp)
+}
+
+// legalList is the View's legal list of g.pos (p is a copy of it), in the
+// order of the move texts. All its texts live in one buffer.
+func (g *game) legalList(p *Position) []sdk.LegalMove {
 	legal := g.legal // judge made it for this position
 	n := namer{p: p, legal: legal, prevTo: g.prevTo()}
-	// The list is in the order of the move texts. Sorting the moves by
-	// their USI text before naming them moves 24-byte pairs instead of
-	// whole LegalMove records (sorting those was 7% of the plugin's
-	// profile at 1000 rooms); every move has its own text, so the order is
-	// the same as sorting the records.
-	keyed := make([]usiMove, len(legal))
-	for i, m := range legal {
-		keyed[i] = usiMove{m.USI(), m}
+	// Sorting keys that carry their move (key<<32 | move) sorts plain
+	// integers, with no text made before naming.
+	// keys and ends live on the stack when the list fits (it always does:
+	// a position has at most 593 legal moves).
+	var keyBuf, tmpBuf [640]uint64
+	var endBuf [3 * 640]int32
+	keys, tmp, ends := keyBuf[:0], tmpBuf[:0], endBuf[:0]
+	if len(legal) > len(keyBuf) {
+		keys, tmp, ends = make([]uint64, 0, len(legal)), make([]uint64, 0, len(legal)), make([]int32, 0, 3*len(legal))
 	}
-	slices.SortFunc(keyed, func(a, b usiMove) int { return strings.Compare(a.usi, b.usi) })
-	v.Legal = make([]sdk.LegalMove, 0, len(legal)+1)
-	for _, k := range keyed {
-		v.Legal = append(v.Legal, legalMoveUSI(p.side, k.m, k.usi, marks[p.side]+n.Japanese(k.m), n.Western(k.m)))
+	keys, tmp = keys[:len(legal)], tmp[:len(legal)]
+	for i, m := range legal {
+		keys[i] = uint64(usiOrder(m))<<32 | uint64(m)
+	}
+	sortUSI(keys, tmp)
+	out := make([]sdk.LegalMove, len(legal), len(legal)+1)
+	b := make([]byte, 0, 40*len(legal))
+	mark := marks[p.side]
+	for _, k := range keys {
+		m := Move(k)
+		b = m.appendUSI(b)
+		ends = append(ends, int32(len(b)))
+		b = append(b, mark...)
+		b = n.appendJapanese(b, m)
+		ends = append(ends, int32(len(b)))
+		b = n.appendWestern(b, m)
+		ends = append(ends, int32(len(b)))
+	}
+	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	at := int32(0)
+	next := func(i int) string {
+		s := texts[at:ends[i]]
+		at = ends[i]
+		return s
+	}
+	for i, k := range keys {
+		usi := next(3 * i)
+		text := next(3*i + 1)
+		alt := next(3*i + 2)
+		fillLegal(&out[i], p.side, Move(k), usi, text, alt)
 	}
 	if p.canDeclare() {
-		at, _ := slices.BinarySearchFunc(v.Legal, DeclareMove, func(l sdk.LegalMove, t sdk.Move) int { return strings.Compare(string(l.Move), string(t)) })
-		v.Legal = slices.Insert(v.Legal, at, sdk.LegalMove{
+		// "win" sorts after every move text (a lower-case letter).
+		out = append(out, sdk.LegalMove{
 			Seat: sdk.Seat(p.side), Kind: sdk.Action, Move: DeclareMove, Key: ActionDeclare,
 			Text: marks[p.side] + "入玉宣言", Alt: "declare", From: -1, To: -1,
 		})
 	}
-	return v
+	return out
 }
 
-// usiMove is a move and its USI text, the key the legal list is sorted by.
-type usiMove struct {
-	usi string
-	m   Move
-}
-
-// legalMoveOf describes a move for the UI.
-func legalMoveOf(seat int, m Move, text, alt string) sdk.LegalMove {
-	return legalMoveUSI(seat, m, m.USI(), text, alt)
-}
-
-// legalMoveUSI is legalMoveOf with the move's USI text already made.
+// legalMoveUSI describes a move for the UI, given its texts.
 func legalMoveUSI(seat int, m Move, usi, text, alt string) sdk.LegalMove {
-	lm := sdk.LegalMove{Seat: sdk.Seat(seat), Move: sdk.Move(usi), Text: text, Alt: alt, To: cellOf[m.to()]}
+	var lm sdk.LegalMove
+	fillLegal(&lm, seat, m, usi, text, alt)
+	return lm
+}
+
+// fillLegal is legalMoveUSI into a zero *lm, field by field: the legal
+// list is written in place, not copied from a temporary (a copy of a
+// record with pointers is a bulk write barrier while the collector runs).
+func fillLegal(lm *sdk.LegalMove, seat int, m Move, usi, text, alt string) {
+	lm.Seat, lm.Move, lm.Text, lm.Alt, lm.To = sdk.Seat(seat), sdk.Move(usi), text, alt, cellOf[m.to()]
 	if m.isDrop() {
 		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, kindIDs[m.dropKind()]
 	} else {
 		lm.Kind, lm.From, lm.Promote = sdk.BoardMove, cellOf[m.from()], m.promotes()
 	}
-	return lm
 }

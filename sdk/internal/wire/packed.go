@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/banmen/banmen/sdk"
@@ -37,57 +38,98 @@ import (
 var ErrPacked = errors.New("wire: bad packed view")
 
 func appendStr(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
+	b = appendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
 
-func appendFlags(b []byte, flags ...bool) []byte {
-	var f byte
-	for i, v := range flags {
-		if v {
-			f |= 1 << i
-		}
+// appendUvarint is binary.AppendUvarint with the one-byte case (nearly
+// every length and number of a view) first.
+func appendUvarint(b []byte, x uint64) []byte {
+	if x < 0x80 {
+		return append(b, byte(x))
 	}
-	return append(b, f)
+	return binary.AppendUvarint(b, x)
 }
 
-// PackBoard packs cells.
+// appendInt appends an int as protobuf's int32 fields and zig-zag varints
+// carry it.
+func appendInt(b []byte, x int) []byte {
+	v := int64(int32(x))
+	return appendUvarint(b, uint64(v<<1)^uint64(v>>63))
+}
+
+// strSize is the bytes appendStr writes for s.
+func strSize(s string) int { return uvarintSize(uint64(len(s))) + len(s) }
+
+func uvarintSize(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
+
+// validText tells whether s is valid UTF-8, looking no further than its
+// ASCII prefix for the short ASCII texts (IDs, USI moves) a view is full of.
+func validText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:])
+		}
+	}
+	return true
+}
+
+func flag(v bool, bit uint) byte {
+	if v {
+		return 1 << bit
+	}
+	return 0
+}
+
+// PackBoard packs cells. It sizes the string first, so that it is one
+// allocation.
 func PackBoard(cells []sdk.Cell) ([]byte, error) {
-	b := make([]byte, 0, 1+len(cells)*5)
-	b = binary.AppendUvarint(b, uint64(len(cells)))
+	size := binary.MaxVarintLen64
 	for i := range cells {
 		c := &cells[i]
-		if !utf8.ValidString(c.Kind) {
+		if !validText(c.Kind) {
 			return nil, fmt.Errorf("wire: cell %d: kind is not valid UTF-8", i)
 		}
+		size += strSize(c.Kind) + 2*5 + 1
+	}
+	b := make([]byte, 0, size)
+	b = appendUvarint(b, uint64(len(cells)))
+	for i := range cells {
+		c := &cells[i]
 		b = appendStr(b, c.Kind)
-		b = binary.AppendVarint(b, int64(int32(c.Owner)))
-		b = binary.AppendVarint(b, int64(int32(c.Facing)))
-		b = appendFlags(b, c.Promoted, c.Flipped)
+		b = appendInt(b, int(c.Owner))
+		b = appendInt(b, c.Facing)
+		b = append(b, flag(c.Promoted, 0)|flag(c.Flipped, 1))
 	}
 	return b, nil
 }
 
-// PackLegal packs legal moves.
+// PackLegal packs legal moves. It sizes the string first, so that it is
+// one allocation.
 func PackLegal(moves []sdk.LegalMove) ([]byte, error) {
-	b := make([]byte, 0, 1+len(moves)*32)
-	b = binary.AppendUvarint(b, uint64(len(moves)))
+	size := binary.MaxVarintLen64
 	for i := range moves {
 		m := &moves[i]
-		for _, s := range [...]string{string(m.Kind), string(m.Move), m.Text, m.Alt, m.Drop, m.Key} {
-			if !utf8.ValidString(s) {
-				return nil, fmt.Errorf("wire: legal move %d: a text is not valid UTF-8", i)
-			}
+		if !validText(string(m.Kind)) || !validText(string(m.Move)) || !validText(m.Text) ||
+			!validText(m.Alt) || !validText(m.Drop) || !validText(m.Key) {
+			return nil, fmt.Errorf("wire: legal move %d: a text is not valid UTF-8", i)
 		}
-		b = binary.AppendVarint(b, int64(int32(m.Seat)))
+		size += strSize(string(m.Kind)) + strSize(string(m.Move)) + strSize(m.Text) + strSize(m.Alt) +
+			strSize(m.Drop) + strSize(m.Key) + 3*5 + 1
+	}
+	b := make([]byte, 0, size)
+	b = appendUvarint(b, uint64(len(moves)))
+	for i := range moves {
+		m := &moves[i]
+		b = appendInt(b, int(m.Seat))
 		b = appendStr(b, string(m.Kind))
 		b = appendStr(b, string(m.Move))
 		b = appendStr(b, m.Text)
 		b = appendStr(b, m.Alt)
-		b = binary.AppendVarint(b, int64(int32(m.From)))
-		b = binary.AppendVarint(b, int64(int32(m.To)))
+		b = appendInt(b, m.From)
+		b = appendInt(b, m.To)
 		b = appendStr(b, m.Drop)
-		b = appendFlags(b, m.Promote)
+		b = append(b, flag(m.Promote, 0))
 		b = appendStr(b, m.Key)
 	}
 	return b, nil

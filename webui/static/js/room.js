@@ -281,6 +281,13 @@ function caughtUp() {
   send({ type: 'move', version: pending.version, move: pending.move, id: pending.id });
 }
 
+/** withCells is board with the cells a move changed (a live move event carries only those). */
+function withCells(board, cells) {
+  const b = board.slice();
+  for (const c of cells || []) if (c.at >= 0 && c.at < b.length) b[c.at] = c.cell;
+  return b;
+}
+
 function onRoomEvent(ev) {
   room.version = ev.version;
   if (ev.round) room.round = ev.round;
@@ -293,6 +300,7 @@ function onRoomEvent(ev) {
       if (pending && who === room.seat && ev.move === pending.move && ev.version === pending.version + 1) pending = null;
       if (ev.view) {
         const wasOut = (room.view?.eliminated || []).includes(room.seat);
+        if (ev.view.board === null && room.view) ev.view.board = withCells(room.view.board, ev.cells);
         room.view = ev.view;
         if (catchUpTo === null) announceMove(ev);
         // A mated player stays and watches the rest of the game.
