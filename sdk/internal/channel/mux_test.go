@@ -543,3 +543,62 @@ func TestLaneReaderGivesUp(t *testing.T) {
 		t.Fatalf("then: %q %v, %d dials", got, err, ch.Dials())
 	}
 }
+
+// TestLaneReadsRepliesInAnyOrder: replies out of order, many in one write
+// and one split across writes at every byte reach their callers.
+func TestLaneReadsRepliesInAnyOrder(t *testing.T) {
+	const n = 10
+	ch := fakePlugin(t, func(c net.Conn) {
+		fr := newFrameReader(c)
+		type req struct {
+			id   uint32
+			body []byte
+		}
+		var reqs []req
+		for len(reqs) < n {
+			for {
+				_, id, body, ok, err := fr.next()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if !ok {
+					break
+				}
+				reqs = append(reqs, req{id, append([]byte(nil), body...)})
+			}
+			if len(reqs) < n && fr.fill() != nil {
+				return
+			}
+		}
+		var out []byte
+		for i := n - 1; i > 0; i-- { // all but the first, last first
+			out, _ = AppendMux(out, ReplyOK, reqs[i].id, nil, string(reqs[i].body))
+		}
+		c.Write(out)
+		last, _ := AppendMux(nil, ReplyOK, reqs[0].id, nil, string(reqs[0].body))
+		for i := range last {
+			c.Write(last[i : i+1])
+		}
+		io.Copy(io.Discard, c)
+	})
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			want := fmt.Sprint("call ", i)
+			got, err := do(context.Background(), ch, CallPlay, want)
+			if err == nil && got != want {
+				err = fmt.Errorf("%q got %q", want, got)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
