@@ -48,6 +48,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		defer pprof.StopCPUProfile()
 	}
+	// BANMEN_ALLOCPROFILE writes where the run allocated (pprof's allocs
+	// profile) when it ends, likewise for the load command.
+	if path := getenv("BANMEN_ALLOCPROFILE"); path != "" {
+		defer func() {
+			if f, err := os.Create(path); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	if _, err := os.ReadDir(cfg.PluginDir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("%w (`make build` builds the plugins into bin/plugins)", err)

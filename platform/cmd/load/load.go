@@ -42,6 +42,7 @@ type options struct {
 	ref        time.Duration
 	parallel   int
 	cpuprofile string
+	allocProf  string
 	selfProf   string
 	pluginProf string
 	pluginEnv  string
@@ -69,6 +70,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs first (0: skip)")
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
+	fs.StringVar(&o.allocProf, "allocprofile", "", "write where the started host allocated over its whole run here (BANMEN_ALLOCPROFILE; read with -sample_index=alloc_space)")
 	fs.StringVar(&o.selfProf, "self-cpuprofile", "", "write this command's own CPU profile (the load generator's) of the whole run here")
 	fs.StringVar(&o.pluginProf, "plugin-cpuprofile", "", "write each plugin's CPU profile of the whole run into this directory (<plugin>-<pid>.prof; BANMEN_PLUGIN_CPUPROFILE in plugin_env)")
 	fs.StringVar(&o.pluginEnv, "plugin-env", "", "extra environment for the plugins, KEY=VALUE,... (the host's plugin_env; e.g. GOMAXPROCS=2)")
@@ -138,6 +140,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 				return err
 			}
 			env = append(env, "BANMEN_CPUPROFILE="+p)
+		}
+		if o.allocProf != "" {
+			p, err := filepath.Abs(o.allocProf)
+			if err != nil {
+				return err
+			}
+			env = append(env, "BANMEN_ALLOCPROFILE="+p)
 		}
 		args := []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
 			"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}
