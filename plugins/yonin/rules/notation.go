@@ -428,22 +428,25 @@ func parseSquare(s string) (int, bool) {
 }
 
 // moveText is the seat-prefixed move text: "S:5g5f", "N:4c4d+", "W:R*5e".
-func moveText(seat int, m move) string {
-	var b strings.Builder
-	b.WriteByte(seatUpper[seat])
-	b.WriteByte(':')
+func moveText(seat int, m move) string { return string(appendMoveText(nil, seat, m)) }
+
+// appendMoveText appends moveText(seat, m) to b.
+func appendMoveText(b []byte, seat int, m move) []byte {
+	b = append(b, seatUpper[seat], ':')
 	if m.isDrop() {
-		b.WriteByte(kindLetters[m.dropKind()])
-		b.WriteByte('*')
+		b = append(b, kindLetters[m.dropKind()], '*')
 	} else {
-		b.WriteString(squareText(m.from()))
+		b = appendSquare(b, m.from())
 	}
-	b.WriteString(squareText(m.to()))
+	b = appendSquare(b, m.to())
 	if m.promote() {
-		b.WriteByte('+')
+		b = append(b, '+')
 	}
-	return b.String()
+	return b
 }
+
+// appendSquare appends squareText(sq) to b.
+func appendSquare(b []byte, sq int) []byte { return append(b, byte('9'-sq%9), byte('a'+sq/9)) }
 
 // parseMove reads a move text. It checks the grammar only, not legality.
 func parseMove(s string) (seat int, m move, err error) {
@@ -480,32 +483,33 @@ func parseMove(s string) (seat int, m move, err error) {
 // displayText is the short readable form: "S P5g-5f", "N S4cx5d+", "W R*5e";
 // "=" marks a declined promotion.
 func (p *Position) displayText(seat int, m move) string {
-	var b strings.Builder
-	b.WriteByte(seatUpper[seat])
-	b.WriteByte(' ')
+	return string(p.appendDisplayText(nil, seat, m))
+}
+
+// appendDisplayText appends displayText(seat, m) to b.
+func (p *Position) appendDisplayText(b []byte, seat int, m move) []byte {
+	b = append(b, seatUpper[seat], ' ')
 	if m.isDrop() {
-		b.WriteByte(kindLetters[m.dropKind()])
-		b.WriteByte('*')
-		b.WriteString(squareText(m.to()))
-		return b.String()
+		b = append(b, kindLetters[m.dropKind()], '*')
+		return appendSquare(b, m.to())
 	}
 	pc := p.board[m.from()]
 	if pc.promoted() {
-		b.WriteByte('+')
+		b = append(b, '+')
 	}
-	b.WriteByte(kindLetters[pc.kind()])
-	b.WriteString(squareText(m.from()))
+	b = append(b, kindLetters[pc.kind()])
+	b = appendSquare(b, m.from())
 	if p.board[m.to()] != 0 {
-		b.WriteByte('x')
+		b = append(b, 'x')
 	} else {
-		b.WriteByte('-')
+		b = append(b, '-')
 	}
-	b.WriteString(squareText(m.to()))
+	b = appendSquare(b, m.to())
 	switch {
 	case m.promote():
-		b.WriteByte('+')
+		b = append(b, '+')
 	case !pc.promoted() && canPromote(pc.kind()) && (inZone(m.from(), pc.facing()) || inZone(m.to(), pc.facing())):
-		b.WriteByte('=')
+		b = append(b, '=')
 	}
-	return b.String()
+	return b
 }
