@@ -316,10 +316,11 @@ func (p *Position) validate() error {
 
 // Text is the position text.
 func (p *Position) Text() string {
-	var b strings.Builder
+	var buf [160]byte // the text is one allocation
+	b := buf[:0]
 	for r := range 9 {
 		if r > 0 {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
 		empty := 0
 		for c := range 9 {
@@ -329,89 +330,94 @@ func (p *Position) Text() string {
 				continue
 			}
 			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
+				b = append(b, byte('0'+empty))
 				empty = 0
 			}
 			if pc.flipped() {
-				b.WriteByte('~')
+				b = append(b, '~')
 			}
 			if pc.promoted() {
-				b.WriteByte('+')
+				b = append(b, '+')
 			}
-			b.WriteByte(kindLetters[pc.kind()])
-			b.WriteByte(seatLower[pc.owner()])
+			b = append(b, kindLetters[pc.kind()])
+			b = append(b, seatLower[pc.owner()])
 			if pc.facing() != pc.owner() {
-				b.WriteByte(facings[pc.facing()])
+				b = append(b, facings[pc.facing()])
 			}
 		}
 		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
+			b = append(b, byte('0'+empty))
 		}
 	}
-	b.WriteByte(' ')
+	b = append(b, ' ')
 	if p.turn < 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 	} else {
-		b.WriteByte(seatLower[p.turn])
+		b = append(b, seatLower[p.turn])
 	}
-	b.WriteByte(' ')
+	b = append(b, ' ')
 	hands := 0
 	for s := range 4 {
 		for _, k := range handKinds {
 			if n := p.hands[s][k]; n > 0 {
 				if n > 1 {
-					b.WriteString(strconv.Itoa(int(n)))
+					b = strconv.AppendInt(b, int64(n), 10)
 				}
-				b.WriteByte(kindLetters[k])
-				b.WriteByte(seatLower[s])
+				b = append(b, kindLetters[k])
+				b = append(b, seatLower[s])
 				hands++
 			}
 		}
 	}
 	if hands == 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 	}
-	b.WriteByte(' ')
+	b = append(b, ' ')
 	if p.nmates == 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 	}
 	for i, m := range p.mates[:p.nmates] {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte(seatLower[m.mated])
+		b = append(b, seatLower[m.mated])
 		if m.mater == noCredit {
-			b.WriteByte('x')
+			b = append(b, 'x')
 		} else {
-			b.WriteByte(seatLower[m.mater])
+			b = append(b, seatLower[m.mater])
 		}
 	}
-	b.WriteByte(' ')
-	b.WriteString(p.rules.text())
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(p.ply + 1))
-	return b.String()
+	b = append(b, ' ')
+	b = p.rules.appendText(b)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.ply+1), 10)
+	return string(b)
 }
 
-func (r Rules) text() string {
-	s := "singles"
+func (r Rules) text() string { return string(r.appendText(nil)) }
+
+// appendText appends r.text() to b.
+func (r Rules) appendText(b []byte) []byte {
 	if r.Pairs {
-		s = "pairs"
+		b = append(b, "pairs"...)
+	} else {
+		b = append(b, "singles"...)
 	}
 	if r.LastPlayer {
-		s += ",last_player"
+		b = append(b, ",last_player"...)
 	} else {
-		s += ",two_mates"
+		b = append(b, ",two_mates"...)
 	}
 	if r.Ownerless {
-		s += ",ownerless"
+		b = append(b, ",ownerless"...)
 	} else {
-		s += ",mater"
+		b = append(b, ",mater"...)
 	}
 	if r.Limit > 0 {
-		s += ",limit=" + strconv.Itoa(r.Limit)
+		b = append(b, ",limit="...)
+		b = strconv.AppendInt(b, int64(r.Limit), 10)
 	}
-	return s
+	return b
 }
 
 // squareText is a square in USI style: file 9..1 from West's edge to East's,

@@ -202,7 +202,7 @@ func (g *game) view() sdk.View {
 	for sq, pc := range p.board {
 		c := sdk.Cell{Owner: sdk.NoSeat}
 		if pc != 0 {
-			c = sdk.Cell{Kind: string(kindLetters[pc.kind()]), Owner: sdk.Seat(pc.owner()), Facing: pc.facing(), Promoted: pc.promoted(), Flipped: pc.flipped()}
+			c = sdk.Cell{Kind: kindIDs[pc.kind()], Owner: sdk.Seat(pc.owner()), Facing: pc.facing(), Promoted: pc.promoted(), Flipped: pc.flipped()}
 			if pc.owner() == ownerless {
 				c.Owner = sdk.NoSeat
 			}
@@ -213,7 +213,7 @@ func (g *game) view() sdk.View {
 		v.Hands[s] = []sdk.HandPiece{}
 		for _, k := range handKinds {
 			if n := p.hands[s][k]; n > 0 {
-				v.Hands[s] = append(v.Hands[s], sdk.HandPiece{Kind: string(kindLetters[k]), Count: int(n)})
+				v.Hands[s] = append(v.Hands[s], sdk.HandPiece{Kind: kindIDs[k], Count: int(n)})
 			}
 		}
 		v.Score[s] = p.Score(s)
@@ -276,7 +276,7 @@ func legalList(p *Position, seat int, moves []move) []sdk.LegalMove {
 		lm.Seat, lm.Kind, lm.Move, lm.Text = sdk.Seat(seat), sdk.BoardMove, sdk.Move(texts[at:ends[2*i]]), texts[ends[2*i]:ends[2*i+1]]
 		lm.From, lm.To, lm.Promote = m.from(), m.to(), m.promote()
 		if m.isDrop() {
-			lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, string(kindLetters[m.dropKind()])
+			lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, kindIDs[m.dropKind()]
 		}
 		at = ends[2*i+1]
 	}
@@ -290,7 +290,7 @@ func legalMove(p *Position, seat int, m move) sdk.LegalMove {
 		Text: p.displayText(seat, m), From: m.from(), To: m.to(), Promote: m.promote(),
 	}
 	if m.isDrop() {
-		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, string(kindLetters[m.dropKind()])
+		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, kindIDs[m.dropKind()]
 	}
 	return lm
 }
