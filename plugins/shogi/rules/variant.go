@@ -240,7 +240,14 @@ func (g *game) view() sdk.View {
 			break
 		}
 	}
-	if p.inCheck() {
+	// The last board move recorded whether it gave check: this position.
+	inCheck := false
+	if n := len(g.records); n > 0 && g.records[n-1].m != 0 {
+		inCheck = g.records[n-1].check
+	} else {
+		inCheck = p.inCheck()
+	}
+	if inCheck {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
 	}
 	if g.over() {
