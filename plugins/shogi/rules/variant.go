@@ -350,7 +350,12 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 		keys[i] = uint64(usiOrder(m))<<32 | uint64(m)
 	}
 	sortUSI(keys, tmp)
-	out := make([]sdk.LegalMove, len(legal), len(legal)+1)
+	declare := p.canDeclare()
+	room := len(legal)
+	if declare {
+		room++
+	}
+	out := make([]sdk.LegalMove, len(legal), room)
 	b := make([]byte, 0, 40*len(legal))
 	mark := marks[p.side]
 	for _, k := range keys {
@@ -376,7 +381,7 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 		alt := next(3*i + 2)
 		fillLegal(&out[i], p.side, Move(k), usi, text, alt)
 	}
-	if p.canDeclare() {
+	if declare {
 		// "win" sorts after every move text (a lower-case letter).
 		out = append(out, sdk.LegalMove{
 			Seat: sdk.Seat(p.side), Kind: sdk.Action, Move: DeclareMove, Key: ActionDeclare,
