@@ -40,7 +40,8 @@ var ErrPluginExited = errors.New("plugin process has exited")
 type Conn struct {
 	client *plugin.Client
 	game   wire.GameClient
-	ch     *channel.Client // nil: every call over gRPC
+	ch     quick // nil: every call over gRPC
+	mux    bool  // ch is the multiplexed lane
 	proto  plugin.ClientProtocol
 	descs  []sdk.Description
 	pid    int
@@ -59,6 +60,18 @@ type LaunchConfig struct {
 	// GRPCOnly makes every call over gRPC, leaving the plugin's quick
 	// channel unused (see sdk/internal/channel): for comparisons and tests.
 	GRPCOnly bool
+	// Pool makes the quick calls over the one-call-per-connection pool
+	// even with a plugin that speaks the multiplexed lane, as with a
+	// plugin built before it: for comparisons and tests.
+	Pool bool
+}
+
+// quick is the host's side of the channel: the multiplexed lane
+// (channel.Lane) or, with a plugin built before it, the pool of
+// connections carrying a call each (channel.Client).
+type quick interface {
+	Call(ctx context.Context, kind byte, req, resp proto.Message) error
+	Close()
 }
 
 // Launch starts a plugin process, completes the handshake and reads its
@@ -110,7 +123,11 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 		}
 		c.descs = append(c.descs, d)
 	}
-	if resp.Channel != "" && !cfg.GRPCOnly {
+	switch {
+	case resp.Channel == "" || cfg.GRPCOnly:
+	case resp.ChannelMux && !cfg.Pool:
+		c.ch, c.mux = channel.NewLane(resp.Channel, resp.ChannelToken), true
+	default: // a plugin built with an older sdk
 		c.ch = channel.NewClient(resp.Channel, resp.ChannelToken)
 	}
 	if len(c.descs) == 0 {
@@ -150,6 +167,10 @@ func (c *Conn) Kill() {
 // Channel reports whether the quick calls use the plugin's channel rather
 // than gRPC.
 func (c *Conn) Channel() bool { return c.ch != nil }
+
+// Multiplexed reports whether the quick calls share the channel's
+// multiplexed lane rather than a pool of connections.
+func (c *Conn) Multiplexed() bool { return c.mux }
 
 // quickCall makes one of the quick calls: over the channel when there is
 // one, else over gRPC (viaGRPC). resp receives the channel's answer.
@@ -284,7 +305,11 @@ func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int)
 	if !c.rewinds(variant) {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s does not rewind", variant)
 	}
-	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
+	kind := channel.CallView
+	if c.mux {
+		kind = channel.CallRewind // answered beside the Plays (see channel)
+	}
+	r, err := quickCall(c, ctx, kind, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
 	return c.game3("rewind", r, err)
 }
 

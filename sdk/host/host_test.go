@@ -33,3 +33,24 @@ func TestConformanceOverGRPCOnly(t *testing.T) {
 	}
 	sdktest.RunWith(t, host.Remote{Conn: conn, ID: "tictactoe"}, sdktest.Config{})
 }
+
+// The same suite over the two kinds of channel: the multiplexed lane a
+// plugin of this sdk offers, and the pool of one-call connections a plugin
+// built with an older sdk gets.
+func TestConformanceOverEachChannel(t *testing.T) {
+	bin := sdktest.BuildPlugin(t, "github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe")
+	for _, pool := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: exec.Command(bin), Pool: pool})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !conn.Channel() || conn.Multiplexed() == pool {
+			conn.Kill()
+			t.Fatalf("Pool %v: channel %v, multiplexed %v", pool, conn.Channel(), conn.Multiplexed())
+		}
+		sdktest.RunWith(t, host.Remote{Conn: conn, ID: "tictactoe"}, sdktest.Config{})
+		conn.Kill()
+	}
+}

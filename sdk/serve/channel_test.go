@@ -316,3 +316,54 @@ func TestChannelWaitsForAFreeConnection(t *testing.T) {
 		t.Fatalf("%d open, %d dialled; want %d and %d", open, dialled, channel.MaxConns, channel.MaxConns)
 	}
 }
+
+// TestLaneServesTheCalls: the multiplexed lane reaches the same handlers,
+// Rewind under a kind of its own.
+func TestLaneServesTheCalls(t *testing.T) {
+	_, cs := startChannel(t)
+	ch := channel.NewLane(cs.Addr(), cs.Token())
+	defer ch.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := range 16 {
+		wg.Go(func() {
+			for i := range 50 {
+				n := byte(g*16 + i%16)
+				r := new(wire.GameResponse)
+				err := ch.Call(ctx, channel.CallPlay, &wire.PlayRequest{Variant: "counter", State: sdk.State{n}, Move: "+"}, r)
+				if err == nil && !bytes.Equal(r.State, sdk.State{n + 1}) {
+					err = fmt.Errorf("a reply went to the wrong caller: %v for %d", r.State, n)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	r := new(wire.GameResponse)
+	if err := ch.Call(ctx, channel.CallPlay, &wire.PlayRequest{Variant: "counter", State: sdk.State{1}, Move: "panic"}, r); err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Fatalf("a panic must fail the call: %v", err)
+	}
+	e := new(wire.ExportResponse)
+	if err := ch.Call(ctx, channel.CallExport, &wire.ExportRequest{Variant: "counter", State: sdk.State{3}}, e); err != nil || e.Text != "xxx" {
+		t.Fatalf("export: %v %v", e, err)
+	}
+	r = new(wire.GameResponse)
+	if err := ch.Call(ctx, channel.CallImport, &wire.ImportRequest{Variant: "counter", Text: "abcd"}, r); err != nil || r.View.Ply != 4 {
+		t.Fatalf("import: %v %v", r, err)
+	}
+	r = new(wire.GameResponse)
+	if err := ch.Call(ctx, channel.CallRewind, &wire.ViewRequest{Variant: "counter", State: sdk.State{3}, Rewind: true, Ply: 1}, r); err != nil || r.Error == nil || r.Error.Code != sdk.CodeUnsupported {
+		t.Fatalf("rewind of a variant without it: %v %v", r, err)
+	}
+	if ch.Dials() != 1 {
+		t.Fatalf("%d dials for one lane", ch.Dials())
+	}
+}

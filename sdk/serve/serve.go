@@ -172,7 +172,7 @@ type server struct {
 func (s *server) Describe(context.Context, *wire.DescribeRequest) (*wire.DescribeResponse, error) {
 	out := &wire.DescribeResponse{}
 	if s.ch != nil {
-		out.Channel, out.ChannelToken = s.ch.Addr(), s.ch.Token()
+		out.Channel, out.ChannelToken, out.ChannelMux = s.ch.Addr(), s.ch.Token(), true
 	}
 	for _, d := range s.reg.descs {
 		b, err := wire.FromDescription(d)
@@ -432,7 +432,7 @@ func (s *server) dispatch(kind byte, body []byte) (proto.Message, error) {
 		return channel.Handle(body, s.Start)
 	case channel.CallPlay:
 		return channel.Handle(body, s.Play)
-	case channel.CallView:
+	case channel.CallView, channel.CallRewind:
 		return channel.Handle(body, s.View)
 	case channel.CallExport:
 		return channel.Handle(body, s.Export)

@@ -1,6 +1,8 @@
 // Command callbench measures what the plugin boundary costs: the latency of
 // one Play call made through a real plugin process, over the plugin's quick
-// channel as the host makes it and over go-plugin gRPC alone, beside the same
+// channel as the host makes it (the multiplexed lane), over the channel's
+// pool of one-call connections (what a plugin of an older sdk gets) and
+// over go-plugin gRPC alone (over the channel also with 64 callers at once), beside the same
 // call made in-process, and prints p50/p99 of each and of the difference. It also times Play through every plugin found in the plugin
 // directory, at the start and at ply 10, 80 and 160 of a seeded game, with
 // the CPU and the bytes per call. It prints figures; it asserts nothing.
@@ -57,6 +59,11 @@ func run(n int, dir string) error {
 		return err
 	}
 	defer grpcConn.Kill()
+	poolConn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe")), Pool: true})
+	if err != nil {
+		return err
+	}
+	defer poolConn.Kill()
 	st, v, err := local.Start(nil)
 	if err != nil {
 		return err
@@ -71,7 +78,7 @@ func run(n int, dir string) error {
 	for _, c := range []struct {
 		name string
 		conn *host.Conn
-	}{{"channel (as the host)", conn}, {"gRPC only", grpcConn}} {
+	}{{"channel (as the host: the multiplexed lane)", conn}, {"channel, pool of one-call connections (older plugins)", poolConn}, {"gRPC only", grpcConn}} {
 		cpu0 := cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
 		out := measure(n, func() error { _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); return err })
 		cpu := cpuTime(os.Getpid()) + cpuTime(c.conn.PID()) - cpu0
@@ -84,6 +91,34 @@ func run(n int, dir string) error {
 		// On a shared machine the wall-clock figures include waiting for a
 		// core; the CPU both processes spent per call does not.
 		fmt.Printf("    CPU per call, host + plugin: %s\n", cpu/time.Duration(n+n/10))
+		if c.conn == grpcConn {
+			continue
+		}
+		// Many rooms move at once on a busy host: the lane carries their
+		// calls together, the pool one per connection.
+		const callers = 64
+		cpu0 = cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
+		start := time.Now()
+		errs := make(chan error, callers)
+		for range callers {
+			go func() {
+				for range n / callers {
+					if _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range callers {
+			if err := <-errs; err != nil {
+				return fmt.Errorf("play: %v", err)
+			}
+		}
+		calls := time.Duration(n / callers * callers)
+		cpu = cpuTime(os.Getpid()) + cpuTime(c.conn.PID()) - cpu0
+		fmt.Printf("    %d callers at once:  %s a call, CPU per call, host + plugin: %s\n", callers, time.Since(start)/calls, cpu/calls)
 	}
 	fmt.Printf("  load average %s\n", loadAvg())
 

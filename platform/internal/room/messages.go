@@ -140,6 +140,9 @@ func boardChanges(prev, next []sdk.Cell) ([]CellAt, bool) {
 	var out []CellAt
 	for i := range next {
 		if next[i] != prev[i] {
+			if out == nil {
+				out = make([]CellAt, 0, 4) // a move changes one to three cells in these games
+			}
 			out = append(out, CellAt{At: i, Cell: next[i]})
 		}
 	}

@@ -1,11 +1,13 @@
 // Package channel is the quick lane between the host and a rules plugin:
-// framed protobuf messages over a Unix socket of their own. Both sides of it
+// framed protobuf messages over a Unix socket of their own, many calls at
+// once on one connection (see mux.go for the lane and its choices). Both sides of it
 // live here; package serve runs the plugin's, package host the host's. It
 // must never know a game rule or a contract type.
 package channel
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
@@ -24,23 +26,33 @@ import (
 
 // The channel is the quick lane of the boundary. go-plugin's gRPC carries
 // the handshake, health checks, Describe, Suggest and Perft; the calls a game
-// makes on every move (Start, Play, View, Export, Import) travel instead as
-// length-prefixed protobuf messages over a Unix socket of their own, one call
-// at a time per connection, with a pool of connections on the host's side.
+// makes on every move (Start, Play, View, Export, Import, Rewind) travel
+// instead as length-prefixed protobuf messages over a Unix socket of their
+// own.
 //
 // Why: a unary gRPC call hands each message through four goroutines (each
 // side's HTTP/2 reader and writer), and on a small machine every hand-off
 // wakes a thread. That cost 150–250 µs a call here; a plain request and reply
-// on a socket costs one write and one read on each side (see docs/protocol.md
-// for the figures).
+// on a socket costs one write and one read on each side (see
+// docs/architecture.md for the figures).
 //
 // A connection opens with the channel's token, which the host learns from
-// Describe over gRPC, so only the process that launched the plugin can use it.
-// Then, in each direction, a frame is
+// Describe over gRPC, so only the process that launched the plugin can use
+// it. Then it speaks one of two framings:
+//
+//   - the multiplexed lane (mux.go, Lane on the host's side): the token is
+//     followed by MuxMagic and every frame carries a call id, so one
+//     connection carries all the calls in progress and a burst of them costs
+//     one write and one read on each side. The host uses it with a plugin
+//     whose Describe says channel_mux.
+//   - the pool (Client): one call at a time per connection, the frame
 //
 //	length uint32 (little endian, of what follows) | kind byte | protobuf message
 //
-// where a request's kind is the call and a reply's is ReplyOK (the call's
+// a pool of up to MaxConns connections on the host's side. A plugin built
+// with an older sdk speaks only this; the plugin's side here serves both.
+//
+// In both, a request's kind is the call and a reply's is ReplyOK (the call's
 // response message) or ReplyFailed (UTF-8 text of a failure that is not a
 // rule error: those travel inside the response, as over gRPC).
 
@@ -191,7 +203,16 @@ func (cs *Server) ServeConn(c net.Conn) {
 		return
 	}
 	c.SetReadDeadline(time.Time{})
-	br := bufio.NewReaderSize(c, readBuffer)
+	var h [len(MuxMagic)]byte
+	if _, err := io.ReadFull(c, h[:]); err != nil {
+		return
+	}
+	if h == MuxMagic {
+		cs.serveMux(c)
+		return
+	}
+	// A host of the one-call-per-connection pool: h began its first frame.
+	br := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(h[:]), c), readBuffer)
 	var in, out []byte
 	for {
 		kind, body, buf, err := ReadFrame(br, in)
