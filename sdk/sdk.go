@@ -333,7 +333,9 @@ type Notation struct {
 	Extension string `json:"extension"` // ".kif"
 }
 
-// View is everything the browser and the host need after a move.
+// View is everything the browser and the host need after a move. A caller
+// only reads it: a variant may share its slices (History, say, capped so
+// that an append copies) with the games it caches.
 type View struct {
 	Ply    int    `json:"ply"`
 	Status Status `json:"status"`

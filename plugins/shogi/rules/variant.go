@@ -240,7 +240,14 @@ func (g *game) view() sdk.View {
 			break
 		}
 	}
-	if p.inCheck() {
+	// The last board move recorded whether it gave check: this position.
+	inCheck := false
+	if n := len(g.records); n > 0 && g.records[n-1].m != 0 {
+		inCheck = g.records[n-1].check
+	} else {
+		inCheck = p.inCheck()
+	}
+	if inCheck {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
 	}
 	if g.over() {
@@ -343,7 +350,12 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 		keys[i] = uint64(usiOrder(m))<<32 | uint64(m)
 	}
 	sortUSI(keys, tmp)
-	out := make([]sdk.LegalMove, len(legal), len(legal)+1)
+	declare := p.canDeclare()
+	room := len(legal)
+	if declare {
+		room++
+	}
+	out := make([]sdk.LegalMove, len(legal), room)
 	b := make([]byte, 0, 40*len(legal))
 	mark := marks[p.side]
 	for _, k := range keys {
@@ -369,7 +381,7 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 		alt := next(3*i + 2)
 		fillLegal(&out[i], p.side, Move(k), usi, text, alt)
 	}
-	if p.canDeclare() {
+	if declare {
 		// "win" sorts after every move text (a lower-case letter).
 		out = append(out, sdk.LegalMove{
 			Seat: sdk.Seat(p.side), Kind: sdk.Action, Move: DeclareMove, Key: ActionDeclare,

@@ -60,12 +60,13 @@ func (c *cached) fork() *Game {
 		f.texts = f.texts[:len(f.texts):len(f.texts)]
 		f.hanzi = f.hanzi[:len(f.hanzi):len(f.hanzi)]
 		f.uccis = f.uccis[:len(f.uccis):len(f.uccis)]
+		f.hist = f.hist[:len(f.hist):len(f.hist)]
 	}
 	return &f
 }
 
 // cost estimates the bytes a cached game holds.
 func (g *Game) cost() int {
-	perMove := int(unsafe.Sizeof(Move(0))+unsafe.Sizeof(key{})) + 8 + 1 + 3*16 + 8 + 8 + 12 // and its WXF, Chinese and UCCI texts
+	perMove := int(unsafe.Sizeof(Move(0))+unsafe.Sizeof(key{})+unsafe.Sizeof(sdk.PlayedMove{})) + 8 + 1 + 3*16 + 8 + 8 + 20 // and its WXF, Chinese and UCCI texts
 	return int(unsafe.Sizeof(Game{})+unsafe.Sizeof(cached{})) + len(g.moves)*perMove
 }

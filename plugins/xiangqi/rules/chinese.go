@@ -1,7 +1,5 @@
 package rules
 
-import "strings"
-
 // Chinese move notation, as Chinese and Japanese players write it (Simplified
 // characters): the piece, the file it stands on, the direction (进 forward,
 // 退 backward, 平 along the rank) and the file it reaches or the ranks it
@@ -24,41 +22,45 @@ func chineseNumber(c Color, d byte) string {
 	if c == Red {
 		return redNumerals[d-'1']
 	}
-	return string(d)
+	return digits[d-'0' : d-'0'+1]
 }
 
+const digits = "0123456789"
+
 // Chinese returns the Chinese text of the legal move m in p.
-func (p *Position) Chinese(m Move) string {
-	w := p.WXF(m)
+func (p *Position) Chinese(m Move) string { return string(p.appendChinese(nil, m, p.wxf(m))) }
+
+// appendChinese appends the Chinese text of m, whose WXF bytes are w, to b.
+func (p *Position) appendChinese(b []byte, m Move, w [4]byte) []byte {
 	from := m.From()
 	pc := p.board[from]
 	c, k := pc.Color(), pc.Kind()
 	name := chinesePieces[c][k]
-	var b strings.Builder
 	switch {
 	case k == Pawn:
-		b.WriteString(p.chinesePawn(from, name))
+		first, second := p.chinesePawn(from, name)
+		b = append(append(b, first...), second...)
 	case w[1] == '+':
-		b.WriteString("前" + name)
+		b = append(append(b, "前"...), name...)
 	case w[1] == '-':
-		b.WriteString("后" + name)
+		b = append(append(b, "后"...), name...)
 	default:
-		b.WriteString(name + chineseNumber(c, w[1]))
+		b = append(append(b, name...), chineseNumber(c, w[1])...)
 	}
 	switch w[2] {
 	case '+':
-		b.WriteString("进")
+		b = append(b, "进"...)
 	case '-':
-		b.WriteString("退")
+		b = append(b, "退"...)
 	default:
-		b.WriteString("平")
+		b = append(b, "平"...)
 	}
-	b.WriteString(chineseNumber(c, w[3]))
-	return b.String()
+	return append(b, chineseNumber(c, w[3])...)
 }
 
-// chinesePawn names the soldier on from among its side's soldiers.
-func (p *Position) chinesePawn(from Square, name string) string {
+// chinesePawn names the soldier on from among its side's soldiers, in
+// two parts (the name is first+second).
+func (p *Position) chinesePawn(from Square, name string) (first, second string) {
 	pc := p.board[from]
 	c := pc.Color()
 	var perFile [9]int
@@ -72,7 +74,7 @@ func (p *Position) chinesePawn(from Square, name string) string {
 	n := perFile[from.File()]
 	file := chineseNumber(c, wxfFile(c, from.File()))
 	if n == 1 {
-		return name + file
+		return name, file
 	}
 	tandemFiles := 0
 	for _, k := range perFile {
@@ -96,7 +98,7 @@ func (p *Position) chinesePawn(from Square, name string) string {
 		mark = redNumerals[i]
 	}
 	if tandemFiles >= 2 {
-		return mark + file
+		return mark, file
 	}
-	return mark + name
+	return mark, name
 }

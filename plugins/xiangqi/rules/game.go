@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/banmen/banmen/sdk"
+import (
+	"unsafe"
+
+	"github.com/banmen/banmen/sdk"
+)
 
 // The game's end rules, beyond "no legal move loses":
 //
@@ -47,6 +51,10 @@ type Game struct {
 	texts  []string // texts[i]: the WXF text of move i
 	hanzi  []string // hanzi[i]: the Chinese text of move i
 	uccis  []string // uccis[i]: the UCCI text of move i, for the View's History
+	// hist is the View's History of the moves, made as they are played: a
+	// View shares it (capped, so that an append copies) instead of
+	// building a list as long as the game at every move.
+	hist   []sdk.PlayedMove
 	result *sdk.Result
 }
 
@@ -83,9 +91,20 @@ func (g *Game) Play(m Move) error {
 // apply plays a legal move and updates what the record implies.
 func (g *Game) apply(m Move) {
 	p := &g.pos
-	g.texts = append(g.texts, p.WXF(m))
-	g.hanzi = append(g.hanzi, p.Chinese(m))
-	g.uccis = append(g.uccis, UCCI(m))
+	// The move's three texts share one allocation.
+	w := p.wxf(m)
+	b := make([]byte, 0, 4+4+12)
+	b = appendUCCI(b, m)
+	b = append(b, w[:]...)
+	b = p.appendChinese(b, m, w)
+	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	i := len(g.moves)
+	g.uccis = append(g.uccis, texts[:4])
+	g.texts = append(g.texts, texts[4:8])
+	g.hanzi = append(g.hanzi, texts[8:])
+	// WXF numbers a Red move and Black's reply together (exportWXF).
+	g.hist = append(g.hist, sdk.PlayedMove{Seat: sdk.Seat(g.start.side ^ Color(i&1)), Move: sdk.Move(texts[:4]),
+		Text: texts[4:8], Alt: texts[8:], Number: g.start.move + (i+int(g.start.side))/2})
 	pc := p.board[m.From()]
 	irreversible := p.board[m.To()] != Empty ||
 		(pc.Kind() == Pawn && int(m.To())-int(m.From()) == forward[p.side])
@@ -195,7 +214,9 @@ func (g *Game) After(m Move) *sdk.Result {
 	after.hashes = g.hashes[:len(g.hashes):len(g.hashes)]
 	after.checks = g.checks[:len(g.checks):len(g.checks)]
 	after.texts = g.texts[:len(g.texts):len(g.texts)]
+	after.hanzi = g.hanzi[:len(g.hanzi):len(g.hanzi)]
 	after.uccis = g.uccis[:len(g.uccis):len(g.uccis)]
+	after.hist = g.hist[:len(g.hist):len(g.hist)]
 	after.apply(m)
 	return after.result
 }

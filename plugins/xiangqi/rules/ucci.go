@@ -12,7 +12,13 @@ func squareName(s Square) string {
 }
 
 // UCCI returns the move's UCCI text.
-func UCCI(m Move) string { return squareName(m.From()) + squareName(m.To()) }
+func UCCI(m Move) string { return string(appendUCCI(nil, m)) }
+
+// appendUCCI appends the move's UCCI text to b.
+func appendUCCI(b []byte, m Move) []byte {
+	f, t := m.From(), m.To()
+	return append(b, byte('a'+f.File()), byte('0'+f.Rank()), byte('a'+t.File()), byte('0'+t.Rank()))
+}
 
 // parseSquare reads a UCCI square name.
 func parseSquare(s string) (Square, bool) {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -139,8 +140,10 @@ func (g *Game) view() sdk.View {
 		Position: p.FEN(),
 		Board:    make([]sdk.Cell, 90),
 		ToMove:   []sdk.Seat{},
-		History:  make([]sdk.PlayedMove, 0, len(g.moves)+1),
-		Legal:    []sdk.LegalMove{},
+		// Shared with the game, which never changes it; capped, so that
+		// an append (a resignation's entry below) copies.
+		History: g.hist[:len(g.hist):len(g.hist)],
+		Legal:   []sdk.LegalMove{},
 	}
 	if g.result != nil { // the game may be cached: the View gets its own
 		r := *g.result
@@ -155,15 +158,12 @@ func (g *Game) view() sdk.View {
 		}
 		v.Board[i] = sdk.Cell{Kind: kindLetters[pc.Kind() : pc.Kind()+1], Owner: sdk.Seat(pc.Color()), Facing: 2 * int(pc.Color())}
 	}
-	for i := range g.moves {
-		side := g.start.side ^ Color(i&1)
-		// WXF numbers a Red move and Black's reply together (exportWXF).
-		num := g.start.move + (i+int(g.start.side))/2
-		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(side), Move: sdk.Move(g.uccis[i]), Text: g.texts[i], Alt: g.hanzi[i], Number: num})
+	if v.History == nil {
+		v.History = []sdk.PlayedMove{}
 	}
 	if n := len(g.moves); n > 0 {
 		m := g.moves[n-1]
-		v.LastMove = &sdk.LegalMove{Seat: sdk.Seat(p.side ^ 1), Kind: sdk.BoardMove, Move: sdk.Move(UCCI(m)),
+		v.LastMove = &sdk.LegalMove{Seat: sdk.Seat(p.side ^ 1), Kind: sdk.BoardMove, Move: sdk.Move(g.uccis[n-1]),
 			Text: g.texts[n-1], Alt: g.hanzi[n-1], From: m.From().cell(), To: m.To().cell()}
 	}
 	if g.resigned != noResign {
@@ -182,9 +182,29 @@ func (g *Game) view() sdk.View {
 	if v.InCheck != nil {
 		v.Notices = []string{"notice.check"}
 	}
-	for _, m := range p.LegalMoves() {
-		v.Legal = append(v.Legal, sdk.LegalMove{Seat: sdk.Seat(p.side), Kind: sdk.BoardMove, Move: sdk.Move(UCCI(m)),
-			Text: p.WXF(m), Alt: p.Chinese(m), From: m.From().cell(), To: m.To().cell()})
+	// Every move's texts in one buffer: UCCI and WXF four bytes each, then
+	// the Chinese (ends holds where each ends).
+	legal := p.LegalMoves()
+	if len(legal) == 0 {
+		return v
+	}
+	b := make([]byte, 0, 20*len(legal))
+	ends := make([]int32, len(legal))
+	for i, m := range legal {
+		w := p.wxf(m)
+		b = appendUCCI(b, m)
+		b = append(b, w[:]...)
+		b = p.appendChinese(b, m, w)
+		ends[i] = int32(len(b))
+	}
+	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	v.Legal = make([]sdk.LegalMove, len(legal))
+	at := int32(0)
+	for i, m := range legal {
+		l := &v.Legal[i] // written in place: no copy of a record with pointers
+		l.Seat, l.Kind, l.Move = sdk.Seat(p.side), sdk.BoardMove, sdk.Move(texts[at:at+4])
+		l.Text, l.Alt, l.From, l.To = texts[at+4:at+8], texts[at+8:ends[i]], m.From().cell(), m.To().cell()
+		at = ends[i]
 	}
 	return v
 }

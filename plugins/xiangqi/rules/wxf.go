@@ -48,6 +48,12 @@ func ahead(c Color, a, b Square) bool {
 
 // WXF returns the WXF text of the legal move m in p.
 func (p *Position) WXF(m Move) string {
+	w := p.wxf(m)
+	return string(w[:])
+}
+
+// wxf is WXF's four bytes.
+func (p *Position) wxf(m Move) [4]byte {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 	c, k := pc.Color(), pc.Kind()
@@ -82,7 +88,7 @@ func (p *Position) WXF(m Move) string {
 	if dr < 0 {
 		out[2] = '-'
 	}
-	return string(out[:])
+	return out
 }
 
 // pawnDesignator returns the first two characters of a soldier's move.

@@ -316,10 +316,11 @@ func (p *Position) validate() error {
 
 // Text is the position text.
 func (p *Position) Text() string {
-	var b strings.Builder
+	var buf [160]byte // the text is one allocation
+	b := buf[:0]
 	for r := range 9 {
 		if r > 0 {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
 		empty := 0
 		for c := range 9 {
@@ -329,89 +330,94 @@ func (p *Position) Text() string {
 				continue
 			}
 			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
+				b = append(b, byte('0'+empty))
 				empty = 0
 			}
 			if pc.flipped() {
-				b.WriteByte('~')
+				b = append(b, '~')
 			}
 			if pc.promoted() {
-				b.WriteByte('+')
+				b = append(b, '+')
 			}
-			b.WriteByte(kindLetters[pc.kind()])
-			b.WriteByte(seatLower[pc.owner()])
+			b = append(b, kindLetters[pc.kind()])
+			b = append(b, seatLower[pc.owner()])
 			if pc.facing() != pc.owner() {
-				b.WriteByte(facings[pc.facing()])
+				b = append(b, facings[pc.facing()])
 			}
 		}
 		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
+			b = append(b, byte('0'+empty))
 		}
 	}
-	b.WriteByte(' ')
+	b = append(b, ' ')
 	if p.turn < 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 	} else {
-		b.WriteByte(seatLower[p.turn])
+		b = append(b, seatLower[p.turn])
 	}
-	b.WriteByte(' ')
+	b = append(b, ' ')
 	hands := 0
 	for s := range 4 {
 		for _, k := range handKinds {
 			if n := p.hands[s][k]; n > 0 {
 				if n > 1 {
-					b.WriteString(strconv.Itoa(int(n)))
+					b = strconv.AppendInt(b, int64(n), 10)
 				}
-				b.WriteByte(kindLetters[k])
-				b.WriteByte(seatLower[s])
+				b = append(b, kindLetters[k])
+				b = append(b, seatLower[s])
 				hands++
 			}
 		}
 	}
 	if hands == 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 	}
-	b.WriteByte(' ')
+	b = append(b, ' ')
 	if p.nmates == 0 {
-		b.WriteByte('-')
+		b = append(b, '-')
 	}
 	for i, m := range p.mates[:p.nmates] {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte(seatLower[m.mated])
+		b = append(b, seatLower[m.mated])
 		if m.mater == noCredit {
-			b.WriteByte('x')
+			b = append(b, 'x')
 		} else {
-			b.WriteByte(seatLower[m.mater])
+			b = append(b, seatLower[m.mater])
 		}
 	}
-	b.WriteByte(' ')
-	b.WriteString(p.rules.text())
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(p.ply + 1))
-	return b.String()
+	b = append(b, ' ')
+	b = p.rules.appendText(b)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.ply+1), 10)
+	return string(b)
 }
 
-func (r Rules) text() string {
-	s := "singles"
+func (r Rules) text() string { return string(r.appendText(nil)) }
+
+// appendText appends r.text() to b.
+func (r Rules) appendText(b []byte) []byte {
 	if r.Pairs {
-		s = "pairs"
+		b = append(b, "pairs"...)
+	} else {
+		b = append(b, "singles"...)
 	}
 	if r.LastPlayer {
-		s += ",last_player"
+		b = append(b, ",last_player"...)
 	} else {
-		s += ",two_mates"
+		b = append(b, ",two_mates"...)
 	}
 	if r.Ownerless {
-		s += ",ownerless"
+		b = append(b, ",ownerless"...)
 	} else {
-		s += ",mater"
+		b = append(b, ",mater"...)
 	}
 	if r.Limit > 0 {
-		s += ",limit=" + strconv.Itoa(r.Limit)
+		b = append(b, ",limit="...)
+		b = strconv.AppendInt(b, int64(r.Limit), 10)
 	}
-	return s
+	return b
 }
 
 // squareText is a square in USI style: file 9..1 from West's edge to East's,
@@ -428,22 +434,25 @@ func parseSquare(s string) (int, bool) {
 }
 
 // moveText is the seat-prefixed move text: "S:5g5f", "N:4c4d+", "W:R*5e".
-func moveText(seat int, m move) string {
-	var b strings.Builder
-	b.WriteByte(seatUpper[seat])
-	b.WriteByte(':')
+func moveText(seat int, m move) string { return string(appendMoveText(nil, seat, m)) }
+
+// appendMoveText appends moveText(seat, m) to b.
+func appendMoveText(b []byte, seat int, m move) []byte {
+	b = append(b, seatUpper[seat], ':')
 	if m.isDrop() {
-		b.WriteByte(kindLetters[m.dropKind()])
-		b.WriteByte('*')
+		b = append(b, kindLetters[m.dropKind()], '*')
 	} else {
-		b.WriteString(squareText(m.from()))
+		b = appendSquare(b, m.from())
 	}
-	b.WriteString(squareText(m.to()))
+	b = appendSquare(b, m.to())
 	if m.promote() {
-		b.WriteByte('+')
+		b = append(b, '+')
 	}
-	return b.String()
+	return b
 }
+
+// appendSquare appends squareText(sq) to b.
+func appendSquare(b []byte, sq int) []byte { return append(b, byte('9'-sq%9), byte('a'+sq/9)) }
 
 // parseMove reads a move text. It checks the grammar only, not legality.
 func parseMove(s string) (seat int, m move, err error) {
@@ -480,32 +489,33 @@ func parseMove(s string) (seat int, m move, err error) {
 // displayText is the short readable form: "S P5g-5f", "N S4cx5d+", "W R*5e";
 // "=" marks a declined promotion.
 func (p *Position) displayText(seat int, m move) string {
-	var b strings.Builder
-	b.WriteByte(seatUpper[seat])
-	b.WriteByte(' ')
+	return string(p.appendDisplayText(nil, seat, m))
+}
+
+// appendDisplayText appends displayText(seat, m) to b.
+func (p *Position) appendDisplayText(b []byte, seat int, m move) []byte {
+	b = append(b, seatUpper[seat], ' ')
 	if m.isDrop() {
-		b.WriteByte(kindLetters[m.dropKind()])
-		b.WriteByte('*')
-		b.WriteString(squareText(m.to()))
-		return b.String()
+		b = append(b, kindLetters[m.dropKind()], '*')
+		return appendSquare(b, m.to())
 	}
 	pc := p.board[m.from()]
 	if pc.promoted() {
-		b.WriteByte('+')
+		b = append(b, '+')
 	}
-	b.WriteByte(kindLetters[pc.kind()])
-	b.WriteString(squareText(m.from()))
+	b = append(b, kindLetters[pc.kind()])
+	b = appendSquare(b, m.from())
 	if p.board[m.to()] != 0 {
-		b.WriteByte('x')
+		b = append(b, 'x')
 	} else {
-		b.WriteByte('-')
+		b = append(b, '-')
 	}
-	b.WriteString(squareText(m.to()))
+	b = appendSquare(b, m.to())
 	switch {
 	case m.promote():
-		b.WriteByte('+')
+		b = append(b, '+')
 	case !pc.promoted() && canPromote(pc.kind()) && (inZone(m.from(), pc.facing()) || inZone(m.to(), pc.facing())):
-		b.WriteByte('=')
+		b = append(b, '=')
 	}
-	return b.String()
+	return b
 }

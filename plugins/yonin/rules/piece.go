@@ -17,6 +17,17 @@ var handKinds = [...]int{kindRook, kindGold, kindSilver, kindPawn}
 // kindLetters are the kind IDs of the contract and of the notations.
 var kindLetters = [numKinds]byte{0, 'K', 'R', 'G', 'S', 'P'}
 
+// kindIDs are kindLetters as strings, made once (a string of a byte made
+// per cell was an allocation each).
+var kindIDs = func() (ids [numKinds]string) {
+	for k, l := range kindLetters {
+		if l != 0 {
+			ids[k] = string(rune(l))
+		}
+	}
+	return ids
+}()
+
 // ownerless is the owner of a piece that belongs to nobody (a mated player's
 // board piece under the "ownerless" setting).
 const ownerless = 4

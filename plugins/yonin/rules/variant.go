@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -188,10 +189,12 @@ func (g *game) view() sdk.View {
 		Hands:    make([][]sdk.HandPiece, 4),
 		ToMove:   []sdk.Seat{},
 		Score:    make([]int, 4),
-		History:  make([]sdk.PlayedMove, 0, len(g.moves)),
-		Legal:    []sdk.LegalMove{},
-		Result:   g.result(),
-		Details:  g.set.details(),
+		// Shared with the game, which never changes it; capped, so that
+		// an append copies.
+		History: g.history[:len(g.history):len(g.history)],
+		Legal:   []sdk.LegalMove{},
+		Result:  g.result(),
+		Details: g.set.details(),
 		// The "show legal moves" option, as the contract's own field: the
 		// board reads no variant's details.
 		HideLegal: !g.set.showLegal,
@@ -199,7 +202,7 @@ func (g *game) view() sdk.View {
 	for sq, pc := range p.board {
 		c := sdk.Cell{Owner: sdk.NoSeat}
 		if pc != 0 {
-			c = sdk.Cell{Kind: string(kindLetters[pc.kind()]), Owner: sdk.Seat(pc.owner()), Facing: pc.facing(), Promoted: pc.promoted(), Flipped: pc.flipped()}
+			c = sdk.Cell{Kind: kindIDs[pc.kind()], Owner: sdk.Seat(pc.owner()), Facing: pc.facing(), Promoted: pc.promoted(), Flipped: pc.flipped()}
 			if pc.owner() == ownerless {
 				c.Owner = sdk.NoSeat
 			}
@@ -210,7 +213,7 @@ func (g *game) view() sdk.View {
 		v.Hands[s] = []sdk.HandPiece{}
 		for _, k := range handKinds {
 			if n := p.hands[s][k]; n > 0 {
-				v.Hands[s] = append(v.Hands[s], sdk.HandPiece{Kind: string(kindLetters[k]), Count: int(n)})
+				v.Hands[s] = append(v.Hands[s], sdk.HandPiece{Kind: kindIDs[k], Count: int(n)})
 			}
 		}
 		v.Score[s] = p.Score(s)
@@ -226,7 +229,9 @@ func (g *game) view() sdk.View {
 		mates = append(mates, string([]byte{seatLower[m.mated], seatLower[(m.mater+5)%5]}))
 	}
 	v.Details = append(v.Details, sdk.KeyValue{Key: "mates", Value: strings.Join(mates, ",")})
-	v.History = append(v.History, g.history...)
+	if v.History == nil {
+		v.History = []sdk.PlayedMove{}
+	}
 	if len(g.moves) > 0 {
 		lm := g.last
 		v.LastMove = &lm
@@ -236,9 +241,7 @@ func (g *game) view() sdk.View {
 		return v
 	}
 	v.ToMove = []sdk.Seat{sdk.Seat(p.turn)}
-	for _, m := range g.legal() {
-		v.Legal = append(v.Legal, legalMove(p, int(p.turn), m))
-	}
+	v.Legal = legalList(p, int(p.turn), g.legal())
 	if len(v.InCheck) > 0 {
 		v.Notices = append(v.Notices, "notice.check")
 	}
@@ -251,6 +254,35 @@ func (g *game) view() sdk.View {
 	return v
 }
 
+// legalList describes the moves of seat in position p for the UI, every
+// text in one buffer and every record written in place.
+func legalList(p *Position, seat int, moves []move) []sdk.LegalMove {
+	if len(moves) == 0 {
+		return []sdk.LegalMove{}
+	}
+	b := make([]byte, 0, 22*len(moves))
+	ends := make([]int32, 2*len(moves))
+	for i, m := range moves {
+		b = appendMoveText(b, seat, m)
+		ends[2*i] = int32(len(b))
+		b = p.appendDisplayText(b, seat, m)
+		ends[2*i+1] = int32(len(b))
+	}
+	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again
+	out := make([]sdk.LegalMove, len(moves))
+	at := int32(0)
+	for i, m := range moves {
+		lm := &out[i]
+		lm.Seat, lm.Kind, lm.Move, lm.Text = sdk.Seat(seat), sdk.BoardMove, sdk.Move(texts[at:ends[2*i]]), texts[ends[2*i]:ends[2*i+1]]
+		lm.From, lm.To, lm.Promote = m.from(), m.to(), m.promote()
+		if m.isDrop() {
+			lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, kindIDs[m.dropKind()]
+		}
+		at = ends[2*i+1]
+	}
+	return out
+}
+
 // legalMove describes a move of seat in position p for the UI.
 func legalMove(p *Position, seat int, m move) sdk.LegalMove {
 	lm := sdk.LegalMove{
@@ -258,7 +290,7 @@ func legalMove(p *Position, seat int, m move) sdk.LegalMove {
 		Text: p.displayText(seat, m), From: m.from(), To: m.to(), Promote: m.promote(),
 	}
 	if m.isDrop() {
-		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, string(kindLetters[m.dropKind()])
+		lm.Kind, lm.From, lm.Drop = sdk.DropMove, -1, kindIDs[m.dropKind()]
 	}
 	return lm
 }

@@ -90,19 +90,32 @@ func fromView(v *sdk.View, packed bool) (*View, error) {
 		}
 	}
 	if len(v.Hands) > 0 {
+		// The hands and their pieces in one array each, as the legal list.
+		n := 0
+		for _, h := range v.Hands {
+			n += len(h)
+		}
+		hands, pieces := make([]Hand, len(v.Hands)), make([]HandPiece, n)
 		w.Hands = make([]*Hand, len(v.Hands))
 		for i, h := range v.Hands {
-			wh := &Hand{Pieces: make([]*HandPiece, len(h))}
+			wh := &hands[i]
+			wh.Pieces = make([]*HandPiece, len(h))
 			for j, p := range h {
-				wh.Pieces[j] = &HandPiece{Kind: p.Kind, Count: int32(p.Count)}
+				hp := &pieces[0]
+				pieces = pieces[1:]
+				hp.Kind, hp.Count = p.Kind, int32(p.Count)
+				wh.Pieces[j] = hp
 			}
 			w.Hands[i] = wh
 		}
 	}
 	if len(v.History) > 0 {
+		played := make([]PlayedMove, len(v.History))
 		w.History = make([]*PlayedMove, len(v.History))
 		for i, p := range v.History {
-			w.History[i] = &PlayedMove{Seat: int32(p.Seat), Move: string(p.Move), Text: p.Text, Alt: p.Alt, Number: int32(p.Number)}
+			wp := &played[i]
+			wp.Seat, wp.Move, wp.Text, wp.Alt, wp.Number = int32(p.Seat), string(p.Move), p.Text, p.Alt, int32(p.Number)
+			w.History[i] = wp
 		}
 	}
 	if len(v.Legal) > 0 && !packed {

@@ -74,6 +74,15 @@ func validText(s string) bool {
 	return true
 }
 
+// highBits ORs the bytes of s: below utf8.RuneSelf means ASCII, so valid.
+func highBits(s string) byte {
+	var acc byte
+	for i := 0; i < len(s); i++ {
+		acc |= s[i]
+	}
+	return acc
+}
+
 func flag(v bool, bit uint) byte {
 	if v {
 		return 1 << bit
@@ -87,7 +96,7 @@ func PackBoard(cells []sdk.Cell) ([]byte, error) {
 	size := binary.MaxVarintLen64
 	for i := range cells {
 		c := &cells[i]
-		if !validText(c.Kind) {
+		if highBits(c.Kind) >= utf8.RuneSelf && !validText(c.Kind) {
 			return nil, fmt.Errorf("wire: cell %d: kind is not valid UTF-8", i)
 		}
 		size += strSize(c.Kind) + 2*5 + 1
@@ -110,8 +119,10 @@ func PackLegal(moves []sdk.LegalMove) ([]byte, error) {
 	size := binary.MaxVarintLen64
 	for i := range moves {
 		m := &moves[i]
-		if !validText(string(m.Kind)) || !validText(string(m.Move)) || !validText(m.Text) ||
-			!validText(m.Alt) || !validText(m.Drop) || !validText(m.Key) {
+		// Every text but Text is nearly always ASCII: one test for them all.
+		if highBits(string(m.Kind))|highBits(string(m.Move))|highBits(m.Alt)|highBits(m.Drop)|highBits(m.Key) >= utf8.RuneSelf &&
+			(!validText(string(m.Kind)) || !validText(string(m.Move)) || !validText(m.Alt) || !validText(m.Drop) || !validText(m.Key)) ||
+			!validText(m.Text) {
 			return nil, fmt.Errorf("wire: legal move %d: a text is not valid UTF-8", i)
 		}
 		size += strSize(string(m.Kind)) + strSize(string(m.Move)) + strSize(m.Text) + strSize(m.Alt) +

@@ -13,6 +13,7 @@ import (
 func shogiLikeView() sdk.View {
 	v := sdk.View{Ply: 80, Status: sdk.Playing, Position: "ln1g1g1nl/1r1s1k1s1/p1pppp1pp/1p4p2/9/2P4P1/PP1PPPP1P/1SKG1S1R1/LN1G3NL b Bb 81",
 		ToMove: []sdk.Seat{0}, Board: make([]sdk.Cell, 81),
+		Hands:    [][]sdk.HandPiece{{{Kind: "B", Count: 1}, {Kind: "P", Count: 2}}, {{Kind: "B", Count: 1}}},
 		History:  []sdk.PlayedMove{{Seat: 1, Move: "3c3d", Text: "△３四歩", Alt: "P-3d"}},
 		LastMove: &sdk.LegalMove{Seat: 1, Kind: sdk.BoardMove, Move: "3c3d", Text: "△３四歩", Alt: "P-3d", From: 24, To: 33}}
 	kinds := []string{"P", "L", "N", "S", "G", "B", "R", "K"}
