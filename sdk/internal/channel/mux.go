@@ -48,9 +48,11 @@ import (
 // being answered meanwhile (a plugin with GOMAXPROCS=1 shares its core
 // between them as the Go scheduler does). The host keeps one connection per
 // plugin: the plugin's rules calls are CPU-bound, so more connections would
-// only spread the same work over more system calls. The price: a Play
-// that never returns (a bug in a variant) holds the Plays behind it until
-// their deadlines, where on the pool it held only its own connection.
+// only spread the same work over more system calls. A Play that never
+// returns (a bug in a variant) holds the calls queued behind it until
+// their deadlines; a call that overruns its deadline retires its
+// connection, so the calls after it go to a new one (see gaveUp) and the
+// stuck call costs what it did on the pool: its own connection.
 //
 // A cancelled caller returns at once with its context's error and its reply
 // is dropped when it comes. A broken connection (an error reading or
@@ -352,6 +354,12 @@ type lane struct {
 	// reading: a caller or a goroutine holds the reader's role, and fr.
 	reading bool
 	fr      *frameReader
+	// retired: a call on it overran its deadline, so the plugin may be
+	// stuck in a call it answers in line, with every call sent after it
+	// queued behind. New calls go to a new connection (served by a loop
+	// of its own in the plugin); this one is closed when its last
+	// waiting call has its answer or gives up.
+	retired bool
 }
 
 // call is one call waiting for its reply.
@@ -468,7 +476,7 @@ func (ch *Lane) Call(ctx context.Context, kind byte, req, resp proto.Message) er
 		l.mu.Unlock()
 		if l.readFor(ctx, cl) {
 			putCall(cl)
-			return ctx.Err()
+			return ch.gaveUp(ctx, l)
 		}
 	}
 	select {
@@ -480,7 +488,7 @@ func (ch *Lane) Call(ctx context.Context, kind byte, req, resp proto.Message) er
 			<-cl.done
 		}
 		putCall(cl)
-		return ctx.Err()
+		return ch.gaveUp(ctx, l)
 	}
 	defer putCall(cl)
 	if cl.err != nil {
@@ -558,6 +566,41 @@ func (l *lane) write(buf []byte, wait bool) {
 	}
 }
 
+// gaveUp is a call's error when its context ended before its reply. A
+// deadline retires the connection: the plugin answers Play and View in
+// line, so one that never returns (a bug in a variant) would otherwise
+// hold every later call behind it, where the old pool held only its own
+// connection. A cancellation says nothing about the plugin and keeps it.
+func (ch *Lane) gaveUp(ctx context.Context, l *lane) error {
+	err := ctx.Err()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	ch.mu.Lock()
+	if ch.cur == l {
+		ch.cur = nil
+	}
+	ch.mu.Unlock()
+	l.mu.Lock()
+	l.retired = true
+	l.mu.Unlock()
+	l.closeIfDone()
+	return err
+}
+
+// closeIfDone closes a retired connection once no call waits on it.
+func (l *lane) closeIfDone() {
+	l.mu.Lock()
+	done := l.retired && len(l.calls) == 0 && !l.reading && l.err == nil
+	l.mu.Unlock()
+	if done {
+		l.fail(errRetired)
+	}
+}
+
+// errRetired closes a retired connection (no call waits to see it).
+var errRetired = errors.New("channel: connection retired after a call overran its deadline")
+
 // forget drops a call whose caller gives up; false if its reply is being
 // handed over already.
 func (l *lane) forget(cl *call) bool {
@@ -612,11 +655,13 @@ func (l *lane) readFor(ctx context.Context, cl *call) (gaveUp bool) {
 // passRole gives up the reader's role: to a goroutine while calls wait.
 func (l *lane) passRole() {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if len(l.calls) == 0 || l.err != nil {
 		l.reading = false
+		l.mu.Unlock()
+		l.closeIfDone()
 		return
 	}
+	l.mu.Unlock()
 	go l.readAside()
 }
 
@@ -664,6 +709,7 @@ func (l *lane) readLoop(mine *call) error {
 			if len(l.calls) == 0 || l.err != nil {
 				l.reading = false
 				l.mu.Unlock()
+				l.closeIfDone()
 				return nil
 			}
 			l.mu.Unlock()

@@ -133,6 +133,12 @@ func TestLaneDeadlineAndCancel(t *testing.T) {
 	if _, err := do(ctx, ch, CallExport, "hang"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a hung call must end at its deadline: %v", err)
 	}
+	if got, err := do(context.Background(), ch, CallPlay, "after"); err != nil || got != "after" {
+		t.Fatalf("after a deadline: %q %v", got, err)
+	}
+	if n := ch.Dials(); n != 2 {
+		t.Fatalf("%d dials: a deadline must retire the connection", n)
+	}
 	ctx, cancel = context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { _, err := do(ctx, ch, CallExport, "hang"); done <- err }()
@@ -147,8 +153,30 @@ func TestLaneDeadlineAndCancel(t *testing.T) {
 	if got, err := do(context.Background(), ch, CallPlay, "next"); err != nil || got != "next" {
 		t.Fatalf("after a cancel: %q %v", got, err)
 	}
-	if n := ch.Dials(); n != 1 {
+	if n := ch.Dials(); n != 2 {
 		t.Fatalf("%d dials: a cancel must not cost the connection", n)
+	}
+}
+
+// TestLaneHungPlayRetiresTheConnection: a Play is answered in line, so one
+// that never returns holds the calls sent after it on its connection. Its
+// deadline retires the connection: the next call goes to a new one (the
+// plugin serves each connection in a loop of its own) and is answered.
+func TestLaneHungPlayRetiresTheConnection(t *testing.T) {
+	ch, _ := startEcho(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := do(ctx, ch, CallPlay, "hang"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a hung Play must end at its deadline: %v", err)
+	}
+	for i := range 10 {
+		want := fmt.Sprint(i)
+		if got, err := do(context.Background(), ch, CallPlay, want); err != nil || got != want {
+			t.Fatalf("a Play after the hung one: %q %v", got, err)
+		}
+	}
+	if n := ch.Dials(); n != 2 {
+		t.Fatalf("%d dials, want 2: the hung Play's connection retired, one new", n)
 	}
 }
 
