@@ -1,60 +1,24 @@
 package rules
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"math/rand/v2"
 	"testing"
 
-	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/sdktest"
 )
 
 // viewDigest is the digest of every View and State of the random games of
 // TestViewDigest, computed with the implementation before the View was made
-// faster (building names in place, no sort). A change to the rules, the
-// names or the order of the legal list changes it; a change that only makes
-// the same View faster must not.
+// faster (building names in place, no sort). A change to the rules, the names or the order of the legal
+// list changes it; a change that only makes the same View faster must not.
 const viewDigest = "f6e97de9eb2174655c06c877789824ae71f08ffd16c301fc5e67f36a3471086d"
 
 // TestViewDigest plays random games (seeded, cut at ply 160) and hashes
-// every View and State on the way, so that the View's whole content, the
-// legal list's order and texts included, stays what it was. A game's
-// History grows by one record a move and its old records never change, so
-// each View contributes its last record and the whole History only at the
-// game's end.
+// every View and State on the way (sdktest.ViewDigest), so that the View's
+// whole content, the legal list's order and texts included, stays what it
+// was.
 func TestViewDigest(t *testing.T) {
-	const games = 200
-	h := sha256.New()
-	put := func(st sdk.State, v sdk.View) {
-		h.Write(st)
-		hist := v.History
-		if v.Status == sdk.Playing && len(hist) > 0 {
-			v.History = hist[len(hist)-1:]
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Write(b)
-	}
-	rng := rand.New(rand.NewPCG(13, 2026))
-	for range games {
-		st, v, err := Variant{}.Start(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		put(st, v)
-		for ply := 0; ply < 160 && v.Status == sdk.Playing; ply++ {
-			l := v.Legal[rng.IntN(len(v.Legal))]
-			if st, v, err = (Variant{}).Play(st, l.Seat, l.Move); err != nil {
-				t.Fatal(err)
-			}
-			put(st, v)
-		}
-		v.Status = sdk.Over // the whole History
-		put(st, v)
-	}
+	d := sdktest.NewViewDigest()
+	sdktest.DigestRandomGames(t, Variant{}, d, 200, 160, 0)
 	// Positions where declaring is legal, and rival pieces told apart.
 	for _, sfen := range []string{
 		"+P+P+P+P5/RB2K4/+P+P+P+P5/9/9/9/9/9/8k b RB 1",
@@ -64,9 +28,9 @@ func TestViewDigest(t *testing.T) {
 		"4k4/9/9/9/9/9/9/+B7+B/3K5 b - 1",
 	} {
 		g := gameFrom(t, sfen)
-		put(g.encode(), g.view())
+		d.Put(t, g.encode(), g.view())
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != viewDigest {
+	if got := d.Sum(); got != viewDigest {
 		t.Fatalf("view digest %s, want %s", got, viewDigest)
 	}
 }
