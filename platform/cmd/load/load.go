@@ -12,7 +12,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"sort"
@@ -124,58 +123,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	base, pid := o.base, 0
 	if base == "" {
-		dir, err := os.MkdirTemp("", "banmen-load-")
-		if err != nil {
-			return err
-		}
-		if o.keep {
-			out("data directory and host log: %s", dir)
-		} else {
-			defer os.RemoveAll(dir)
-		}
-		var env []string
-		if o.cpuprofile != "" {
-			p, err := filepath.Abs(o.cpuprofile)
+		var env, penv []string
+		for _, p := range []struct {
+			to        *[]string
+			key, path string
+		}{
+			{&env, "BANMEN_CPUPROFILE", o.cpuprofile},
+			{&env, "BANMEN_ALLOCPROFILE", o.allocProf},
+			{&penv, "BANMEN_PLUGIN_CPUPROFILE", o.pluginProf},
+		} {
+			kv, err := pathSetting(p.key, p.path)
 			if err != nil {
 				return err
 			}
-			env = append(env, "BANMEN_CPUPROFILE="+p)
+			*p.to = append(*p.to, kv...)
 		}
-		if o.allocProf != "" {
-			p, err := filepath.Abs(o.allocProf)
-			if err != nil {
+		if o.pluginProf != "" {
+			if err := os.MkdirAll(o.pluginProf, 0o755); err != nil {
 				return err
 			}
-			env = append(env, "BANMEN_ALLOCPROFILE="+p)
 		}
-		args := []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
-			"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}
-		var penv []string
 		if o.pluginEnv != "" {
 			penv = append(penv, o.pluginEnv)
 		}
-		if o.pluginProf != "" {
-			p, err := filepath.Abs(o.pluginProf)
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				return err
-			}
-			penv = append(penv, "BANMEN_PLUGIN_CPUPROFILE="+p)
-		}
+		var args []string
 		if len(penv) > 0 {
-			args = append(args, "-plugin_env", strings.Join(penv, ","))
+			args = []string{"-plugin_env", strings.Join(penv, ",")}
 		}
-		h, err := faulttest.Start(ctx, faulttest.Options{Bin: o.bin, Data: dir, Logs: filepath.Join(dir, "host.log"), Env: env, Args: args})
+		h, stop, err := startHost(ctx, o.bin, o.keep, env, args, out, stderr)
 		if err != nil {
 			return err
 		}
-		defer func() {
-			if err := h.Stop(); err != nil {
-				fmt.Fprintln(stderr, "load: stopping the host:", err)
-			}
-		}()
+		defer stop()
 		base, pid = h.URL, h.PID()
 	}
 	c := client.New(base, nil)

@@ -111,8 +111,7 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	args := []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
-		"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}
+	args := hostArgs()
 	if s.store == "postgres" {
 		dsn, err := pg.NewDatabase(ctx)
 		if err != nil {

@@ -16,15 +16,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/banmen/banmen/platform/client"
-	"github.com/banmen/banmen/platform/faulttest"
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -74,26 +71,11 @@ func runYonin(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	out := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
-	dir, err := os.MkdirTemp("", "banmen-load-")
+	h, stop, err := startHost(ctx, o.bin, o.keep, nil, nil, out, stderr)
 	if err != nil {
 		return err
 	}
-	if o.keep {
-		out("data directory and host log: %s", dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	h, err := faulttest.Start(ctx, faulttest.Options{Bin: o.bin, Data: dir, Logs: filepath.Join(dir, "host.log"),
-		Args: []string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
-			"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err := h.Stop(); err != nil {
-			fmt.Fprintln(stderr, "load: stopping the host:", err)
-		}
-	}()
+	defer stop()
 	c := client.New(h.URL, nil)
 
 	pairs := make([]*loadRoom, o.rooms)
