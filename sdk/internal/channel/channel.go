@@ -118,7 +118,13 @@ func ReadFrame(r io.Reader, buf []byte) (kind byte, body, out []byte, err error)
 // AppendFrame appends a frame holding m (or text, if m is nil) to buf.
 func AppendFrame(buf []byte, kind byte, m proto.Message, text string) ([]byte, error) {
 	start := len(buf)
-	buf = append(buf, 0, 0, 0, 0, kind)
+	return finishFrame(append(buf, 0, 0, 0, 0, kind), start, m, text)
+}
+
+// finishFrame appends m (or text, if m is nil) to a frame whose header
+// begins at buf[start] and sets the header's length: the frame of either
+// framing (AppendFrame, AppendMux). On an error buf is as it was.
+func finishFrame(buf []byte, start int, m proto.Message, text string) ([]byte, error) {
 	if m != nil {
 		var err error
 		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf, m); err != nil {

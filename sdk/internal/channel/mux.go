@@ -89,20 +89,7 @@ func AppendMux(buf []byte, kind byte, id uint32, m proto.Message, text string) (
 	start := len(buf)
 	buf = append(buf, 0, 0, 0, 0, kind, 0, 0, 0, 0)
 	binary.LittleEndian.PutUint32(buf[start+5:], id)
-	if m != nil {
-		var err error
-		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf, m); err != nil {
-			return buf[:start], err
-		}
-	} else {
-		buf = append(buf, text...)
-	}
-	n := len(buf) - start - 4
-	if n > MaxFrame {
-		return buf[:start], ErrFrameTooLarge
-	}
-	binary.LittleEndian.PutUint32(buf[start:], uint32(n))
-	return buf, nil
+	return finishFrame(buf, start, m, text)
 }
 
 // ParseMux parses the multiplexed frame at the start of b. size is the
