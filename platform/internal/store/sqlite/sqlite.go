@@ -52,6 +52,40 @@ CREATE TABLE actions (
 	PRIMARY KEY (room, version)
 ) STRICT, WITHOUT ROWID;
 `,
+	// 2: the log is written in commit order, not kept sorted by room. With
+	// actions keyed by (room, version) every action of a group commit
+	// landed on a different leaf page (its room's), so a commit of N
+	// appends wrote N pages to the WAL. Now a group's actions share the
+	// log's last pages, and each room's head (its version, last action and
+	// last action's time) is a row of a small table whose pages many rooms
+	// share. A room's actions are found by walking back from its head
+	// through prev, each a lookup by seq.
+	2: `
+CREATE TABLE heads (
+	room    TEXT PRIMARY KEY REFERENCES rooms(id) ON DELETE CASCADE,
+	version INTEGER NOT NULL,
+	last    INTEGER NOT NULL,
+	at      INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE TABLE log (
+	seq     INTEGER PRIMARY KEY,
+	room    TEXT NOT NULL,
+	version INTEGER NOT NULL,
+	prev    INTEGER NOT NULL,
+	kind    TEXT NOT NULL,
+	seat    INTEGER NOT NULL,
+	move    TEXT NOT NULL,
+	at      INTEGER NOT NULL
+) STRICT;
+INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
+	SELECT n, room, version, COALESCE(LAG(n) OVER (PARTITION BY room ORDER BY version), 0), kind, seat, move, at
+	FROM (SELECT ROW_NUMBER() OVER (ORDER BY room, version) AS n, * FROM actions)
+	ORDER BY n;
+INSERT INTO heads(room, version, last, at)
+	SELECT rooms.id, COALESCE(l.version, 0), COALESCE(l.seq, 0), COALESCE(l.at, 0)
+	FROM rooms LEFT JOIN (SELECT room, MAX(version) AS version, seq, at FROM log GROUP BY room) AS l ON l.room = rooms.id;
+DROP TABLE actions;
+`,
 }
 
 // maxBatch bounds how many appends share one transaction.
@@ -71,7 +105,7 @@ type Store struct {
 	// The statements of every append, prepared once on the writer
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
-	savepoint, release, insert *sql.Stmt
+	savepoint, release, insert, head *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -82,8 +116,10 @@ type request struct {
 	ctx context.Context
 	fn  func(tx *sql.Tx) error
 	res chan error
-	// single: fn runs one statement, which SQLite undoes by itself when it
-	// fails (statement atomicity), so it needs no savepoint.
+	// single: fn needs no savepoint. Either it runs one statement, which
+	// SQLite undoes by itself when it fails (statement atomicity), or a
+	// failure after its first write is a *fatal, which rolls the whole
+	// batch back.
 	single bool
 }
 
@@ -146,6 +182,7 @@ func Open(path string) (*Store, error) {
 		{&s.savepoint, `SAVEPOINT req`},
 		{&s.release, `RELEASE req`},
 		{&s.insert, appendSQL},
+		{&s.head, headSQL},
 	} {
 		if *p.st, err = w.Prepare(p.sql); err != nil {
 			w.Close()
@@ -276,6 +313,10 @@ func (s *Store) commit(batch []*request) {
 		}
 		if r.single {
 			results[i] = r.fn(tx)
+			if f, ok := results[i].(*fatal); ok {
+				s.abort(tx, batch, f.err)
+				return
+			}
 			continue
 		}
 		if _, err := tx.Stmt(s.savepoint).Exec(); err != nil {
@@ -284,12 +325,12 @@ func (s *Store) commit(batch []*request) {
 		}
 		if err := r.fn(tx); err != nil {
 			results[i] = err
+			if f, ok := err.(*fatal); ok {
+				results[i] = f.err // the savepoint undoes it
+			}
 			if _, rbErr := tx.Exec(`ROLLBACK TO req`); rbErr != nil {
 				// The transaction is unusable: fail the whole batch.
-				tx.Rollback()
-				for _, r := range batch {
-					r.res <- fmt.Errorf("rollback to savepoint: %w", rbErr)
-				}
+				s.abort(tx, batch, fmt.Errorf("rollback to savepoint: %w", rbErr))
 				return
 			}
 		}
@@ -306,6 +347,21 @@ func (s *Store) commit(batch []*request) {
 	s.commits.Add(1)
 	for i, r := range batch {
 		r.res <- results[i]
+	}
+}
+
+// fatal is a request's error that leaves the transaction in a state no
+// request may commit: the writer rolls the whole batch back.
+type fatal struct{ err error }
+
+func (f *fatal) Error() string { return f.err.Error() }
+func (f *fatal) Unwrap() error { return f.err }
+
+// abort rolls the batch's transaction back and fails every request of it.
+func (s *Store) abort(tx *sql.Tx, batch []*request, err error) {
+	tx.Rollback()
+	for _, r := range batch {
+		r.res <- err
 	}
 }
 
@@ -351,20 +407,22 @@ func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte
 		if n, _ := res.RowsAffected(); n == 0 {
 			return store.ErrExists
 		}
+		if _, err := tx.Exec(`INSERT INTO heads(room, version, last, at) VALUES (?, 0, 0, 0)`, r.ID); err != nil {
+			return err
+		}
 		_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, 0, ?)`, r.ID, hostKeyHash)
 		return err
 	})
 }
 
-// appendSQL appends an action in one statement on the actions table alone:
-// it inserts only when the room exists and a.Version follows the room's
-// last action. A room's version and last touch are not written on each
-// append but read from its log (roomSQL, purgeSQL): updating the rooms row
-// too doubled the pages every group commit wrote.
-const appendSQL = `INSERT INTO actions(room, version, kind, seat, move, at)
-	SELECT ?1, ?2, ?3, ?4, ?5, ?6
-	WHERE COALESCE((SELECT version FROM actions WHERE room = ?1 ORDER BY version DESC LIMIT 1), 0) = ?2 - 1
-	AND EXISTS (SELECT 1 FROM rooms WHERE id = ?1)`
+// appendSQL adds an action to the log when the room's head is at the
+// version before a.Version; the row points at the room's previous action
+// (the head's last). headSQL then moves the head to it.
+const (
+	appendSQL = `INSERT INTO log(room, version, prev, kind, seat, move, at)
+	SELECT ?1, ?2, last, ?3, ?4, ?5, ?6 FROM heads WHERE room = ?1 AND version = ?2 - 1`
+	headSQL = `UPDATE heads SET version = ?2, last = last_insert_rowid(), at = ?3 WHERE room = ?1`
+)
 
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, a store.Action) error {
@@ -381,6 +439,9 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 				return err
 			}
 			return store.ErrConflict
+		}
+		if _, err := tx.Stmt(s.head).Exec(a.Room, a.Version, a.At.UnixNano()); err != nil {
+			return &fatal{err}
 		}
 		return nil
 	}
@@ -412,26 +473,47 @@ func (s *Store) Touch(ctx context.Context, id string, at time.Time) error {
 	})
 }
 
+// purgeLogSQL deletes the log of the rooms purgeSQL is about to delete,
+// walking each one's actions back from its head; purgeSQL then deletes the
+// rooms (their heads and seats go with them).
+const purgeLogSQL = `WITH RECURSIVE doomed(seq) AS (
+		SELECT heads.last FROM rooms JOIN heads ON heads.room = rooms.id
+		WHERE rooms.touched < ?1 AND heads.at < ?1 AND heads.last > 0
+		UNION ALL
+		SELECT log.prev FROM doomed JOIN log ON log.seq = doomed.seq WHERE log.prev > 0 AND log.prev < log.seq)
+	DELETE FROM log WHERE seq IN doomed`
+
 // purgeSQL deletes the rooms whose last touch and last action are both
-// before the cutoff (the index on touched finds the candidates; only their
-// logs are read).
+// before the cutoff (the index on touched finds the candidates).
 const purgeSQL = `DELETE FROM rooms WHERE touched < ?1
-	AND COALESCE((SELECT at FROM actions WHERE room = rooms.id ORDER BY version DESC LIMIT 1), 0) < ?1
+	AND (SELECT at FROM heads WHERE room = rooms.id) < ?1
 	RETURNING id`
 
-// roomSQL reads a room: its version is its last action's, its touch time
-// the later of the row's (creation, Touch) and the last action's. The
+// roomSQL reads a room: its version is its head's, its touch time the
+// later of the row's (creation, Touch) and the last action's. The
 // rooms.version column of the first schema is no longer written.
-const roomSQL = `SELECT variant, options, seats, rules_version, created,
-	MAX(touched, COALESCE(last.at, 0)), COALESCE(last.version, 0)
-	FROM rooms LEFT JOIN (SELECT version, at FROM actions WHERE room = ?1 ORDER BY version DESC LIMIT 1) AS last
-	WHERE id = ?1`
+const roomSQL = `SELECT variant, options, seats, rules_version, created, MAX(touched, heads.at), heads.version
+	FROM rooms JOIN heads ON heads.room = rooms.id WHERE id = ?1`
+
+// actionsSQL reads a room's actions after a version: back from its head
+// along prev, then in order. A row's prev is always below its seq (a new
+// row's seq is above every row's), which also bounds the walk.
+const actionsSQL = `WITH RECURSIVE chain(seq, version, kind, seat, move, at, prev) AS (
+		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
+		FROM heads JOIN log ON log.seq = heads.last WHERE heads.room = ?1 AND log.version > ?2
+		UNION ALL
+		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
+		FROM chain JOIN log ON log.seq = chain.prev WHERE chain.prev < chain.seq AND log.version > ?2)
+	SELECT version, kind, seat, move, at FROM chain ORDER BY version`
 
 // Purge implements store.Store.
 func (s *Store) Purge(ctx context.Context, cutoff time.Time) ([]string, error) {
 	var ids []string
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		ids = ids[:0]
+		if _, err := tx.Exec(purgeLogSQL, cutoff.UnixNano()); err != nil {
+			return err
+		}
 		rows, err := tx.Query(purgeSQL, cutoff.UnixNano())
 		if err != nil {
 			return err
@@ -489,7 +571,7 @@ func (s *Store) SeatKeys(ctx context.Context, id string) ([]store.SeatKey, error
 
 // Actions implements store.Store.
 func (s *Store) Actions(ctx context.Context, id string, after int64) ([]store.Action, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT version, kind, seat, move, at FROM actions WHERE room = ? AND version > ? ORDER BY version`, id, after)
+	rows, err := s.r.QueryContext(ctx, actionsSQL, id, after)
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +601,7 @@ func (s *Store) Close() error {
 	close(s.reqs)
 	s.mu.Unlock()
 	<-s.done
-	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert} {
+	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert, s.head} {
 		st.Close()
 	}
 	return errors.Join(s.r.Close(), s.w.Close())

@@ -230,3 +230,131 @@ func TestCommitDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrateActionsToLog: a database made by the first schema (actions
+// keyed by room and version) keeps its rooms, seat keys and logs when
+// migration 2 moves the actions into the log, and appends go on from
+// each room's last version.
+func TestMigrateActionsToLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	old, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY) STRICT`,
+		migrations[1],
+		`INSERT INTO schema_migrations(version) VALUES (1)`,
+		`INSERT INTO rooms(id, variant, options, seats, rules_version, created, touched) VALUES
+			('a', 'shogi', '{"x":"1"}', 2, 'v1', 10, 20), ('b', 'xiangqi', '{}', 2, '', 30, 40), ('empty', 'shogi', '{}', 2, '', 50, 60)`,
+		`INSERT INTO seats(room, seat, key_hash) VALUES ('a', 0, x'01'), ('a', 1, x'02'), ('b', 0, x'03'), ('empty', 0, x'04')`,
+		// Interleaved as a busy host writes them.
+		`INSERT INTO actions(room, version, kind, seat, move, at) VALUES
+			('a', 1, 'move', 0, '7g7f', 100), ('b', 1, 'move', 0, 'h2e2', 101), ('a', 2, 'move', 1, '3c3d', 102),
+			('b', 2, 'claim', 1, '', 103), ('a', 3, 'resign', 0, '', 104)`,
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	old.Close()
+
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		id      string
+		version int64
+		touched int64
+		moves   []string
+	}{
+		{"a", 3, 104, []string{"1 move 0 7g7f 100", "2 move 1 3c3d 102", "3 resign 0  104"}},
+		{"b", 2, 103, []string{"1 move 0 h2e2 101", "2 claim 1  103"}},
+		{"empty", 0, 60, nil},
+	} {
+		r, err := s.Room(ctx, c.id)
+		if err != nil || r.Version != c.version || r.Touched.UnixNano() != c.touched {
+			t.Errorf("Room(%s) = version %d touched %d (%v); want %d and %d", c.id, r.Version, r.Touched.UnixNano(), err, c.version, c.touched)
+		}
+		acts, err := s.Actions(ctx, c.id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range acts {
+			got = append(got, fmt.Sprint(a.Version, " ", a.Kind, " ", a.Seat, " ", a.Move, " ", a.At.UnixNano()))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.moves) {
+			t.Errorf("Actions(%s) = %q, want %q", c.id, got, c.moves)
+		}
+	}
+	if keys, err := s.SeatKeys(ctx, "a"); err != nil || len(keys) != 2 || keys[1].Hash[0] != 2 {
+		t.Errorf("SeatKeys(a) = %v, %v", keys, err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 3, Kind: "move", At: time.Unix(0, 200)}); err != store.ErrConflict {
+		t.Errorf("append of a taken version after the migration: %v, want ErrConflict", err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 4, Kind: "move", Move: "2g2f", At: time.Unix(0, 200)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "empty", Version: 1, Kind: "move", Move: "x", At: time.Unix(0, 201)}); err != nil {
+		t.Fatal(err)
+	}
+	if acts, _ := s.Actions(ctx, "a", 2); len(acts) != 2 || acts[1].Move != "2g2f" {
+		t.Errorf("Actions(a, 2) after an append = %+v", acts)
+	}
+	var n int
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM sqlite_schema WHERE name = 'actions'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the actions table is still there (%d, %v)", n, err)
+	}
+	// Purge walks each room's log back from its head.
+	if ids, err := s.Purge(ctx, time.Unix(0, 150)); err != nil || fmt.Sprint(ids) != "[b]" {
+		t.Errorf("Purge = %v, %v; want [b]", ids, err)
+	}
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM log WHERE room = 'b'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("b's log has %d rows after its purge (%v)", n, err)
+	}
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM log`).Scan(&n); err != nil || n != 5 {
+		t.Errorf("the log has %d rows, want a's 4 and empty's 1 (%v)", n, err)
+	}
+}
+
+// BenchmarkActions: a room's whole log (160 actions) read back, as a room
+// is loaded, in a store where 100 rooms wrote their actions in turn.
+func BenchmarkActions(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "rooms.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	const rooms, plies = 100, 160
+	for i := range rooms {
+		if err := s.CreateRoom(ctx, store.Room{ID: fmt.Sprintf("room-%017d", i), Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for v := int64(1); v <= plies; v++ {
+		var wg sync.WaitGroup
+		for i := range rooms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := s.Append(ctx, store.Action{Room: fmt.Sprintf("room-%017d", i), Version: v, Kind: "move", Move: "7g7f", At: time.Unix(0, v)}); err != nil {
+					b.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		acts, err := s.Actions(ctx, fmt.Sprintf("room-%017d", i%rooms), 0)
+		if err != nil || len(acts) != plies {
+			b.Fatal(len(acts), err)
+		}
+	}
+}
