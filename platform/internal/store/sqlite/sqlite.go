@@ -13,9 +13,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/banmen/banmen/platform/internal/store"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -106,6 +108,11 @@ type Store struct {
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
 	savepoint, release, insert, head *sql.Stmt
+	// The writer's scratch space for appendMany, kept between batches.
+	plain, round                  []int
+	seen                          map[string]struct{}
+	rows                          []byte
+	insertMany, headMany, lastSeq *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -121,6 +128,10 @@ type request struct {
 	// failure after its first write is a *fatal, which rolls the whole
 	// batch back.
 	single bool
+	// act, when set, is a plain append (no key hash) that the writer adds
+	// with the batch's other plain appends in one statement (appendMany);
+	// fn is then unused.
+	act *store.Action
 }
 
 // dsn is the writer's connection string: WAL, a commit is on disk before
@@ -174,7 +185,7 @@ func Open(path string) (*Store, error) {
 		return nil, err
 	}
 	r.SetMaxOpenConns(4)
-	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{})}
+	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{}), seen: map[string]struct{}{}}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
@@ -183,6 +194,9 @@ func Open(path string) (*Store, error) {
 		{&s.release, `RELEASE req`},
 		{&s.insert, appendSQL},
 		{&s.head, headSQL},
+		{&s.insertMany, appendManySQL},
+		{&s.headMany, headManySQL},
+		{&s.lastSeq, `SELECT COALESCE(MAX(seq), 0) FROM log`},
 	} {
 		if *p.st, err = w.Prepare(p.sql); err != nil {
 			w.Close()
@@ -226,9 +240,11 @@ func migrate(db *sql.DB) error {
 }
 
 // writer is the only user of the writer connection. It takes the requests
-// waiting (up to maxBatch), runs them in one BEGIN IMMEDIATE transaction,
-// each in a savepoint so one failure leaves the others, commits, and only
-// then answers each: an append is durable when its caller hears back.
+// waiting (up to maxBatch), runs them in one BEGIN IMMEDIATE transaction in
+// the order they came, so that one failure leaves the others (each in a
+// savepoint, or one statement SQLite undoes by itself; runs of plain
+// appends a few statements for all of them, see appendMany), commits, and
+// only then answers each: an append is durable when its caller hears back.
 //
 // Under load it first waits a little for more (see commitDelay): a commit
 // costs about as much CPU as twenty-five appends (its fsync and its WAL
@@ -306,11 +322,23 @@ func (s *Store) commit(batch []*request) {
 		}
 		return
 	}
+	plain := s.plain[:0]
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			results[i] = err
 			continue
 		}
+		if r.act != nil {
+			plain = append(plain, i)
+			continue
+		}
+		// The plain appends before this request go first: the batch is
+		// applied in the order it arrived.
+		if err := s.appendMany(tx, batch, plain, results); err != nil {
+			s.abort(tx, batch, err)
+			return
+		}
+		plain = plain[:0]
 		if r.single {
 			results[i] = r.fn(tx)
 			if f, ok := results[i].(*fatal); ok {
@@ -337,6 +365,11 @@ func (s *Store) commit(batch []*request) {
 		if _, err := tx.Stmt(s.release).Exec(); err != nil && results[i] == nil {
 			results[i] = err
 		}
+	}
+	s.plain = plain
+	if err := s.appendMany(tx, batch, plain, results); err != nil {
+		s.abort(tx, batch, err)
+		return
 	}
 	if err := tx.Commit(); err != nil {
 		for _, r := range batch {
@@ -424,6 +457,149 @@ const (
 	headSQL = `UPDATE heads SET version = ?2, last = last_insert_rowid(), at = ?3 WHERE room = ?1`
 )
 
+// appendManySQL is appendSQL for many actions at once, given as one JSON
+// array of [room, version, kind, seat, move, at] (of different rooms), each
+// row with its own seq above ?2 in the array's order; headManySQL then moves
+// the heads of the rooms it added to. One statement for a whole group
+// instead of one per action: the statement's fixed cost (binding, cursors,
+// database/sql) was most of an append's.
+const (
+	appendManySQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
+	SELECT ?2 + 1 + j.key, j.value->>0, j.value->>1, heads.last, j.value->>2, j.value->>3, j.value->>4, j.value->>5
+	FROM jsonb_each(?1) AS j JOIN heads ON heads.room = j.value->>0 AND heads.version = (j.value->>1) - 1
+	ORDER BY j.key`
+	headManySQL = `UPDATE heads SET version = n.version, last = n.seq, at = n.at
+	FROM (SELECT room, version, seq, at FROM log WHERE seq > ?1) AS n
+	WHERE heads.room = n.room AND heads.version = n.version - 1`
+)
+
+// appendMany adds the plain appends batch[i] for i in idx: in rounds of
+// one append per room (a second append of a room in the same batch goes in
+// the next round, after the first has moved the head), each round one
+// appendManySQL and one headManySQL. An error it returns leaves the
+// transaction unfit to commit.
+func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []error) error {
+	for len(idx) > 0 {
+		// rest keeps in idx's own array, behind the one being read, the
+		// appends left for the next round.
+		round, rest := s.round[:0], idx[:0]
+		clear(s.seen)
+		b := append(s.rows[:0], '[')
+		for _, i := range idx {
+			a := batch[i].act
+			if _, dup := s.seen[a.Room]; dup {
+				rest = append(rest, i)
+				continue
+			}
+			s.seen[a.Room] = struct{}{}
+			if len(round) > 0 {
+				b = append(b, ',')
+			}
+			b = appendRow(b, a)
+			round = append(round, i)
+		}
+		b = append(b, ']')
+		s.rows, s.round = b, round
+		var last int64
+		if err := tx.Stmt(s.lastSeq).QueryRow().Scan(&last); err != nil {
+			return err
+		}
+		res, err := tx.Stmt(s.insertMany).Exec(b, last)
+		if err != nil {
+			return err
+		}
+		added, _ := res.RowsAffected()
+		if res, err = tx.Stmt(s.headMany).Exec(last); err != nil {
+			return err
+		}
+		if moved, _ := res.RowsAffected(); moved != added {
+			return fmt.Errorf("appended %d actions but moved %d heads", added, moved)
+		}
+		if int(added) < len(round) {
+			if err := s.refused(tx, batch, round, last, results); err != nil {
+				return err
+			}
+		}
+		idx = rest
+	}
+	return nil
+}
+
+// refused sets the results of the appends of a round that were not added
+// (those whose room has no row above seq last): ErrNotFound or ErrConflict.
+func (s *Store) refused(tx *sql.Tx, batch []*request, round []int, last int64, results []error) error {
+	rows, err := tx.Query(`SELECT room FROM log WHERE seq > ?`, last)
+	if err != nil {
+		return err
+	}
+	added := map[string]bool{}
+	for rows.Next() {
+		var room string
+		if err := rows.Scan(&room); err != nil {
+			rows.Close()
+			return err
+		}
+		added[room] = true
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	for _, i := range round {
+		if room := batch[i].act.Room; !added[room] {
+			results[i] = roomRefusal(tx, room)
+		}
+	}
+	return nil
+}
+
+// roomRefusal is why an append to room was not added: ErrNotFound when
+// the room does not exist, else ErrConflict.
+func roomRefusal(tx *sql.Tx, room string) error {
+	var one int
+	if err := tx.QueryRow(`SELECT 1 FROM rooms WHERE id = ?`, room).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	return store.ErrConflict
+}
+
+// appendRow appends a's row of appendManySQL's JSON array to b.
+func appendRow(b []byte, a *store.Action) []byte {
+	b = appendJSONString(append(b, '['), a.Room)
+	b = strconv.AppendInt(append(b, ','), a.Version, 10)
+	b = appendJSONString(append(b, ','), a.Kind)
+	b = strconv.AppendInt(append(b, ','), int64(a.Seat), 10)
+	b = appendJSONString(append(b, ','), a.Move)
+	b = strconv.AppendInt(append(b, ','), a.At.UnixNano(), 10)
+	return append(b, ']')
+}
+
+// appendJSONString appends s as a JSON string; s must be jsonSafe.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\', c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// jsonSafe: s is valid UTF-8 without control characters, so that it goes
+// through appendJSONString and SQLite's JSON functions unchanged. An
+// action with other text is appended on its own (as one with a key hash).
+func jsonSafe(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
+}
+
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, a store.Action) error {
 	insert := func(tx *sql.Tx) error {
@@ -432,13 +608,7 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			var one int
-			if err := tx.QueryRow(`SELECT 1 FROM rooms WHERE id = ?`, a.Room).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-				return store.ErrNotFound
-			} else if err != nil {
-				return err
-			}
-			return store.ErrConflict
+			return roomRefusal(tx, a.Room)
 		}
 		if _, err := tx.Stmt(s.head).Exec(a.Room, a.Version, a.At.UnixNano()); err != nil {
 			return &fatal{err}
@@ -446,6 +616,9 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 		return nil
 	}
 	r := &request{ctx: context.WithoutCancel(ctx), res: make(chan error, 1), fn: insert, single: a.KeyHash == nil}
+	if a.KeyHash == nil && jsonSafe(a.Room) && jsonSafe(a.Kind) && jsonSafe(a.Move) {
+		r.act = &a
+	}
 	if a.KeyHash != nil {
 		r.fn = func(tx *sql.Tx) error {
 			if err := insert(tx); err != nil {
@@ -601,7 +774,7 @@ func (s *Store) Close() error {
 	close(s.reqs)
 	s.mu.Unlock()
 	<-s.done
-	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert, s.head} {
+	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert, s.head, s.insertMany, s.headMany, s.lastSeq} {
 		st.Close()
 	}
 	return errors.Join(s.r.Close(), s.w.Close())

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -356,5 +357,97 @@ func BenchmarkActions(b *testing.B) {
 		if err != nil || len(acts) != plies {
 			b.Fatal(len(acts), err)
 		}
+	}
+}
+
+// TestAppendManyInOneBatch: the plain appends of one batch go in one
+// statement (appendMany), and each still gets its own answer: two rooms
+// appended twice in the same batch (the second in a later round), a
+// duplicate version (exactly one wins), a gap, an unknown room, and move
+// texts that JSON must carry exactly or that are appended on their own
+// (control characters, invalid UTF-8).
+func TestAppendManyInOneBatch(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", `q"\r`, "é"} {
+		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts := []string{`7g7f`, `say "hi" \ bye`, "日本 ☗", "tab\there", "bad\xffutf8", "nul\x00", ""}
+	type want struct {
+		a   store.Action
+		err error // nil, ErrConflict, ErrNotFound; or errAny: nil or ErrConflict
+	}
+	errAny := errors.New("one of two")
+	var reqs []want
+	for i, m := range texts {
+		reqs = append(reqs, want{store.Action{Room: "b", Version: int64(i + 1), Kind: "move", Seat: i % 2, Move: m, At: time.Unix(0, int64(1e18)+int64(i))}, nil})
+	}
+	reqs = append(reqs,
+		want{store.Action{Room: "a", Version: 1, Kind: "move", Move: "x"}, errAny},
+		want{store.Action{Room: "a", Version: 1, Kind: "move", Move: "y"}, errAny},
+		want{store.Action{Room: "a", Version: 3, Kind: "move", Move: "gap"}, store.ErrConflict},
+		want{store.Action{Room: "nope", Version: 1, Kind: "move"}, store.ErrNotFound},
+		want{store.Action{Room: `q"\r`, Version: 1, Kind: `k"\`, Move: "m"}, nil},
+		want{store.Action{Room: "é", Version: 1, Kind: "move", Move: "m", KeyHash: []byte("k")}, nil},
+	)
+	gate, release := make(chan struct{}), make(chan struct{})
+	go s.write(ctx, func(*sql.Tx) error { close(gate); <-release; return nil })
+	<-gate
+	errs := make([]error, len(reqs))
+	var wg sync.WaitGroup
+	// b's appends are queued in order, one after the other: each names the
+	// version the one before it creates, all in the same batch.
+	for i, r := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Append(ctx, r.a)
+		}()
+		for len(s.reqs) < i+1 {
+			runtime.Gosched()
+		}
+	}
+	before := s.commits.Load()
+	close(release)
+	wg.Wait()
+	if n := s.commits.Load() - before; n > 2 {
+		t.Errorf("%d commits (the gate's and the appends'), want the appends in one", n)
+	}
+	won := 0
+	for i, r := range reqs {
+		switch {
+		case r.err == errAny && (errs[i] == nil || errs[i] == store.ErrConflict):
+			if errs[i] == nil {
+				won++
+			}
+		case errs[i] != r.err:
+			t.Errorf("append %+v: %v, want %v", r.a, errs[i], r.err)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d of two appends of a's version 1 won, want 1", won)
+	}
+	acts, err := s.Actions(ctx, "b", 0)
+	if err != nil || len(acts) != len(texts) {
+		t.Fatalf("b has %d actions (%v), want %d", len(acts), err, len(texts))
+	}
+	for i, a := range acts {
+		if a.Move != texts[i] || a.Seat != i%2 || a.At.UnixNano() != int64(1e18)+int64(i) || a.Version != int64(i+1) {
+			t.Errorf("b's action %d = %+v, want move %q", i, a, texts[i])
+		}
+	}
+	for _, id := range []string{"a", `q"\r`, "é"} {
+		if r, err := s.Room(ctx, id); err != nil || r.Version != 1 {
+			t.Errorf("Room(%q) = version %d, %v; want 1", id, r.Version, err)
+		}
+	}
+	if acts, _ := s.Actions(ctx, `q"\r`, 0); len(acts) != 1 || acts[0].Kind != `k"\` {
+		t.Errorf(`Actions(q"\r) = %+v`, acts)
 	}
 }
