@@ -460,14 +460,15 @@ const (
 // appendManySQL is appendSQL for many actions at once, given as one JSON
 // array of [room, version, kind, seat, move, at] (of different rooms), each
 // row with its own seq above ?2 in the array's order; headManySQL then moves
-// the heads of the rooms it added to. One statement for a whole group
+// the heads of the rooms it added to. (The room and version are taken from
+// the head they matched, so that each is extracted from the JSON once; the
+// seq says the order, so the rows may go in any.) One statement for a whole group
 // instead of one per action: the statement's fixed cost (binding, cursors,
 // database/sql) was most of an append's.
 const (
 	appendManySQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
-	SELECT ?2 + 1 + j.key, j.value->>0, j.value->>1, heads.last, j.value->>2, j.value->>3, j.value->>4, j.value->>5
-	FROM jsonb_each(?1) AS j JOIN heads ON heads.room = j.value->>0 AND heads.version = (j.value->>1) - 1
-	ORDER BY j.key`
+	SELECT ?2 + 1 + j.key, heads.room, heads.version + 1, heads.last, j.value->>2, j.value->>3, j.value->>4, j.value->>5
+	FROM jsonb_each(?1) AS j JOIN heads ON heads.room = j.value->>0 AND heads.version = (j.value->>1) - 1`
 	headManySQL = `UPDATE heads SET version = n.version, last = n.seq, at = n.at
 	FROM (SELECT room, version, seq, at FROM log WHERE seq > ?1) AS n
 	WHERE heads.room = n.room AND heads.version = n.version - 1`
