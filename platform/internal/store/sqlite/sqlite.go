@@ -603,7 +603,18 @@ func jsonSafe(s string) bool {
 
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, a store.Action) error {
-	insert := func(tx *sql.Tx) error {
+	r := &request{ctx: context.WithoutCancel(ctx), res: make(chan error, 1), act: &a}
+	if a.KeyHash != nil || !jsonSafe(a.Room) || !jsonSafe(a.Kind) || !jsonSafe(a.Move) {
+		r.act, r.fn, r.single = nil, s.appendOne(a), a.KeyHash == nil
+	}
+	return s.send(ctx, r)
+}
+
+// appendOne is the request function of an append that appendMany does not
+// take: its log row and head, and its seat's key hash when it has one (in
+// the request's savepoint).
+func (s *Store) appendOne(a store.Action) func(tx *sql.Tx) error {
+	return func(tx *sql.Tx) error {
 		res, err := tx.Stmt(s.insert).Exec(a.Room, a.Version, a.Kind, a.Seat, a.Move, a.At.UnixNano())
 		if err != nil {
 			return err
@@ -614,23 +625,13 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 		if _, err := tx.Stmt(s.head).Exec(a.Room, a.Version, a.At.UnixNano()); err != nil {
 			return &fatal{err}
 		}
-		return nil
-	}
-	r := &request{ctx: context.WithoutCancel(ctx), res: make(chan error, 1), fn: insert, single: a.KeyHash == nil}
-	if a.KeyHash == nil && jsonSafe(a.Room) && jsonSafe(a.Kind) && jsonSafe(a.Move) {
-		r.act = &a
-	}
-	if a.KeyHash != nil {
-		r.fn = func(tx *sql.Tx) error {
-			if err := insert(tx); err != nil {
-				return err
-			}
-			_, err := tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
-				ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
-			return err
+		if a.KeyHash == nil {
+			return nil
 		}
+		_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
+			ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
+		return err
 	}
-	return s.send(ctx, r)
 }
 
 // Touch implements store.Store.
