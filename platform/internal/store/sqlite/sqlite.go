@@ -3,6 +3,13 @@
 // commits the appends of many rooms in one transaction (group commit), and
 // read through a small pool of reader connections.
 //
+// The log is kept in commit order (table log, by seq), each action pointing
+// at its room's previous one, and each room's version, last action and its
+// time are a row of heads: a group commit then dirties the log's last pages
+// and a few pages of heads, not a page per room, and a group's plain
+// appends are one INSERT and one UPDATE (appendMany). A room's actions are
+// read by walking back from its head.
+//
 // It must never hold a seat key (only hashes) and never interpret a move.
 package sqlite
 
