@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -449,5 +450,77 @@ func TestAppendManyInOneBatch(t *testing.T) {
 	}
 	if acts, _ := s.Actions(ctx, `q"\r`, 0); len(acts) != 1 || acts[0].Kind != `k"\` {
 		t.Errorf(`Actions(q"\r) = %+v`, acts)
+	}
+}
+
+// TestGroupCommitWritesFewPages: one commit of an append to each of 100
+// rooms, each with a log of 40 actions, writes a few WAL frames (the log's
+// last pages and a few of heads), not a page per room as a log kept sorted
+// by room did.
+func TestGroupCommitWritesFewPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	const rooms, plies = 100, 40
+	id := func(i int) string { return fmt.Sprintf("room-%017d", i) }
+	for i := range rooms {
+		if err := s.CreateRoom(ctx, store.Room{ID: id(i), Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendAll := func(v int64) {
+		var wg sync.WaitGroup
+		for i := range rooms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := s.Append(ctx, store.Action{Room: id(i), Version: v, Kind: "move", Move: "7g7f", At: time.Unix(0, v)}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for v := int64(1); v <= plies; v++ {
+		appendAll(v)
+	}
+	// Empty the WAL, then one batch: the WAL's size is then its frames.
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var busy, frames, done int
+	if err := db.QueryRow(`PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &done); err != nil || busy != 0 {
+		t.Fatalf("checkpoint: busy %d, %v", busy, err)
+	}
+	gate, release := make(chan struct{}), make(chan struct{})
+	go s.write(ctx, func(*sql.Tx) error { close(gate); <-release; return nil })
+	<-gate
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); appendAll(plies + 1) }()
+	for len(s.reqs) < rooms {
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	if err := db.QueryRow(`PRAGMA page_size`).Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	const walHeader, frameHeader = 32, 24
+	n := (fi.Size() - walHeader) / (frameHeader + pageSize)
+	t.Logf("%d appends of %d rooms: %d WAL frames", rooms, rooms, n)
+	if n < 1 || n > rooms/4 {
+		t.Errorf("the commit wrote %d WAL frames, want a few (≤ %d), not one per room", n, rooms/4)
 	}
 }
