@@ -210,10 +210,11 @@ func newConn(ws *websocket.Conn, h *Handler) *conn {
 	return &conn{ws: ws, h: h, close: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
-// item is one entry of a connection's queue: a message, or (framed) the
-// frames of several messages that leave in one write.
+// item is one entry of a connection's queue: a message, several that
+// leave in one write (many), or bytes already framed.
 type item struct {
 	b      []byte
+	many   [][]byte
 	framed bool
 }
 
@@ -221,19 +222,9 @@ type item struct {
 // connection (a slow client is not waited for).
 func (c *conn) Send(b []byte) bool { return c.queue(item{b: b}) }
 
-// SendAll implements room.BatchSubscriber: the messages are framed now and
-// written together (a move's event and its ack, to the mover).
-func (c *conn) SendAll(msgs ...[]byte) bool {
-	n := 0
-	for _, m := range msgs {
-		n += len(m) + 10
-	}
-	b := make([]byte, 0, n)
-	for _, m := range msgs {
-		b = appendTextFrame(b, m)
-	}
-	return c.queue(item{b: b, framed: true})
-}
+// SendAll implements room.BatchSubscriber: the messages are written
+// together (a move's event and its ack, to the mover).
+func (c *conn) SendAll(msgs ...[]byte) bool { return c.queue(item{many: msgs}) }
 
 func (c *conn) signal() {
 	select {
@@ -441,8 +432,14 @@ func (c *conn) frames(buf []byte) []byte {
 }
 
 func (it item) appendTo(buf []byte) []byte {
-	if it.framed {
+	switch {
+	case it.framed:
 		return append(buf, it.b...)
+	case it.many != nil:
+		for _, m := range it.many {
+			buf = appendTextFrame(buf, m)
+		}
+		return buf
 	}
 	return appendTextFrame(buf, it.b)
 }
