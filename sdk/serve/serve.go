@@ -210,6 +210,19 @@ func respond(packed bool, st sdk.State, v sdk.View, err error) (*wire.GameRespon
 	return &wire.GameResponse{State: st, View: w}, nil
 }
 
+// respondPackedBy is respond for a variant that packed the view's board
+// and legal moves itself (sdk.PackedViewer) into p.
+func respondPackedBy(st sdk.State, v sdk.View, p *sdk.Packed, err error) (*wire.GameResponse, error) {
+	if err != nil {
+		return respond(true, st, v, err)
+	}
+	w, err := wire.FromViewPackedBy(&v, p)
+	if err != nil {
+		return nil, err
+	}
+	return &wire.GameResponse{State: st, View: w}, nil
+}
+
 func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameResponse, err error) {
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
@@ -225,6 +238,11 @@ func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameRespo
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
 		return gameResponse(nil, sdk.View{}, err)
+	}
+	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
+		var p sdk.Packed
+		st, view, err := pv.PlayPacked(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move), &p)
+		return respondPackedBy(st, historyFrom(view, r.HistoryFrom), &p, err)
 	}
 	st, view, err := v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move))
 	return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
@@ -253,6 +271,11 @@ func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameRespo
 		}
 		st, view, err := rw.Rewind(r.State, int(r.Ply))
 		return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
+	}
+	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
+		var p sdk.Packed
+		view, err := pv.ViewPacked(r.State, &p)
+		return respondPackedBy(r.State, historyFrom(view, r.HistoryFrom), &p, err)
 	}
 	view, err := v.View(r.State)
 	return respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err)

@@ -1,0 +1,205 @@
+package sdk
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unicode/utf8"
+)
+
+// PackedViewer is the optional capability of writing a View's board and
+// legal list straight into the packed form the host asks for on the wire
+// (Packed), instead of View.Board and View.Legal: a shogi View's few
+// hundred legal moves then cost no []LegalMove, none of its texts a string
+// of its own, and no second pass that packs them. serve.Serve uses it when
+// the host asks for packed views (it always does); every other caller uses
+// Play and View.
+//
+// PlayPacked and ViewPacked answer exactly as Play and View do, except that
+// the View's Board and Legal stay empty and their cells and moves go to p,
+// in the same order: the bytes the host receives must be the same either
+// way (sdktest.CheckPacked checks it).
+type PackedViewer interface {
+	PlayPacked(s State, seat Seat, m Move, p *Packed) (State, View, error)
+	ViewPacked(s State, p *Packed) (View, error)
+}
+
+// Packed is a View's board and legal list in the wire's packed form
+// (sdk/internal/wire/packed.go). Each list is begun with its count
+// (BeginBoard, BeginLegal) and then given exactly that many elements; a
+// list never begun is empty. Its zero value is ready to use. The elements'
+// texts are copied, so they may live in a buffer the variant reuses.
+type Packed struct {
+	board, legal []byte
+	// cells and moves are the elements still to come, of nCells and
+	// nMoves; boardOn and legalOn tell which lists were begun.
+	cells, moves     int
+	nCells, nMoves   int
+	boardOn, legalOn bool
+	err              error
+}
+
+// BeginBoard begins the board of n cells; size is a guess of its bytes
+// (0 for none), so that the list grows once.
+func (p *Packed) BeginBoard(n, size int) {
+	if p.boardOn {
+		p.fail(fmt.Errorf("sdk: packed board begun twice"))
+		return
+	}
+	p.boardOn, p.cells, p.nCells = true, n, n
+	p.board = AppendPackedCount(make([]byte, 0, max(size, binary.MaxVarintLen64)), n)
+}
+
+// BeginLegal begins the legal list of n moves; size is a guess of its
+// bytes (0 for none), so that the list grows once.
+func (p *Packed) BeginLegal(n, size int) {
+	if p.legalOn {
+		p.fail(fmt.Errorf("sdk: packed legal list begun twice"))
+		return
+	}
+	p.legalOn, p.moves, p.nMoves = true, n, n
+	p.legal = AppendPackedCount(make([]byte, 0, max(size, binary.MaxVarintLen64)), n)
+}
+
+func (p *Packed) fail(err error) {
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+// AddCell adds the next cell of the board.
+func (p *Packed) AddCell(c *Cell) {
+	if p.cells <= 0 {
+		p.fail(fmt.Errorf("sdk: more cells packed than the board was begun with (%d)", p.nCells))
+		return
+	}
+	i := p.nCells - p.cells
+	p.cells--
+	var err error
+	if p.board, err = AppendPackedCell(p.board, i, c); err != nil {
+		p.fail(err)
+	}
+}
+
+// AddLegal adds the next legal move.
+func (p *Packed) AddLegal(m *LegalMove) {
+	if p.moves <= 0 {
+		p.fail(fmt.Errorf("sdk: more legal moves packed than the list was begun with (%d)", p.nMoves))
+		return
+	}
+	i := p.nMoves - p.moves
+	p.moves--
+	var err error
+	if p.legal, err = AppendPackedLegal(p.legal, i, m); err != nil {
+		p.fail(err)
+	}
+}
+
+// Lists returns the packed board and legal list (a list never begun is
+// packed empty), or the first error: a text that is not UTF-8, or a list given more or
+// fewer elements than it was begun with.
+func (p *Packed) Lists() (board, legal []byte, err error) {
+	switch {
+	case p.err != nil:
+		return nil, nil, p.err
+	case p.cells != 0:
+		return nil, nil, fmt.Errorf("sdk: %d of the board's %d cells not packed", p.cells, p.nCells)
+	case p.moves != 0:
+		return nil, nil, fmt.Errorf("sdk: %d of the %d legal moves not packed", p.moves, p.nMoves)
+	}
+	board, legal = p.board, p.legal
+	if !p.boardOn {
+		board = AppendPackedCount(nil, 0)
+	}
+	if !p.legalOn {
+		legal = AppendPackedCount(nil, 0)
+	}
+	return board, legal, nil
+}
+
+// The packed form's elements, which sdk/internal/wire/packed.go describes
+// and reads. They are here so that a variant (through Packed) and the
+// wire's own packing write them with the same code.
+
+// AppendPackedCount appends a list's element count.
+func AppendPackedCount(b []byte, n int) []byte { return appendUvarint(b, uint64(n)) }
+
+// AppendPackedCell appends cell i (for the error) of a packed board. It
+// fails, leaving b as it was, on a kind that is not valid UTF-8.
+func AppendPackedCell(b []byte, i int, c *Cell) ([]byte, error) {
+	if highBits(c.Kind) >= utf8.RuneSelf && !validText(c.Kind) {
+		return b, fmt.Errorf("wire: cell %d: kind is not valid UTF-8", i)
+	}
+	b = appendStr(b, c.Kind)
+	b = appendInt(b, int(c.Owner))
+	b = appendInt(b, c.Facing)
+	return append(b, flag(c.Promoted, 0)|flag(c.Flipped, 1)), nil
+}
+
+// AppendPackedLegal appends legal move i (for the error) of a packed list.
+// It fails, leaving b as it was, on a text that is not valid UTF-8.
+func AppendPackedLegal(b []byte, i int, m *LegalMove) ([]byte, error) {
+	// Every text but Text is nearly always ASCII: one test for them all.
+	if highBits(string(m.Kind))|highBits(string(m.Move))|highBits(m.Alt)|highBits(m.Drop)|highBits(m.Key) >= utf8.RuneSelf &&
+		(!validText(string(m.Kind)) || !validText(string(m.Move)) || !validText(m.Alt) || !validText(m.Drop) || !validText(m.Key)) ||
+		!validText(m.Text) {
+		return b, fmt.Errorf("wire: legal move %d: a text is not valid UTF-8", i)
+	}
+	b = appendInt(b, int(m.Seat))
+	b = appendStr(b, string(m.Kind))
+	b = appendStr(b, string(m.Move))
+	b = appendStr(b, m.Text)
+	b = appendStr(b, m.Alt)
+	b = appendInt(b, m.From)
+	b = appendInt(b, m.To)
+	b = appendStr(b, m.Drop)
+	b = append(b, flag(m.Promote, 0))
+	return appendStr(b, m.Key), nil
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = appendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// appendUvarint is binary.AppendUvarint with the one-byte case (nearly
+// every length and number of a view) first.
+func appendUvarint(b []byte, x uint64) []byte {
+	if x < 0x80 {
+		return append(b, byte(x))
+	}
+	return binary.AppendUvarint(b, x)
+}
+
+// appendInt appends an int as protobuf's int32 fields and zig-zag varints
+// carry it.
+func appendInt(b []byte, x int) []byte {
+	v := int64(int32(x))
+	return appendUvarint(b, uint64(v<<1)^uint64(v>>63))
+}
+
+// validText tells whether s is valid UTF-8, looking no further than its
+// ASCII prefix for the short ASCII texts (IDs, USI moves) a view is full of.
+func validText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:])
+		}
+	}
+	return true
+}
+
+// highBits ORs the bytes of s: below utf8.RuneSelf means ASCII, so valid.
+func highBits(s string) byte {
+	var acc byte
+	for i := 0; i < len(s); i++ {
+		acc |= s[i]
+	}
+	return acc
+}
+
+func flag(v bool, bit uint) byte {
+	if v {
+		return 1 << bit
+	}
+	return 0
+}
