@@ -3,6 +3,7 @@ package sdk
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -144,6 +145,9 @@ func AppendPackedLegal(b []byte, i int, m *LegalMove) ([]byte, error) {
 		!validText(m.Text) {
 		return b, fmt.Errorf("wire: legal move %d: a text is not valid UTF-8", i)
 	}
+	// Room for it all, so that no append below grows b (one-byte lengths,
+	// up to five-byte numbers).
+	b = slices.Grow(b, 6+3*5+1+len(m.Kind)+len(m.Move)+len(m.Text)+len(m.Alt)+len(m.Drop)+len(m.Key))
 	b = appendInt(b, int(m.Seat))
 	b = appendStr(b, string(m.Kind))
 	b = appendStr(b, string(m.Move))
@@ -177,13 +181,24 @@ func appendInt(b []byte, x int) []byte {
 	return appendUvarint(b, uint64(v<<1)^uint64(v>>63))
 }
 
-// validText tells whether s is valid UTF-8, looking no further than its
-// ASCII prefix for the short ASCII texts (IDs, USI moves) a view is full of.
+// validText tells whether s is valid UTF-8. It passes ASCII and the
+// three-byte sequences of the CJK texts (and the shogi marks) a view is
+// full of itself, and leaves the rest of s to utf8.ValidString at the
+// first other byte.
 func validText(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return utf8.ValidString(s[i:])
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			continue
 		}
+		// E1-EC and EE-EF lead a valid sequence with any two
+		// continuation bytes (E0 and ED restrict the second).
+		if c >= 0xe1 && c != 0xed && c <= 0xef && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+			i += 3
+			continue
+		}
+		return utf8.ValidString(s[i:])
 	}
 	return true
 }
