@@ -47,7 +47,7 @@ func (p *Packed) BeginBoard(n, size int) {
 		return
 	}
 	p.boardOn, p.cells, p.nCells = true, n, n
-	p.board = AppendPackedCount(make([]byte, 0, max(size, binary.MaxVarintLen64)), n)
+	p.board = AppendPackedCount(room(p.board, size), n)
 }
 
 // BeginLegal begins the legal list of n moves; size is a guess of its
@@ -58,7 +58,22 @@ func (p *Packed) BeginLegal(n, size int) {
 		return
 	}
 	p.legalOn, p.moves, p.nMoves = true, n, n
-	p.legal = AppendPackedCount(make([]byte, 0, max(size, binary.MaxVarintLen64)), n)
+	p.legal = AppendPackedCount(room(p.legal, size), n)
+}
+
+// room returns b emptied, or a new slice when b cannot hold size bytes.
+func room(b []byte, size int) []byte {
+	size = max(size, binary.MaxVarintLen64)
+	if cap(b) >= size {
+		return b[:0]
+	}
+	return make([]byte, 0, size)
+}
+
+// Reset empties p for another View, keeping its buffers: the lists Lists
+// returned before must not be used any more.
+func (p *Packed) Reset() {
+	*p = Packed{board: p.board[:0], legal: p.legal[:0]}
 }
 
 func (p *Packed) fail(err error) {

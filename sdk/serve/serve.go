@@ -21,6 +21,7 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/banmen/banmen/sdk"
@@ -233,19 +234,58 @@ func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameRes
 	return respond(r.Packed, st, view, err)
 }
 
-func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameResponse, err error) {
+func (s *server) Play(_ context.Context, r *wire.PlayRequest) (*wire.GameResponse, error) {
+	return s.play(r, new(sdk.Packed))
+}
+
+// play is Play, into p when the variant packs its view itself.
+func (s *server) play(r *wire.PlayRequest, p *sdk.Packed) (_ *wire.GameResponse, err error) {
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
 		return gameResponse(nil, sdk.View{}, err)
 	}
 	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
-		var p sdk.Packed
-		st, view, err := pv.PlayPacked(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move), &p)
-		return respondPackedBy(st, historyFrom(view, r.HistoryFrom), &p, err)
+		st, view, err := pv.PlayPacked(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move), p)
+		return respondPackedBy(st, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	st, view, err := v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move))
 	return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
+}
+
+// packs recycles the sdk.Packed of the channel's replies (laneReply).
+var packs = sync.Pool{New: func() any { return new(sdk.Packed) }}
+
+// laneReply is a reply of the channel whose packed lists are the pool's:
+// they go back to it once the frame holds their bytes (channel.Encoder),
+// so that a Play call does not allocate its largest buffers anew.
+type laneReply struct {
+	*wire.GameResponse
+	p *sdk.Packed
+}
+
+func (r *laneReply) AppendEncoded(b []byte) ([]byte, error) {
+	b, err := (proto.MarshalOptions{}).MarshalAppend(b, r.GameResponse)
+	r.GameResponse = nil
+	r.p.Reset()
+	packs.Put(r.p)
+	r.p = nil
+	return b, err
+}
+
+// pooled runs a call with a Packed of the pool and answers with a
+// laneReply.
+func pooled[Req any](call func(*Req, *sdk.Packed) (*wire.GameResponse, error)) func(context.Context, *Req) (proto.Message, error) {
+	return func(_ context.Context, r *Req) (proto.Message, error) {
+		p := packs.Get().(*sdk.Packed)
+		resp, err := call(r, p)
+		if err != nil {
+			p.Reset()
+			packs.Put(p)
+			return nil, err
+		}
+		return &laneReply{GameResponse: resp, p: p}, nil
+	}
 }
 
 // historyFrom drops the first n entries of the view's History, as the host
@@ -258,7 +298,12 @@ func historyFrom(v sdk.View, n int32) sdk.View {
 	return v
 }
 
-func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameResponse, err error) {
+func (s *server) View(_ context.Context, r *wire.ViewRequest) (*wire.GameResponse, error) {
+	return s.view(r, new(sdk.Packed))
+}
+
+// view is View, into p when the variant packs its view itself.
+func (s *server) view(r *wire.ViewRequest, p *sdk.Packed) (_ *wire.GameResponse, err error) {
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
@@ -273,9 +318,8 @@ func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameRespo
 		return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
 	}
 	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
-		var p sdk.Packed
-		view, err := pv.ViewPacked(r.State, &p)
-		return respondPackedBy(r.State, historyFrom(view, r.HistoryFrom), &p, err)
+		view, err := pv.ViewPacked(r.State, p)
+		return respondPackedBy(r.State, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	view, err := v.View(r.State)
 	return respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err)
@@ -448,15 +492,25 @@ func runCLI(reg *registry, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// playLane and viewLane are Play and View for the channel, their packed
+// lists the pool's.
+func (s *server) playLane(ctx context.Context, r *wire.PlayRequest) (proto.Message, error) {
+	return pooled(s.play)(ctx, r)
+}
+
+func (s *server) viewLane(ctx context.Context, r *wire.ViewRequest) (proto.Message, error) {
+	return pooled(s.view)(ctx, r)
+}
+
 // dispatch runs one call of the channel through the same handlers as gRPC.
 func (s *server) dispatch(kind byte, body []byte) (proto.Message, error) {
 	switch kind {
 	case channel.CallStart:
 		return channel.Handle(body, s.Start)
 	case channel.CallPlay:
-		return channel.Handle(body, s.Play)
+		return channel.Handle(body, s.playLane)
 	case channel.CallView, channel.CallRewind:
-		return channel.Handle(body, s.View)
+		return channel.Handle(body, s.viewLane)
 	case channel.CallExport:
 		return channel.Handle(body, s.Export)
 	case channel.CallImport:
