@@ -30,6 +30,7 @@ import (
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Serve runs a plugin binary. Started by the host, it serves the variants over
@@ -211,19 +212,6 @@ func respond(packed bool, st sdk.State, v sdk.View, err error) (*wire.GameRespon
 	return &wire.GameResponse{State: st, View: w}, nil
 }
 
-// respondPackedBy is respond for a variant that packed the view's board
-// and legal moves itself (sdk.PackedViewer) into p.
-func respondPackedBy(st sdk.State, v sdk.View, p *sdk.Packed, err error) (*wire.GameResponse, error) {
-	if err != nil {
-		return respond(true, st, v, err)
-	}
-	w, err := wire.FromViewPackedBy(&v, p)
-	if err != nil {
-		return nil, err
-	}
-	return &wire.GameResponse{State: st, View: w}, nil
-}
-
 func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameResponse, err error) {
 	defer recoverRule(&err)
 	v, err := s.reg.variant(r.Variant)
@@ -235,56 +223,116 @@ func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameRes
 }
 
 func (s *server) Play(_ context.Context, r *wire.PlayRequest) (*wire.GameResponse, error) {
-	return s.play(r, new(sdk.Packed))
+	return s.play(r, new(sdk.Packed)).message()
+}
+
+// reply is a call's answer before its wire form: resp, or when resp is
+// nil and err too, the state and view of a variant that packed the view's
+// lists into p itself (sdk.PackedViewer).
+type reply struct {
+	resp *wire.GameResponse
+	err  error
+	st   sdk.State
+	v    sdk.View
+	p    *sdk.Packed
+}
+
+// message is the reply's wire form.
+func (r *reply) message() (*wire.GameResponse, error) {
+	if r.resp != nil || r.err != nil {
+		return r.resp, r.err
+	}
+	w, err := wire.FromViewPackedBy(&r.v, r.p)
+	if err != nil {
+		return nil, err
+	}
+	return &wire.GameResponse{State: r.st, View: w}, nil
+}
+
+// answered is the reply of an answer already in wire form.
+func answered(resp *wire.GameResponse, err error) *reply { return &reply{resp: resp, err: err} }
+
+// packedBy is the reply of a variant that packed its view into p.
+func packedBy(st sdk.State, v sdk.View, p *sdk.Packed, err error) *reply {
+	if err != nil {
+		return answered(respond(true, st, v, err))
+	}
+	return &reply{st: st, v: v, p: p}
 }
 
 // play is Play, into p when the variant packs its view itself.
-func (s *server) play(r *wire.PlayRequest, p *sdk.Packed) (_ *wire.GameResponse, err error) {
-	defer recoverRule(&err)
+func (s *server) play(r *wire.PlayRequest, p *sdk.Packed) (out *reply) {
+	defer recoverReply(&out)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, sdk.View{}, err)
+		return answered(gameResponse(nil, sdk.View{}, err))
 	}
 	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
 		st, view, err := pv.PlayPacked(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move), p)
-		return respondPackedBy(st, historyFrom(view, r.HistoryFrom), p, err)
+		return packedBy(st, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	st, view, err := v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move))
-	return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
+	return answered(respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err))
+}
+
+// recoverReply is recoverRule for a call that answers a reply (recover
+// works only in the deferred function itself).
+func recoverReply(out **reply) {
+	if r := recover(); r != nil {
+		slog.Error("variant panicked", "panic", fmt.Sprint(r))
+		*out = answered(nil, fmt.Errorf("variant panicked: %v", r))
+	}
 }
 
 // packs recycles the sdk.Packed of the channel's replies (laneReply).
 var packs = sync.Pool{New: func() any { return new(sdk.Packed) }}
 
-// laneReply is a reply of the channel whose packed lists are the pool's:
-// they go back to it once the frame holds their bytes (channel.Encoder),
-// so that a Play call does not allocate its largest buffers anew.
+// laneReply is a reply of the channel. It writes its own bytes into the
+// frame (channel.Encoder): a view the variant packed goes straight from
+// the sdk.View to protobuf bytes (wire.AppendPackedResponse) with no wire
+// View made first, and its packed lists, the pool's, go back to it once
+// the frame holds their bytes, so that a Play call does not allocate its
+// largest buffers anew.
 type laneReply struct {
-	*wire.GameResponse
+	r *reply
 	p *sdk.Packed
 }
 
-func (r *laneReply) AppendEncoded(b []byte) ([]byte, error) {
-	b, err := (proto.MarshalOptions{}).MarshalAppend(b, r.GameResponse)
-	r.GameResponse = nil
-	r.p.Reset()
-	packs.Put(r.p)
-	r.p = nil
-	return b, err
+// ProtoReflect is the reply's message, for anyone but the channel.
+func (l *laneReply) ProtoReflect() protoreflect.Message {
+	m, _ := l.r.message()
+	return m.ProtoReflect()
+}
+
+func (l *laneReply) AppendEncoded(b []byte) ([]byte, error) {
+	defer func() {
+		l.p.Reset()
+		packs.Put(l.p)
+		l.r, l.p = nil, nil
+	}()
+	r := l.r
+	if r.resp != nil {
+		return (proto.MarshalOptions{}).MarshalAppend(b, r.resp)
+	}
+	board, legal, err := r.p.Lists()
+	if err != nil {
+		return b, err
+	}
+	return wire.AppendPackedResponse(b, r.st, &r.v, board, legal)
 }
 
 // pooled runs a call with a Packed of the pool and answers with a
 // laneReply.
-func pooled[Req any](call func(*Req, *sdk.Packed) (*wire.GameResponse, error)) func(context.Context, *Req) (proto.Message, error) {
-	return func(_ context.Context, r *Req) (proto.Message, error) {
+func pooled[Req any](call func(*Req, *sdk.Packed) *reply) func(context.Context, *Req) (proto.Message, error) {
+	return func(_ context.Context, req *Req) (proto.Message, error) {
 		p := packs.Get().(*sdk.Packed)
-		resp, err := call(r, p)
-		if err != nil {
+		r := call(req, p)
+		if r.err != nil {
 			p.Reset()
 			packs.Put(p)
-			return nil, err
+			return nil, r.err
 		}
-		return &laneReply{GameResponse: resp, p: p}, nil
+		return &laneReply{r: r, p: p}, nil
 	}
 }
 
@@ -299,30 +347,30 @@ func historyFrom(v sdk.View, n int32) sdk.View {
 }
 
 func (s *server) View(_ context.Context, r *wire.ViewRequest) (*wire.GameResponse, error) {
-	return s.view(r, new(sdk.Packed))
+	return s.view(r, new(sdk.Packed)).message()
 }
 
 // view is View, into p when the variant packs its view itself.
-func (s *server) view(r *wire.ViewRequest, p *sdk.Packed) (_ *wire.GameResponse, err error) {
-	defer recoverRule(&err)
+func (s *server) view(r *wire.ViewRequest, p *sdk.Packed) (out *reply) {
+	defer recoverReply(&out)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, sdk.View{}, err)
+		return answered(gameResponse(nil, sdk.View{}, err))
 	}
 	if r.Rewind {
 		rw, ok := v.(sdk.Rewinder)
 		if !ok {
-			return gameResponse(nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s cannot go back in a game", r.Variant))
+			return answered(gameResponse(nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s cannot go back in a game", r.Variant)))
 		}
 		st, view, err := rw.Rewind(r.State, int(r.Ply))
-		return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
+		return answered(respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err))
 	}
 	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
 		view, err := pv.ViewPacked(r.State, p)
-		return respondPackedBy(r.State, historyFrom(view, r.HistoryFrom), p, err)
+		return packedBy(r.State, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	view, err := v.View(r.State)
-	return respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err)
+	return answered(respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err))
 }
 
 func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.SuggestResponse, err error) {
