@@ -71,6 +71,7 @@ type LaunchConfig struct {
 // connections carrying a call each (channel.Client).
 type quick interface {
 	Call(ctx context.Context, kind byte, req, resp proto.Message) error
+	CallFunc(ctx context.Context, kind byte, req proto.Message, decode func([]byte) error) error
 	Close()
 }
 
@@ -206,6 +207,26 @@ func (c *Conn) transport(call string, err error) error {
 	return fmt.Errorf("%s: %w", call, err)
 }
 
+// quickGame makes a call answered by a GameResponse over the channel,
+// decoding the answer in one pass (wire.DecodeGame).
+func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.Message, spare *sdk.View) (st sdk.State, v sdk.View, err error) {
+	var rule error
+	err = c.ch.CallFunc(ctx, kind, req, func(b []byte) (err error) {
+		st, v, rule, err = wire.DecodeGame(b, spare)
+		return err
+	})
+	if errors.Is(err, channel.ErrClosed) {
+		err = ErrPluginExited
+	}
+	if err != nil {
+		return nil, sdk.View{}, c.transport(call, err)
+	}
+	if rule != nil {
+		return nil, sdk.View{}, rule
+	}
+	return st, v, nil
+}
+
 func (c *Conn) game3(call string, r *wire.GameResponse, err error) (sdk.State, sdk.View, error) {
 	if err != nil {
 		return nil, sdk.View{}, c.transport(call, err)
@@ -248,7 +269,15 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	historyFrom int32
 	lang        string
+	spare       *sdk.View
 }
+
+// Reuse lets a Play or a View write the View it returns into the
+// arrays of spare's Board and Legal, which the caller must no longer read
+// (nor anything that shares them): a room passes the View before the one it
+// shows, so a move allocates no new board and legal list. Over gRPC it does
+// nothing.
+func Reuse(spare *sdk.View) CallOption { return func(o *callOptions) { o.spare = spare } }
 
 // Lang asks Export for the record's headers and comments in the language
 // lang (sdk.LocalExporter); a variant without it writes its own.
@@ -281,14 +310,23 @@ func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.S
 		return nil, sdk.View{}, err
 	}
 	o := collect(opts)
-	r, err := quickCall(c, ctx, channel.CallPlay, &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom, Packed: true}, new(wire.GameResponse), c.game.Play)
+	req := &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom, Packed: true}
+	if c.ch != nil {
+		return c.quickGame(ctx, "play", channel.CallPlay, req, o.spare)
+	}
+	r, err := c.game.Play(ctx, req)
 	return c.game3("play", r, err)
 }
 
 // View calls the variant's View.
 func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...CallOption) (sdk.View, error) {
 	o := collect(opts)
-	r, err := quickCall(c, ctx, channel.CallView, &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom, Packed: true}, new(wire.GameResponse), c.game.View)
+	req := &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom, Packed: true}
+	if c.ch != nil {
+		_, v, err := c.quickGame(ctx, "view", channel.CallView, req, o.spare)
+		return v, err
+	}
+	r, err := c.game.View(ctx, req)
 	_, v, err := c.game3("view", r, err)
 	return v, err
 }

@@ -44,8 +44,10 @@ type Rules interface {
 // History, the entries from historyFrom on (host.HistoryFrom). A room keeps
 // every move it confirmed, so it asks for the new one only: at ply 160 of
 // shogi that halves the bytes and the CPU of the call through the plugin.
+// spare is a View whose Board and Legal arrays the room no longer reads,
+// for the answer's (host.Reuse).
 type LeanRules interface {
-	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int) (sdk.State, sdk.View, error)
+	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, error)
 }
 
 // Errors a client may be told.
@@ -360,6 +362,7 @@ type Room struct {
 	desc    sdk.Description
 	state   sdk.State
 	view    sdk.View
+	spare   sdk.View // the View before view, whose arrays the next Play reuses
 	version int64
 	round   int
 	touched time.Time
@@ -505,7 +508,7 @@ func (r *Room) play(ctx context.Context, seat sdk.Seat, m sdk.Move) (sdk.State, 
 		return r.m.cfg.Rules.Play(ctx, r.meta.Variant, r.state, seat, m)
 	}
 	held := r.view.History
-	st, v, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held))
+	st, v, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held), &r.spare)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
@@ -621,7 +624,9 @@ func (r *Room) commit(a store.Action, e effect) Event {
 				cells = []CellAt{} // the board did not change (a resignation)
 			}
 		}
-		r.state, r.view = e.state, e.view
+		// The View before this one is read no more (broadcasts encode at
+		// once, under r.mu): the next Play's answer is written into it.
+		r.state, r.view, r.spare = e.state, e.view, r.view
 		r.turnAt = a.At
 	case kindStart:
 		r.started = true

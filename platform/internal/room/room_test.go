@@ -456,8 +456,43 @@ func TestNothingBroadcastUnlessStored(t *testing.T) {
 // only the cells the move changed; applied to the board a receiver had,
 // they give the board a full view of the new position shows. A catch-up
 // (resync "events") ends with a whole view, never with cells.
+// With rules that write their answers into the room's spare View
+// (host.Reuse), the board built from the changes stays the board shown.
 func TestMoveEventsCarryBoardChanges(t *testing.T) {
-	e := newEnv(t)
+	t.Run("plain", func(t *testing.T) { testBoardChanges(t, newEnv(t)) })
+	t.Run("reusing", func(t *testing.T) {
+		r := &reusingRules{Rules: ttt}
+		e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: r}
+		e.restart()
+		testBoardChanges(t, e)
+		if r.reused == 0 {
+			t.Error("no answer was written into a spare View")
+		}
+	})
+}
+
+// reusingRules is LeanRules answering as host.Reuse does: the board and the
+// legal moves are written into the spare's arrays where they fit.
+type reusingRules struct {
+	Rules
+	reused int
+}
+
+func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, error) {
+	st, v, err := r.Play(ctx, variant, s, seat, m)
+	if err != nil {
+		return st, v, err
+	}
+	v.History = v.History[min(historyFrom, len(v.History)):]
+	if spare != nil && cap(spare.Board) >= len(v.Board) && cap(spare.Legal) >= len(v.Legal) && len(v.Board) > 0 {
+		v.Board = append(spare.Board[:0], v.Board...)
+		v.Legal = append(spare.Legal[:0], v.Legal...)
+		r.reused++
+	}
+	return st, v, nil
+}
+
+func testBoardChanges(t *testing.T, e *env) {
 	c, host, guest, hs, gs, gkey := twoPlayers(t, e)
 	fullBoard := func() []sdk.Cell {
 		t.Helper()

@@ -29,14 +29,14 @@ func (r roomRules) Start(ctx context.Context, variant string, opts sdk.Options) 
 }
 
 func (r roomRules) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move) (st sdk.State, v sdk.View, err error) {
-	return r.PlayFrom(ctx, variant, s, seat, m, 0)
+	return r.PlayFrom(ctx, variant, s, seat, m, 0, nil)
 }
 
 // PlayFrom is the lean Play of room.LeanRules: the View's History from entry
 // historyFrom on only.
-func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int) (st sdk.State, v sdk.View, err error) {
+func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (st sdk.State, v sdk.View, err error) {
 	err = r.g.Call(ctx, variant, "play", func(ctx context.Context, c *host.Conn) (err error) {
-		st, v, err = c.Play(ctx, variant, s, seat, m, host.HistoryFrom(historyFrom))
+		st, v, err = c.Play(ctx, variant, s, seat, m, host.HistoryFrom(historyFrom), host.Reuse(spare))
 		return err
 	})
 	return st, v, err

@@ -408,6 +408,12 @@ var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &
 // cancellation cut the call short; a connection that saw any error is
 // closed, never reused.
 func (ch *Client) Call(ctx context.Context, kind byte, req, resp proto.Message) (err error) {
+	return ch.CallFunc(ctx, kind, req, func(body []byte) error { return proto.Unmarshal(body, resp) })
+}
+
+// CallFunc is Call with the reply's bytes handed to decode (which must not
+// keep them) instead of proto.Unmarshal.
+func (ch *Client) CallFunc(ctx context.Context, kind byte, req proto.Message, decode func(body []byte) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -448,7 +454,7 @@ func (ch *Client) Call(ctx context.Context, kind byte, req, resp proto.Message) 
 	}
 	switch k {
 	case ReplyOK:
-		return proto.Unmarshal(body, resp)
+		return decode(body)
 	case ReplyFailed:
 		return fmt.Errorf("plugin: %s", body)
 	}

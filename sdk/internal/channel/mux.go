@@ -439,6 +439,12 @@ func (ch *Lane) dial(ctx context.Context) (*lane, error) {
 
 // Call sends req and waits for the reply into resp, or for ctx's end.
 func (ch *Lane) Call(ctx context.Context, kind byte, req, resp proto.Message) error {
+	return ch.CallFunc(ctx, kind, req, func(body []byte) error { return proto.Unmarshal(body, resp) })
+}
+
+// CallFunc is Call with the reply's bytes handed to decode (which must not
+// keep them) instead of proto.Unmarshal.
+func (ch *Lane) CallFunc(ctx context.Context, kind byte, req proto.Message, decode func(body []byte) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -484,7 +490,7 @@ func (ch *Lane) Call(ctx context.Context, kind byte, req, resp proto.Message) er
 	if cl.kind == ReplyFailed {
 		return fmt.Errorf("plugin: %s", cl.body)
 	}
-	return proto.Unmarshal(cl.body, resp)
+	return decode(cl.body)
 }
 
 // send queues cl's request and writes everything queued unless someone

@@ -188,10 +188,18 @@ func (u *unpacker) end() error {
 }
 
 // UnpackBoard reads what PackBoard wrote.
-func UnpackBoard(b []byte) ([]sdk.Cell, error) {
-	u := &unpacker{s: string(b)}
+func UnpackBoard(b []byte) ([]sdk.Cell, error) { return unpackBoard(nil, string(b)) }
+
+// unpackBoard unpacks s into dst's array if it fits; the cells' kinds are
+// slices of s.
+func unpackBoard(dst []sdk.Cell, s string) ([]sdk.Cell, error) {
+	u := &unpacker{s: s}
 	n := u.count(4)
-	cells := make([]sdk.Cell, n)
+	cells := dst[:0]
+	if cells == nil || cap(cells) < n {
+		cells = make([]sdk.Cell, n)
+	}
+	cells = cells[:n]
 	for i := 0; i < n && u.err == nil; i++ {
 		c := &cells[i]
 		c.Kind = u.str()
@@ -207,10 +215,18 @@ func UnpackBoard(b []byte) ([]sdk.Cell, error) {
 }
 
 // UnpackLegal reads what PackLegal wrote.
-func UnpackLegal(b []byte) ([]sdk.LegalMove, error) {
-	u := &unpacker{s: string(b)}
+func UnpackLegal(b []byte) ([]sdk.LegalMove, error) { return unpackLegal(nil, string(b)) }
+
+// unpackLegal unpacks s into dst's array if it fits; the moves' strings are
+// slices of s.
+func unpackLegal(dst []sdk.LegalMove, s string) ([]sdk.LegalMove, error) {
+	u := &unpacker{s: s}
 	n := u.count(10)
-	moves := make([]sdk.LegalMove, n)
+	moves := dst[:0]
+	if moves == nil || cap(moves) < n {
+		moves = make([]sdk.LegalMove, n)
+	}
+	moves = moves[:n]
 	for i := 0; i < n && u.err == nil; i++ {
 		m := &moves[i]
 		m.Seat = sdk.Seat(u.int())

@@ -66,3 +66,27 @@ func BenchmarkPackLegal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUnpackView is the host's side of a Play answer: the response
+// unmarshalled and its View converted, packed board and moves unpacked.
+func BenchmarkUnpackView(b *testing.B) {
+	v := shogiLikeView()
+	w, err := FromViewPacked(&v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg, err := proto.Marshal(&GameResponse{State: make(sdk.State, 1000), View: w})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var r GameResponse
+		if err := proto.Unmarshal(msg, &r); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ToView(r.View); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

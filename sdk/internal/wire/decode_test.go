@@ -1,0 +1,167 @@
+package wire
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"github.com/banmen/banmen/sdk"
+	"google.golang.org/protobuf/proto"
+)
+
+// referenceGame is what DecodeGame must equal: proto.Unmarshal, then the
+// host's own reading of the response (a rule error, or ToView).
+func referenceGame(b []byte) (st sdk.State, v sdk.View, rule error, ok bool) {
+	var r GameResponse
+	if proto.Unmarshal(b, &r) != nil {
+		return nil, sdk.View{}, nil, false
+	}
+	if r.Error != nil {
+		return nil, sdk.View{}, ToRuleError(r.Error), true
+	}
+	v, err := ToView(r.View)
+	if err != nil {
+		return nil, sdk.View{}, nil, false
+	}
+	return r.State, v, nil, true
+}
+
+// junkSpare is a spare View whose arrays hold stale moves and cells, as a
+// room's View before last does.
+func junkSpare() *sdk.View {
+	v := shogiLikeView()
+	return &sdk.View{Board: v.Board, Legal: v.Legal}
+}
+
+func checkDecodeGame(t *testing.T, b []byte) {
+	t.Helper()
+	wantSt, want, wantRule, ok := referenceGame(b)
+	for _, spare := range []*sdk.View{nil, junkSpare(), {}} {
+		st, v, rule, err := DecodeGame(b, spare)
+		if (err == nil) != ok {
+			t.Fatalf("DecodeGame error %v, proto.Unmarshal+ToView ok=%v", err, ok)
+		}
+		if !ok {
+			continue
+		}
+		if !bytes.Equal(st, wantSt) || (st == nil) != (wantSt == nil) {
+			t.Fatalf("state %q, want %q", st, wantSt)
+		}
+		if !reflect.DeepEqual(rule, wantRule) {
+			t.Fatalf("rule error %#v, want %#v", rule, wantRule)
+		}
+		if !reflect.DeepEqual(v, want) {
+			t.Fatalf("view\n%#v\nwant\n%#v", v, want)
+		}
+	}
+}
+
+// gameSeeds are answers as plugins send them (packed or not, with a rule
+// error, a finished game, several History entries) and two of them run
+// together, which protobuf reads as one message merged from both.
+func gameSeeds(t testing.TB) [][]byte {
+	v := shogiLikeView()
+	over := v
+	over.Status, over.Legal = sdk.Over, nil
+	over.Result = &sdk.Result{Winners: []sdk.Seat{1}, Places: []int{2, 1}, Reason: "result.checkmate"}
+	over.Notices = []string{"notice.check"}
+	over.Details = []sdk.KeyValue{{Key: "handicap", Value: "none"}, {Key: "k", Value: ""}}
+	over.InCheck, over.Eliminated, over.Score = []sdk.Seat{0}, []sdk.Seat{2}, []int{3, -4}
+	over.History = append(over.History, sdk.PlayedMove{Seat: 0, Move: "G*5b", Text: "▲５二金打", Number: 7})
+	over.HideLegal = true
+	var seeds [][]byte
+	add := func(m proto.Message) {
+		b, err := proto.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds = append(seeds, b)
+	}
+	for _, view := range []sdk.View{v, over, {}} {
+		w, err := FromViewPacked(&view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(&GameResponse{State: sdk.State("state bytes"), View: w})
+		add(&GameResponse{View: FromView(&view)})
+	}
+	add(&GameResponse{Error: &RuleError{Code: "illegal_move", Key: "error.illegal", Message: "no"}, View: FromView(&v)})
+	add(&GameResponse{Error: &RuleError{}})
+	add(&GameResponse{})
+	seeds = append(seeds, append(append([]byte{}, seeds[0]...), seeds[3]...))
+	seeds = append(seeds, append(append([]byte{}, seeds[1]...), seeds[0]...))
+	return seeds
+}
+
+func TestDecodeGameMatchesProtobuf(t *testing.T) {
+	for _, b := range gameSeeds(t) {
+		checkDecodeGame(t, b)
+		// Every prefix: truncated answers are refused alike.
+		for i := range b {
+			if i%7 == 0 {
+				checkDecodeGame(t, b[:i])
+			}
+		}
+	}
+}
+
+// TestDecodeGameReusesSpare shows a Play's answer written into the arrays
+// of the View before last, and History entries kept apart from the answer.
+func TestDecodeGameReusesSpare(t *testing.T) {
+	v := shogiLikeView()
+	w, err := FromViewPacked(&v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := proto.Marshal(&GameResponse{View: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spare := junkSpare()
+	_, got, _, err := DecodeGame(b, spare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &got.Board[0] != &spare.Board[0] || &got.Legal[0] != &spare.Legal[0] {
+		t.Error("the spare's arrays were not reused")
+	}
+	if !reflect.DeepEqual(got.Board, v.Board) || !reflect.DeepEqual(got.Legal, v.Legal) {
+		t.Error("the reused arrays hold something else than the answer")
+	}
+	small := &sdk.View{Board: make([]sdk.Cell, 3), Legal: make([]sdk.LegalMove, 2)}
+	if _, got, _, err = DecodeGame(b, small); err != nil || len(got.Board) != 81 || &got.Board[0] == &small.Board[0] {
+		t.Errorf("a spare too small: %v, %d cells", err, len(got.Board))
+	}
+}
+
+func FuzzDecodeGame(f *testing.F) {
+	for _, b := range gameSeeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkDecodeGame(t, b) })
+}
+
+// BenchmarkDecodeGame is BenchmarkUnpackView's answer read by DecodeGame
+// into the arrays of the View before last, as a room does.
+func BenchmarkDecodeGame(b *testing.B) {
+	v := shogiLikeView()
+	w, err := FromViewPacked(&v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg, err := proto.Marshal(&GameResponse{State: make(sdk.State, 1000), View: w})
+	if err != nil {
+		b.Fatal(err)
+	}
+	views := [2]sdk.View{}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, nv, _, err := DecodeGame(msg, &views[i%2])
+		if err != nil {
+			b.Fatal(err)
+		}
+		views[i%2] = nv
+		i++
+	}
+}
