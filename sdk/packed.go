@@ -18,7 +18,9 @@ import (
 // PlayPacked and ViewPacked answer exactly as Play and View do, except that
 // the View's Board and Legal stay empty and their cells and moves go to p,
 // in the same order: the bytes the host receives must be the same either
-// way (sdktest.CheckPacked checks it).
+// way (sdktest.CheckPacked checks it). serve encodes the View at once and
+// drops it, so it may share its slices and pointers (read only) with
+// other calls and with a cached game.
 type PackedViewer interface {
 	PlayPacked(s State, seat Seat, m Move, p *Packed) (State, View, error)
 	ViewPacked(s State, p *Packed) (View, error)

@@ -61,6 +61,10 @@ type game struct {
 	legal    []Move
 	ownLegal bool
 	spare    []Move
+	// last is the last board move as a View's LastMove, when hasLast
+	// (resignations and declarations are not board moves).
+	last    sdk.LegalMove
+	hasLast bool
 	// forked is set by the first fork (cache.go).
 	forked atomic.Bool
 }
@@ -124,7 +128,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", mv)
 	}
 	// The move's three texts share one allocation.
-	n := namer{p: &g.pos, legal: legal, prevTo: g.prevTo()}
+	n := namer{p: &g.pos, legal: legal, prevTo: g.prevTo(), one: true}
 	b := make([]byte, 0, 48)
 	b = m.appendUSI(b)
 	u := len(b)
@@ -136,6 +140,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	g.pos.do(m)
 	g.pos.moveNum++
 	g.push(record{seat: seat, m: m, check: g.pos.inCheck()}, sdk.Move(texts[:u]), texts[u:t], texts[t:])
+	g.last, g.hasLast = legalMoveUSI(seat, m, texts[:u], texts[u:t], texts[t:]), true
 	g.history = append(g.history, g.pos)
 	g.keys = append(g.keys, g.pos.key())
 	g.judge()

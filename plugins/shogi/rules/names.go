@@ -64,6 +64,9 @@ type namer struct {
 	p      *Position
 	legal  []Move
 	prevTo int // 0 when there is no previous move
+	// one tells a namer of one move (the move played): rivals scans the
+	// legal list once instead of indexing it for many names.
+	one bool
 	// shared marks the targets that board moves from more than one cell
 	// reach, so that rivals looks further only for those. from is the
 	// first origin seen per target (0, no board cell, when none). byTo is
@@ -156,15 +159,24 @@ func (n *namer) rivals(m Move) []int {
 	if m.isDrop() {
 		return nil
 	}
-	if n.index(); !n.shared[m.to()] {
-		return nil
-	}
 	if m == n.rivalsOf {
 		return n.rivalBuf[:n.rivalN]
 	}
+	var moves []Move
+	if n.one {
+		moves = n.legal // the moves to other targets are skipped below
+	} else {
+		if n.index(); !n.shared[m.to()] {
+			return nil
+		}
+		moves = n.movesTo(m.to())
+	}
 	pc := n.p.b[m.from()]
 	out := n.rivalBuf[:0]
-	for _, x := range n.movesTo(m.to()) {
+	for _, x := range moves {
+		if x.isDrop() || x.to() != m.to() {
+			continue
+		}
 		if x.from() == m.from() || n.p.b[x.from()] != pc {
 			continue
 		}

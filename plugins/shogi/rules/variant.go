@@ -214,7 +214,7 @@ func (g *game) view() sdk.View {
 	// that other calls read at the same time.
 	pos := g.pos
 	p := &pos
-	v := g.viewBase(p)
+	v := g.viewBase(p, false)
 	v.Board = make([]sdk.Cell, 81)
 	for i, sq := range squares {
 		fillCell(&v.Board[i], p.b[sq]) // zero: fields written in place (see fillLegal)
@@ -232,7 +232,7 @@ func (g *game) view() sdk.View {
 func (g *game) packedView(pk *sdk.Packed) sdk.View {
 	pos := g.pos
 	p := &pos
-	v := g.viewBase(p)
+	v := g.viewBase(p, true)
 	pk.BeginBoard(81, 81*5+2)
 	for _, sq := range squares {
 		var c sdk.Cell
@@ -255,9 +255,17 @@ func fillCell(cell *sdk.Cell, pc uint8) {
 	cell.Kind, cell.Owner, cell.Facing, cell.Promoted = kindIDs[baseKind[k]], sdk.Seat(c), 2*c, k > king
 }
 
+// The one-element lists of a View, shared by the Views that serve encodes
+// at once (sdk.PackedViewer), which nobody changes.
+var (
+	seatLists  = [2][]sdk.Seat{{sente}, {gote}}
+	checkNotes = []string{"notice.check"}
+)
+
 // viewBase is the View of the game (p is a copy of its position) but its
-// board and legal list.
-func (g *game) viewBase(p *Position) sdk.View {
+// board and legal list. shared lets it share read-only slices with other
+// Views and with g, for a View serve encodes at once (packedView).
+func (g *game) viewBase(p *Position, shared bool) sdk.View {
 	v := sdk.View{
 		Ply:      g.ply(),
 		Position: p.SFEN(),
@@ -288,12 +296,12 @@ func (g *game) viewBase(p *Position) sdk.View {
 	if v.History == nil {
 		v.History = []sdk.PlayedMove{}
 	}
-	for i := len(g.records) - 1; i >= 0; i-- {
-		if r := g.records[i]; r.m != 0 {
-			h := &g.hist[i]
-			lm := legalMoveUSI(r.seat, r.m, string(h.Move), h.Text, h.Alt)
+	if g.hasLast {
+		if shared {
+			v.LastMove = &g.last
+		} else {
+			lm := g.last
 			v.LastMove = &lm
-			break
 		}
 	}
 	// The last board move recorded whether it gave check: this position.
@@ -305,6 +313,9 @@ func (g *game) viewBase(p *Position) sdk.View {
 	}
 	if inCheck {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
+		if shared {
+			v.InCheck = seatLists[p.side]
+		}
 	}
 	if g.over() {
 		// A mated king stays upright, in check: lying face down is Yonin's
@@ -316,6 +327,13 @@ func (g *game) viewBase(p *Position) sdk.View {
 		return v
 	}
 	v.Status = sdk.Playing
+	if shared {
+		v.ToMove = seatLists[p.side]
+		if len(v.InCheck) > 0 {
+			v.Notices = checkNotes
+		}
+		return v
+	}
 	v.ToMove = []sdk.Seat{sdk.Seat(p.side)}
 	if len(v.InCheck) > 0 {
 		v.Notices = []string{"notice.check"}
