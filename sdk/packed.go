@@ -98,6 +98,31 @@ func (p *Packed) AddCell(c *Cell) {
 	}
 }
 
+// PackedCell is a cell in its packed form (PackCell), for a variant that
+// packs the same few cells again and again: it makes one per piece once,
+// and AddPackedCell then copies its bytes.
+type PackedCell struct{ b string }
+
+// PackCell packs c, failing on a kind that is not valid UTF-8.
+func PackCell(c Cell) (PackedCell, error) {
+	b, err := AppendPackedCell(nil, 0, &c)
+	return PackedCell{string(b)}, err
+}
+
+// AddPackedCell adds the next cell of the board, packed by PackCell.
+func (p *Packed) AddPackedCell(c PackedCell) {
+	if p.cells <= 0 || c.b == "" {
+		if c.b == "" {
+			p.fail(fmt.Errorf("sdk: a PackedCell not made by PackCell"))
+		} else {
+			p.fail(fmt.Errorf("sdk: more cells packed than the board was begun with (%d)", p.nCells))
+		}
+		return
+	}
+	p.cells--
+	p.board = append(p.board, c.b...)
+}
+
 // AddLegal adds the next legal move.
 func (p *Packed) AddLegal(m *LegalMove) {
 	if p.moves <= 0 {

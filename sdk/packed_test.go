@@ -71,3 +71,44 @@ func TestValidText(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedCell: a board of cells packed once and added is the board of
+// the cells added one by one.
+func TestPackedCell(t *testing.T) {
+	cells := []Cell{{Owner: NoSeat}, {Kind: "P", Owner: 1, Facing: 2, Promoted: true}, {Kind: "将", Owner: 3, Facing: -2, Flipped: true}}
+	var a, b Packed
+	a.BeginBoard(len(cells)*2, 0)
+	b.BeginBoard(len(cells)*2, 0)
+	for range 2 {
+		for _, c := range cells {
+			a.AddCell(&c)
+			pc, err := PackCell(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.AddPackedCell(pc)
+		}
+	}
+	ab, _, err := a.Lists()
+	bb, _, err2 := b.Lists()
+	if err != nil || err2 != nil || string(ab) != string(bb) {
+		t.Fatalf("%x (%v), want %x (%v)", bb, err2, ab, err)
+	}
+	if _, err := PackCell(Cell{Kind: "\xff"}); err == nil {
+		t.Error("a kind that is not UTF-8 packed")
+	}
+	var c Packed
+	c.BeginBoard(1, 0)
+	c.AddPackedCell(PackedCell{})
+	if _, _, err := c.Lists(); err == nil {
+		t.Error("a zero PackedCell added")
+	}
+	pc, _ := PackCell(cells[0])
+	c = Packed{}
+	c.BeginBoard(1, 0)
+	c.AddPackedCell(pc)
+	c.AddPackedCell(pc)
+	if _, _, err := c.Lists(); err == nil {
+		t.Error("a cell more than begun")
+	}
+}

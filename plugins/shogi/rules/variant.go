@@ -235,15 +235,26 @@ func (g *game) packedView(pk *sdk.Packed) sdk.View {
 	v := g.viewBase(p, true)
 	pk.BeginBoard(81, 81*5+2)
 	for _, sq := range squares {
-		var c sdk.Cell
-		fillCell(&c, p.b[sq])
-		pk.AddCell(&c)
+		pk.AddPackedCell(packedCells[p.b[sq]])
 	}
 	if !g.over() {
 		g.packLegal(p, pk)
 	}
 	return v
 }
+
+// packedCells are the cells of every piece code, packed once.
+var packedCells = func() (t [256]sdk.PackedCell) {
+	for pc := range t {
+		var c sdk.Cell
+		fillCell(&c, uint8(pc))
+		var err error
+		if t[pc], err = sdk.PackCell(c); err != nil {
+			panic(err) // the kinds are constants
+		}
+	}
+	return t
+}()
 
 // fillCell describes piece pc into a zero cell.
 func fillCell(cell *sdk.Cell, pc uint8) {
