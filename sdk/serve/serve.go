@@ -556,7 +556,12 @@ func (s *server) dispatch(kind byte, body []byte) (proto.Message, error) {
 	case channel.CallStart:
 		return channel.Handle(body, s.Start)
 	case channel.CallPlay:
-		return channel.Handle(body, s.playLane)
+		// Every move's call: read by hand, as protobuf would.
+		r := new(wire.PlayRequest)
+		if err := wire.DecodePlayRequest(body, r); err != nil {
+			return nil, err
+		}
+		return s.playLane(context.Background(), r)
 	case channel.CallView, channel.CallRewind:
 		return channel.Handle(body, s.viewLane)
 	case channel.CallExport:
