@@ -272,7 +272,26 @@ func (s *server) play(r *wire.PlayRequest, p *sdk.Packed) (out *reply) {
 		return packedBy(st, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	st, view, err := v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move))
+	if err == nil && r.Packed {
+		return packedBy(st, packView(historyFrom(view, r.HistoryFrom), p), p, nil)
+	}
 	return answered(respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err))
+}
+
+// packView packs v's board and legal moves into p, as the wire would
+// (PackBoard, PackLegal: the same code), and returns v without them: the
+// reply is then written as a PackedViewer's is, from pooled buffers.
+func packView(v sdk.View, p *sdk.Packed) sdk.View {
+	p.BeginBoard(len(v.Board), 0)
+	for i := range v.Board {
+		p.AddCell(&v.Board[i])
+	}
+	p.BeginLegal(len(v.Legal), 0)
+	for i := range v.Legal {
+		p.AddLegal(&v.Legal[i])
+	}
+	v.Board, v.Legal = nil, nil
+	return v
 }
 
 // recoverReply is recoverRule for a call that answers a reply (recover
@@ -370,6 +389,9 @@ func (s *server) view(r *wire.ViewRequest, p *sdk.Packed) (out *reply) {
 		return packedBy(r.State, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	view, err := v.View(r.State)
+	if err == nil && r.Packed {
+		return packedBy(r.State, packView(historyFrom(view, r.HistoryFrom), p), p, nil)
+	}
 	return answered(respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err))
 }
 
