@@ -2,6 +2,7 @@ package room
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 )
 
@@ -34,6 +35,55 @@ func TestDecode(t *testing.T) {
 		}
 		if err != nil && !errors.Is(err, ErrBadMessage) {
 			t.Errorf("Decode(%q) err = %v, not ErrBadMessage", tc.in, err)
+		}
+	}
+}
+
+// TestDecodePlainTakesClientMessages: what clients send is read without
+// encoding/json, and a few near misses are left to it.
+func TestDecodePlainTakesClientMessages(t *testing.T) {
+	for _, s := range []string{`{"type":"move","version":7,"move":"P*5e","id":"12"}`, ` { "type" : "hello", "seatKey":"a-b_c", "version": 0, "watch": false } `,
+		`{"type":"resign","version":3}`, `{}`, `{"type":"hello","watch":true}`, `{"version":-2}`} {
+		if _, ok := decodePlain([]byte(s)); !ok {
+			t.Errorf("%s: not read plainly", s)
+		}
+	}
+	for _, s := range []string{`{"Type":"move"}`, `{"move":"\u00e9"}`, `{"version":1.0}`, `{"version":1e2}`, `{"version":012}`,
+		`{"type":"move",}`, `{"type":"move"} x`, `{"version":null}`, `{"move":"5e\\"}`, `{"id":"é"}`, `{"version":1234567890123456789}`} {
+		if _, ok := decodePlain([]byte(s)); ok {
+			t.Errorf("%s: read plainly", s)
+		}
+	}
+}
+
+// FuzzDecodePlain holds decodePlain to encoding/json: whatever it reads,
+// decodeJSON reads as the same request.
+func FuzzDecodePlain(f *testing.F) {
+	for _, s := range []string{`{"type":"move","version":7,"move":"P*5e","id":"1"}`, `{"type":"hello","seatKey":"abc","version":4,"watch":true}`,
+		`{"type":"seatCode","code":"ABCD-2345"}`, ` {"version":-0 , "type":"x"}`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, ok := decodePlain(b)
+		if !ok {
+			return
+		}
+		want, err := decodeJSON(b)
+		if err != nil {
+			t.Fatalf("%q: plain %+v, encoding/json: %v", b, r, err)
+		}
+		if !reflect.DeepEqual(r, want) {
+			t.Fatalf("%q: plain %+v, encoding/json %+v", b, r, want)
+		}
+	})
+}
+
+func BenchmarkDecodeMove(b *testing.B) {
+	msg := []byte(`{"type":"move","version":1234,"move":"7g7f","id":"m1234"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(msg); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -63,13 +63,13 @@ func TestAppendTextFrameLengths(t *testing.T) {
 }
 
 func TestFramesTakesEverythingQueued(t *testing.T) {
-	c := &conn{out: make(chan item, 8), close: make(chan struct{})}
+	c := newConn(nil, &Handler{cfg: Config{Queue: 8}})
 	for _, m := range []string{`{"type":"move"}`, `{"type":"ack"}`, `{"type":"presence"}`} {
 		c.Send([]byte(m))
 	}
-	buf := c.frames(nil, item{b: []byte(`{"type":"first"}`)})
-	if len(c.out) != 0 {
-		t.Fatalf("%d messages left in the queue", len(c.out))
+	buf := c.frames(appendTextFrame(nil, []byte(`{"type":"first"}`)))
+	if len(c.pend) != 0 {
+		t.Fatalf("%d messages left in the queue", len(c.pend))
 	}
 	got := readFrames(t, buf, 4)
 	want := []string{`{"type":"first"}`, `{"type":"move"}`, `{"type":"ack"}`, `{"type":"presence"}`}
@@ -81,14 +81,14 @@ func TestFramesTakesEverythingQueued(t *testing.T) {
 }
 
 func TestFramesStopsAtTheBatchLimit(t *testing.T) {
-	c := &conn{out: make(chan item, 8), close: make(chan struct{})}
+	c := newConn(nil, &Handler{cfg: Config{Queue: 8}})
 	big := bytes.Repeat([]byte("y"), maxBatchBytes/2)
 	for range 4 {
 		c.Send(big)
 	}
-	buf := c.frames(nil, item{b: big})
-	if len(c.out) != 3 {
-		t.Fatalf("%d messages left in the queue, want 3 (the batch stops past %d bytes)", len(c.out), maxBatchBytes)
+	buf := c.frames(appendTextFrame(nil, big))
+	if len(c.pend) != 3 {
+		t.Fatalf("%d messages left in the queue, want 3 (the batch stops past %d bytes)", len(c.pend), maxBatchBytes)
 	}
 	readFrames(t, buf, 2)
 }
@@ -96,13 +96,13 @@ func TestFramesStopsAtTheBatchLimit(t *testing.T) {
 // TestSendAllLeavesTogether: SendAll's messages are one queue entry, framed
 // as the writer frames single messages.
 func TestSendAllLeavesTogether(t *testing.T) {
-	c := &conn{out: make(chan item, 8), close: make(chan struct{})}
+	c := newConn(nil, &Handler{cfg: Config{Queue: 8}})
 	c.Send([]byte(`{"type":"presence"}`))
 	c.SendAll([]byte(`{"type":"move"}`), []byte(`{"type":"ack"}`))
-	if len(c.out) != 2 {
-		t.Fatalf("%d queue entries, want 2", len(c.out))
+	if len(c.pend) != 2 {
+		t.Fatalf("%d queue entries, want 2", len(c.pend))
 	}
-	buf := c.frames(nil, <-c.out)
+	buf := c.frames(nil)
 	got := readFrames(t, buf, 3)
 	want := []string{`{"type":"presence"}`, `{"type":"move"}`, `{"type":"ack"}`}
 	for i := range want {

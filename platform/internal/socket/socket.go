@@ -1,6 +1,7 @@
 // Package socket carries the room protocol over WebSocket
 // (GET /api/v1/rooms/{room}/socket): the handshake's Origin check, the
-// hello, one writer goroutine per connection with a bounded queue, ping/pong
+// hello, messages written by their sender while the socket takes them and
+// otherwise by one writer goroutine per connection from a bounded queue, ping/pong
 // dead-peer detection, a frame size limit, per-connection message credits
 // and per-IP limits on wrong seat keys.
 //
@@ -15,8 +16,10 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
+	"os"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/banmen/banmen/platform/internal/ratelimit"
@@ -173,16 +176,38 @@ func (h *Handler) Shutdown() {
 }
 
 // conn is one connection: the room's Subscriber.
+//
+// A message is written by the goroutine that sends it when nothing else is
+// being written or waits: one write system call that takes what the socket
+// can hold without waiting (tryWrite), and the writer goroutine writes
+// whatever is left. Handing every message to the writer cost a wake-up and
+// two switches per message, about a twentieth of the host's CPU per move.
+// Otherwise the message waits in pend, in order, for the writer.
 type conn struct {
 	ws    *websocket.Conn
 	h     *Handler
-	out   chan item
-	close chan struct{} // closed by Close
+	raw   syscall.RawConn // nil: every message goes through the writer
+	close chan struct{}   // closed by Close
+	wake  chan struct{}   // (capacity 1) the writer has something to do
 	once  sync.Once
 	code  int
 	text  string
 	drain bool // write what is queued before the close frame
-	done  chan struct{}
+
+	mu      sync.Mutex
+	closed  bool
+	busy    bool   // a sender or the writer is writing to the socket
+	pend    []item // waiting for the writer, in order
+	pingDue bool   // the writer's ping waits for the socket
+	failed  bool   // a sender's write failed: the writer ends the connection
+	direct  []byte // the frames a sender writes (used only while busy)
+	partial int    // messages a sender left part of to the writer (for tests)
+
+	done chan struct{}
+}
+
+func newConn(ws *websocket.Conn, h *Handler) *conn {
+	return &conn{ws: ws, h: h, close: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // item is one entry of a connection's queue: a message, or (framed) the
@@ -210,19 +235,60 @@ func (c *conn) SendAll(msgs ...[]byte) bool {
 	return c.queue(item{b: b, framed: true})
 }
 
-func (c *conn) queue(it item) bool {
+func (c *conn) signal() {
 	select {
-	case <-c.close:
-		return false
+	case c.wake <- struct{}{}:
 	default:
 	}
-	select {
-	case c.out <- it:
-		return true
-	default:
+}
+
+func (c *conn) queue(it item) bool {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return false
+	}
+	if len(c.pend) >= c.h.cfg.Queue {
+		c.mu.Unlock()
 		c.closeWith(CloseTooSlow, "too slow", false)
 		return false
 	}
+	if c.busy || len(c.pend) > 0 || c.raw == nil {
+		c.pend = append(c.pend, it)
+		idle := !c.busy
+		c.mu.Unlock()
+		if idle {
+			c.signal()
+		}
+		return true
+	}
+	c.busy = true
+	c.mu.Unlock()
+	c.direct = it.appendTo(c.direct[:0])
+	n, err := tryWrite(c.raw, c.direct)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The writer's deadline went stale while senders wrote: the
+		// writer writes it, with a new one.
+		n, err = 0, nil
+	}
+	c.mu.Lock()
+	c.busy = false
+	if err != nil {
+		c.failed = true
+	} else if n < len(c.direct) {
+		// The socket is full: the rest goes first, by the writer.
+		c.pend = slices.Insert(c.pend, 0, item{b: slices.Clone(c.direct[n:]), framed: true})
+		c.partial++
+	}
+	if cap(c.direct) > maxKeptBuffer {
+		c.direct = nil
+	}
+	wake := c.failed || c.closed || c.pingDue || len(c.pend) > 0
+	c.mu.Unlock()
+	if wake {
+		c.signal()
+	}
+	return err == nil
 }
 
 // Close implements room.Subscriber.
@@ -230,16 +296,41 @@ func (c *conn) Close(code int, reason string) { c.closeWith(code, reason, true) 
 
 func (c *conn) closeWith(code int, reason string, drain bool) {
 	c.once.Do(func() {
+		c.mu.Lock()
+		c.closed = true
 		c.code, c.text, c.drain = code, reason, drain
+		c.mu.Unlock()
 		close(c.close)
 	})
 }
 
-// writer is the only goroutine that writes data frames: queued messages,
-// pings, and at the end the close frame. It frames every message waiting in
-// the queue and writes them with one system call (a move's event and its
-// ack, queued together, leave together): one write per message was a sixth
-// of the host's CPU in the load test.
+// claim waits until no sender is writing and makes the writer the one that
+// is; it reports the queue's state at that moment.
+func (c *conn) claim() {
+	for {
+		c.mu.Lock()
+		if !c.busy {
+			c.busy = true
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		<-c.wake // the sender signals when it is done (the conn is closed)
+	}
+}
+
+func (c *conn) release() {
+	c.mu.Lock()
+	c.busy = false
+	more := len(c.pend) > 0 || c.pingDue || c.failed
+	c.mu.Unlock()
+	if more {
+		c.signal()
+	}
+}
+
+// writer writes what senders could not: queued messages (all of them in one
+// system call, up to maxBatchBytes), pings, and at the end the close frame.
 func (c *conn) writer() {
 	defer close(c.done)
 	ws, cfg := c.ws, c.h.cfg
@@ -247,8 +338,11 @@ func (c *conn) writer() {
 	defer ping.Stop()
 	var buf []byte
 	var writeBy time.Time
-	write := func(first item) bool {
-		buf = c.frames(buf[:0], first)
+	write := func() bool {
+		buf = c.frames(buf[:0])
+		if len(buf) == 0 {
+			return true
+		}
 		nc := ws.NetConn()
 		// A write gets between half and all of WriteTimeout: the deadline
 		// moves only when less than half is left (a timer change per
@@ -257,31 +351,29 @@ func (c *conn) writer() {
 			writeBy = now.Add(cfg.WriteTimeout)
 			nc.SetWriteDeadline(writeBy)
 		}
-		// One Write call: the library's own control frames (a pong or
-		// the 1009 close the reader may send) are single Write calls
-		// too, and the descriptor's write lock keeps them whole.
+		// One Write call: the library's own control frames (the 1009
+		// close the reader may send) are single Write calls too, and the
+		// descriptor's write lock keeps them whole.
 		_, err := nc.Write(buf)
 		if cap(buf) > maxKeptBuffer {
 			buf = nil
 		}
 		return err == nil
 	}
+	fail := func(reason string) {
+		c.closeWith(CloseInternal, reason, false)
+		ws.SetReadDeadline(time.Now()) // wake the reader
+	}
 	for {
 		select {
-		case b := <-c.out:
-			if !write(b) {
-				c.closeWith(CloseInternal, "write failed", false)
-				ws.SetReadDeadline(time.Now()) // wake the reader
-				return
-			}
+		case <-c.wake:
 		case <-ping.C:
-			if ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(cfg.WriteTimeout)) != nil {
-				c.closeWith(CloseInternal, "ping failed", false)
-				ws.SetReadDeadline(time.Now())
-				return
-			}
+			c.mu.Lock()
+			c.pingDue = true
+			c.mu.Unlock()
 		case <-c.close:
-			for c.drain && len(c.out) > 0 && write(<-c.out) {
+			c.claim()
+			for c.drain && c.queued() && write() {
 			}
 			ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.text), time.Now().Add(cfg.WriteTimeout))
 			// The reader ends on the peer's answering close frame, or at
@@ -289,7 +381,36 @@ func (c *conn) writer() {
 			ws.SetReadDeadline(time.Now().Add(2 * time.Second))
 			return
 		}
+		c.mu.Lock()
+		if c.failed {
+			c.mu.Unlock()
+			fail("write failed")
+			return
+		}
+		if c.busy || (len(c.pend) == 0 && !c.pingDue) {
+			c.mu.Unlock() // a sender is writing: it signals when done
+			continue
+		}
+		c.busy = true
+		pingNow := c.pingDue
+		c.pingDue = false
+		c.mu.Unlock()
+		if !write() {
+			fail("write failed")
+			return
+		}
+		if pingNow && ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(cfg.WriteTimeout)) != nil {
+			fail("ping failed")
+			return
+		}
+		c.release()
 	}
+}
+
+func (c *conn) queued() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pend) > 0
 }
 
 const (
@@ -300,17 +421,21 @@ const (
 	maxKeptBuffer = 256 << 10
 )
 
-// frames appends first and then every item waiting in the queue (up to
-// maxBatchBytes) to buf, each message as one unmasked final text frame.
-func (c *conn) frames(buf []byte, first item) []byte {
-	buf = first.appendTo(buf)
-	for len(buf) < maxBatchBytes {
-		select {
-		case it := <-c.out:
-			buf = it.appendTo(buf)
-		default:
-			return buf
-		}
+// frames appends the queued items (up to maxBatchBytes) to buf, each
+// message as one unmasked final text frame, and takes them off the queue.
+func (c *conn) frames(buf []byte) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	i := 0
+	for i < len(c.pend) && len(buf) < maxBatchBytes {
+		buf = c.pend[i].appendTo(buf)
+		c.pend[i] = item{}
+		i++
+	}
+	if i == len(c.pend) {
+		c.pend = c.pend[:0] // the array is kept for the next messages
+	} else {
+		c.pend = c.pend[i:]
 	}
 	return buf
 }
@@ -339,10 +464,19 @@ func appendTextFrame(buf, msg []byte) []byte {
 	return append(buf, msg...)
 }
 
+// appendControlFrame appends a server's control frame (a payload of at most
+// 125 bytes, as the peer's ping carries).
+func appendControlFrame(buf []byte, op int, payload string) []byte {
+	payload = payload[:min(len(payload), 125)]
+	buf = append(buf, 0x80|byte(op), byte(len(payload)))
+	return append(buf, payload...)
+}
+
 // serve runs one connection: the reader in this goroutine, the writer in
 // another; it returns only after both have ended.
 func (h *Handler) serve(ws *websocket.Conn) {
-	c := &conn{ws: ws, h: h, out: make(chan item, h.cfg.Queue), close: make(chan struct{}), done: make(chan struct{})}
+	c := newConn(ws, h)
+	c.raw = rawConn(ws.NetConn())
 	h.mu.Lock()
 	if h.shutdown {
 		h.mu.Unlock()
@@ -359,6 +493,13 @@ func (h *Handler) serve(ws *websocket.Conn) {
 		h.wg.Done()
 	}()
 	ws.SetReadLimit(int64(h.cfg.FrameBytes))
+	// A pong goes out through the queue like any message: the library
+	// writing it itself could land inside a message a sender left half
+	// written for the writer.
+	ws.SetPingHandler(func(data string) error {
+		c.queue(item{b: appendControlFrame(nil, websocket.PongMessage, data), framed: true})
+		return nil
+	})
 	go c.writer()
 	defer func() {
 		c.closeWith(CloseNormal, "", true)

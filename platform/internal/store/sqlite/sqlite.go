@@ -3,6 +3,13 @@
 // commits the appends of many rooms in one transaction (group commit), and
 // read through a small pool of reader connections.
 //
+// The log is kept in commit order (table log, by seq), each action pointing
+// at its room's previous one, and each room's version, last action and its
+// time are a row of heads: a group commit then dirties the log's last pages
+// and a few pages of heads, not a page per room, and a group's plain
+// appends are one INSERT and one UPDATE (appendMany). A room's actions are
+// read by walking back from its head.
+//
 // It must never hold a seat key (only hashes) and never interpret a move.
 package sqlite
 
@@ -13,9 +20,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/banmen/banmen/platform/internal/store"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -52,6 +61,40 @@ CREATE TABLE actions (
 	PRIMARY KEY (room, version)
 ) STRICT, WITHOUT ROWID;
 `,
+	// 2: the log is written in commit order, not kept sorted by room. With
+	// actions keyed by (room, version) every action of a group commit
+	// landed on a different leaf page (its room's), so a commit of N
+	// appends wrote N pages to the WAL. Now a group's actions share the
+	// log's last pages, and each room's head (its version, last action and
+	// last action's time) is a row of a small table whose pages many rooms
+	// share. A room's actions are found by walking back from its head
+	// through prev, each a lookup by seq.
+	2: `
+CREATE TABLE heads (
+	room    TEXT PRIMARY KEY REFERENCES rooms(id) ON DELETE CASCADE,
+	version INTEGER NOT NULL,
+	last    INTEGER NOT NULL,
+	at      INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE TABLE log (
+	seq     INTEGER PRIMARY KEY,
+	room    TEXT NOT NULL,
+	version INTEGER NOT NULL,
+	prev    INTEGER NOT NULL,
+	kind    TEXT NOT NULL,
+	seat    INTEGER NOT NULL,
+	move    TEXT NOT NULL,
+	at      INTEGER NOT NULL
+) STRICT;
+INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
+	SELECT n, room, version, COALESCE(LAG(n) OVER (PARTITION BY room ORDER BY version), 0), kind, seat, move, at
+	FROM (SELECT ROW_NUMBER() OVER (ORDER BY room, version) AS n, * FROM actions)
+	ORDER BY n;
+INSERT INTO heads(room, version, last, at)
+	SELECT rooms.id, COALESCE(l.version, 0), COALESCE(l.seq, 0), COALESCE(l.at, 0)
+	FROM rooms LEFT JOIN (SELECT room, MAX(version) AS version, seq, at FROM log GROUP BY room) AS l ON l.room = rooms.id;
+DROP TABLE actions;
+`,
 }
 
 // maxBatch bounds how many appends share one transaction.
@@ -71,7 +114,12 @@ type Store struct {
 	// The statements of every append, prepared once on the writer
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
-	savepoint, release, insert *sql.Stmt
+	savepoint, release, insert, head *sql.Stmt
+	// The writer's scratch space for appendMany, kept between batches.
+	plain, round                  []int
+	seen                          map[string]struct{}
+	rows                          []byte
+	insertMany, headMany, lastSeq *sql.Stmt
 }
 
 var _ store.Store = (*Store)(nil)
@@ -82,9 +130,15 @@ type request struct {
 	ctx context.Context
 	fn  func(tx *sql.Tx) error
 	res chan error
-	// single: fn runs one statement, which SQLite undoes by itself when it
-	// fails (statement atomicity), so it needs no savepoint.
+	// single: fn needs no savepoint. Either it runs one statement, which
+	// SQLite undoes by itself when it fails (statement atomicity), or a
+	// failure after its first write is a *fatal, which rolls the whole
+	// batch back.
 	single bool
+	// act, when set, is a plain append (no key hash) that the writer adds
+	// with the batch's other plain appends in one statement (appendMany);
+	// fn is then unused.
+	act *store.Action
 }
 
 // dsn is the writer's connection string: WAL, a commit is on disk before
@@ -138,7 +192,7 @@ func Open(path string) (*Store, error) {
 		return nil, err
 	}
 	r.SetMaxOpenConns(4)
-	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{})}
+	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{}), seen: map[string]struct{}{}}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
@@ -146,6 +200,10 @@ func Open(path string) (*Store, error) {
 		{&s.savepoint, `SAVEPOINT req`},
 		{&s.release, `RELEASE req`},
 		{&s.insert, appendSQL},
+		{&s.head, headSQL},
+		{&s.insertMany, appendManySQL},
+		{&s.headMany, headManySQL},
+		{&s.lastSeq, `SELECT COALESCE(MAX(seq), 0) FROM log`},
 	} {
 		if *p.st, err = w.Prepare(p.sql); err != nil {
 			w.Close()
@@ -189,9 +247,11 @@ func migrate(db *sql.DB) error {
 }
 
 // writer is the only user of the writer connection. It takes the requests
-// waiting (up to maxBatch), runs them in one BEGIN IMMEDIATE transaction,
-// each in a savepoint so one failure leaves the others, commits, and only
-// then answers each: an append is durable when its caller hears back.
+// waiting (up to maxBatch), runs them in one BEGIN IMMEDIATE transaction in
+// the order they came, so that one failure leaves the others (each in a
+// savepoint, or one statement SQLite undoes by itself; runs of plain
+// appends a few statements for all of them, see appendMany), commits, and
+// only then answers each: an append is durable when its caller hears back.
 //
 // Under load it first waits a little for more (see commitDelay): a commit
 // costs about as much CPU as twenty-five appends (its fsync and its WAL
@@ -269,13 +329,29 @@ func (s *Store) commit(batch []*request) {
 		}
 		return
 	}
+	plain := s.plain[:0]
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			results[i] = err
 			continue
 		}
+		if r.act != nil {
+			plain = append(plain, i)
+			continue
+		}
+		// The plain appends before this request go first: the batch is
+		// applied in the order it arrived.
+		if err := s.appendMany(tx, batch, plain, results); err != nil {
+			s.abort(tx, batch, err)
+			return
+		}
+		plain = plain[:0]
 		if r.single {
 			results[i] = r.fn(tx)
+			if f, ok := results[i].(*fatal); ok {
+				s.abort(tx, batch, f.err)
+				return
+			}
 			continue
 		}
 		if _, err := tx.Stmt(s.savepoint).Exec(); err != nil {
@@ -284,18 +360,23 @@ func (s *Store) commit(batch []*request) {
 		}
 		if err := r.fn(tx); err != nil {
 			results[i] = err
+			if f, ok := err.(*fatal); ok {
+				results[i] = f.err // the savepoint undoes it
+			}
 			if _, rbErr := tx.Exec(`ROLLBACK TO req`); rbErr != nil {
 				// The transaction is unusable: fail the whole batch.
-				tx.Rollback()
-				for _, r := range batch {
-					r.res <- fmt.Errorf("rollback to savepoint: %w", rbErr)
-				}
+				s.abort(tx, batch, fmt.Errorf("rollback to savepoint: %w", rbErr))
 				return
 			}
 		}
 		if _, err := tx.Stmt(s.release).Exec(); err != nil && results[i] == nil {
 			results[i] = err
 		}
+	}
+	s.plain = plain
+	if err := s.appendMany(tx, batch, plain, results); err != nil {
+		s.abort(tx, batch, err)
+		return
 	}
 	if err := tx.Commit(); err != nil {
 		for _, r := range batch {
@@ -306,6 +387,21 @@ func (s *Store) commit(batch []*request) {
 	s.commits.Add(1)
 	for i, r := range batch {
 		r.res <- results[i]
+	}
+}
+
+// fatal is a request's error that leaves the transaction in a state no
+// request may commit: the writer rolls the whole batch back.
+type fatal struct{ err error }
+
+func (f *fatal) Error() string { return f.err.Error() }
+func (f *fatal) Unwrap() error { return f.err }
+
+// abort rolls the batch's transaction back and fails every request of it.
+func (s *Store) abort(tx *sql.Tx, batch []*request, err error) {
+	tx.Rollback()
+	for _, r := range batch {
+		r.res <- err
 	}
 }
 
@@ -351,51 +447,198 @@ func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte
 		if n, _ := res.RowsAffected(); n == 0 {
 			return store.ErrExists
 		}
+		if _, err := tx.Exec(`INSERT INTO heads(room, version, last, at) VALUES (?, 0, 0, 0)`, r.ID); err != nil {
+			return err
+		}
 		_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, 0, ?)`, r.ID, hostKeyHash)
 		return err
 	})
 }
 
-// appendSQL appends an action in one statement on the actions table alone:
-// it inserts only when the room exists and a.Version follows the room's
-// last action. A room's version and last touch are not written on each
-// append but read from its log (roomSQL, purgeSQL): updating the rooms row
-// too doubled the pages every group commit wrote.
-const appendSQL = `INSERT INTO actions(room, version, kind, seat, move, at)
-	SELECT ?1, ?2, ?3, ?4, ?5, ?6
-	WHERE COALESCE((SELECT version FROM actions WHERE room = ?1 ORDER BY version DESC LIMIT 1), 0) = ?2 - 1
-	AND EXISTS (SELECT 1 FROM rooms WHERE id = ?1)`
+// appendSQL adds an action to the log when the room's head is at the
+// version before a.Version; the row points at the room's previous action
+// (the head's last). headSQL then moves the head to it.
+const (
+	appendSQL = `INSERT INTO log(room, version, prev, kind, seat, move, at)
+	SELECT ?1, ?2, last, ?3, ?4, ?5, ?6 FROM heads WHERE room = ?1 AND version = ?2 - 1`
+	headSQL = `UPDATE heads SET version = ?2, last = last_insert_rowid(), at = ?3 WHERE room = ?1`
+)
+
+// appendManySQL is appendSQL for many actions at once, given as one JSON
+// array of [room, version, kind, seat, move, at] (of different rooms), each
+// row with its own seq above ?2 in the array's order; headManySQL then moves
+// the heads of the rooms it added to. (The room and version are taken from
+// the head they matched, so that each is extracted from the JSON once; the
+// seq says the order, so the rows may go in any.) One statement for a whole group
+// instead of one per action: the statement's fixed cost (binding, cursors,
+// database/sql) was most of an append's.
+const (
+	appendManySQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
+	SELECT ?2 + 1 + j.key, heads.room, heads.version + 1, heads.last, j.value->>2, j.value->>3, j.value->>4, j.value->>5
+	FROM jsonb_each(?1) AS j JOIN heads ON heads.room = j.value->>0 AND heads.version = (j.value->>1) - 1`
+	headManySQL = `UPDATE heads SET version = n.version, last = n.seq, at = n.at
+	FROM (SELECT room, version, seq, at FROM log WHERE seq > ?1) AS n
+	WHERE heads.room = n.room AND heads.version = n.version - 1`
+)
+
+// appendMany adds the plain appends batch[i] for i in idx: in rounds of
+// one append per room (a second append of a room in the same batch goes in
+// the next round, after the first has moved the head), each round one
+// appendManySQL and one headManySQL. An error it returns leaves the
+// transaction unfit to commit.
+func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []error) error {
+	for len(idx) > 0 {
+		// rest keeps in idx's own array, behind the one being read, the
+		// appends left for the next round.
+		round, rest := s.round[:0], idx[:0]
+		clear(s.seen)
+		b := append(s.rows[:0], '[')
+		for _, i := range idx {
+			a := batch[i].act
+			if _, dup := s.seen[a.Room]; dup {
+				rest = append(rest, i)
+				continue
+			}
+			s.seen[a.Room] = struct{}{}
+			if len(round) > 0 {
+				b = append(b, ',')
+			}
+			b = appendRow(b, a)
+			round = append(round, i)
+		}
+		b = append(b, ']')
+		s.rows, s.round = b, round
+		var last int64
+		if err := tx.Stmt(s.lastSeq).QueryRow().Scan(&last); err != nil {
+			return err
+		}
+		res, err := tx.Stmt(s.insertMany).Exec(b, last)
+		if err != nil {
+			return err
+		}
+		added, _ := res.RowsAffected()
+		if res, err = tx.Stmt(s.headMany).Exec(last); err != nil {
+			return err
+		}
+		if moved, _ := res.RowsAffected(); moved != added {
+			return fmt.Errorf("appended %d actions but moved %d heads", added, moved)
+		}
+		if int(added) < len(round) {
+			if err := s.refused(tx, batch, round, last, results); err != nil {
+				return err
+			}
+		}
+		idx = rest
+	}
+	return nil
+}
+
+// refused sets the results of the appends of a round that were not added
+// (those whose room has no row above seq last): ErrNotFound or ErrConflict.
+func (s *Store) refused(tx *sql.Tx, batch []*request, round []int, last int64, results []error) error {
+	rows, err := tx.Query(`SELECT room FROM log WHERE seq > ?`, last)
+	if err != nil {
+		return err
+	}
+	added := map[string]bool{}
+	for rows.Next() {
+		var room string
+		if err := rows.Scan(&room); err != nil {
+			rows.Close()
+			return err
+		}
+		added[room] = true
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	for _, i := range round {
+		if room := batch[i].act.Room; !added[room] {
+			results[i] = roomRefusal(tx, room)
+		}
+	}
+	return nil
+}
+
+// roomRefusal is why an append to room was not added: ErrNotFound when
+// the room does not exist, else ErrConflict.
+func roomRefusal(tx *sql.Tx, room string) error {
+	var one int
+	if err := tx.QueryRow(`SELECT 1 FROM rooms WHERE id = ?`, room).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	} else if err != nil {
+		return err
+	}
+	return store.ErrConflict
+}
+
+// appendRow appends a's row of appendManySQL's JSON array to b.
+func appendRow(b []byte, a *store.Action) []byte {
+	b = appendJSONString(append(b, '['), a.Room)
+	b = strconv.AppendInt(append(b, ','), a.Version, 10)
+	b = appendJSONString(append(b, ','), a.Kind)
+	b = strconv.AppendInt(append(b, ','), int64(a.Seat), 10)
+	b = appendJSONString(append(b, ','), a.Move)
+	b = strconv.AppendInt(append(b, ','), a.At.UnixNano(), 10)
+	return append(b, ']')
+}
+
+// appendJSONString appends s as a JSON string; s must be jsonSafe.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '"' || c == '\\' {
+			b = append(b, '\\', c)
+		} else {
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+// jsonSafe: s is valid UTF-8 without control characters, so that it goes
+// through appendJSONString and SQLite's JSON functions unchanged. An
+// action with other text is appended on its own (as one with a key hash).
+func jsonSafe(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
+}
 
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, a store.Action) error {
-	insert := func(tx *sql.Tx) error {
+	r := &request{ctx: context.WithoutCancel(ctx), res: make(chan error, 1), act: &a}
+	if a.KeyHash != nil || !jsonSafe(a.Room) || !jsonSafe(a.Kind) || !jsonSafe(a.Move) {
+		r.act, r.fn, r.single = nil, s.appendOne(a), a.KeyHash == nil
+	}
+	return s.send(ctx, r)
+}
+
+// appendOne is the request function of an append that appendMany does not
+// take: its log row and head, and its seat's key hash when it has one (in
+// the request's savepoint).
+func (s *Store) appendOne(a store.Action) func(tx *sql.Tx) error {
+	return func(tx *sql.Tx) error {
 		res, err := tx.Stmt(s.insert).Exec(a.Room, a.Version, a.Kind, a.Seat, a.Move, a.At.UnixNano())
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			var one int
-			if err := tx.QueryRow(`SELECT 1 FROM rooms WHERE id = ?`, a.Room).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-				return store.ErrNotFound
-			} else if err != nil {
-				return err
-			}
-			return store.ErrConflict
+			return roomRefusal(tx, a.Room)
 		}
-		return nil
-	}
-	r := &request{ctx: context.WithoutCancel(ctx), res: make(chan error, 1), fn: insert, single: a.KeyHash == nil}
-	if a.KeyHash != nil {
-		r.fn = func(tx *sql.Tx) error {
-			if err := insert(tx); err != nil {
-				return err
-			}
-			_, err := tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
-				ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
-			return err
+		if _, err := tx.Stmt(s.head).Exec(a.Room, a.Version, a.At.UnixNano()); err != nil {
+			return &fatal{err}
 		}
+		if a.KeyHash == nil {
+			return nil
+		}
+		_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
+			ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
+		return err
 	}
-	return s.send(ctx, r)
 }
 
 // Touch implements store.Store.
@@ -412,26 +655,47 @@ func (s *Store) Touch(ctx context.Context, id string, at time.Time) error {
 	})
 }
 
+// purgeLogSQL deletes the log of the rooms purgeSQL is about to delete,
+// walking each one's actions back from its head; purgeSQL then deletes the
+// rooms (their heads and seats go with them).
+const purgeLogSQL = `WITH RECURSIVE doomed(seq) AS (
+		SELECT heads.last FROM rooms JOIN heads ON heads.room = rooms.id
+		WHERE rooms.touched < ?1 AND heads.at < ?1 AND heads.last > 0
+		UNION ALL
+		SELECT log.prev FROM doomed JOIN log ON log.seq = doomed.seq WHERE log.prev > 0 AND log.prev < log.seq)
+	DELETE FROM log WHERE seq IN doomed`
+
 // purgeSQL deletes the rooms whose last touch and last action are both
-// before the cutoff (the index on touched finds the candidates; only their
-// logs are read).
+// before the cutoff (the index on touched finds the candidates).
 const purgeSQL = `DELETE FROM rooms WHERE touched < ?1
-	AND COALESCE((SELECT at FROM actions WHERE room = rooms.id ORDER BY version DESC LIMIT 1), 0) < ?1
+	AND (SELECT at FROM heads WHERE room = rooms.id) < ?1
 	RETURNING id`
 
-// roomSQL reads a room: its version is its last action's, its touch time
-// the later of the row's (creation, Touch) and the last action's. The
+// roomSQL reads a room: its version is its head's, its touch time the
+// later of the row's (creation, Touch) and the last action's. The
 // rooms.version column of the first schema is no longer written.
-const roomSQL = `SELECT variant, options, seats, rules_version, created,
-	MAX(touched, COALESCE(last.at, 0)), COALESCE(last.version, 0)
-	FROM rooms LEFT JOIN (SELECT version, at FROM actions WHERE room = ?1 ORDER BY version DESC LIMIT 1) AS last
-	WHERE id = ?1`
+const roomSQL = `SELECT variant, options, seats, rules_version, created, MAX(touched, heads.at), heads.version
+	FROM rooms JOIN heads ON heads.room = rooms.id WHERE id = ?1`
+
+// actionsSQL reads a room's actions after a version: back from its head
+// along prev, then in order. A row's prev is always below its seq (a new
+// row's seq is above every row's), which also bounds the walk.
+const actionsSQL = `WITH RECURSIVE chain(seq, version, kind, seat, move, at, prev) AS (
+		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
+		FROM heads JOIN log ON log.seq = heads.last WHERE heads.room = ?1 AND log.version > ?2
+		UNION ALL
+		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
+		FROM chain JOIN log ON log.seq = chain.prev WHERE chain.prev < chain.seq AND log.version > ?2)
+	SELECT version, kind, seat, move, at FROM chain ORDER BY version`
 
 // Purge implements store.Store.
 func (s *Store) Purge(ctx context.Context, cutoff time.Time) ([]string, error) {
 	var ids []string
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		ids = ids[:0]
+		if _, err := tx.Exec(purgeLogSQL, cutoff.UnixNano()); err != nil {
+			return err
+		}
 		rows, err := tx.Query(purgeSQL, cutoff.UnixNano())
 		if err != nil {
 			return err
@@ -489,7 +753,7 @@ func (s *Store) SeatKeys(ctx context.Context, id string) ([]store.SeatKey, error
 
 // Actions implements store.Store.
 func (s *Store) Actions(ctx context.Context, id string, after int64) ([]store.Action, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT version, kind, seat, move, at FROM actions WHERE room = ? AND version > ? ORDER BY version`, id, after)
+	rows, err := s.r.QueryContext(ctx, actionsSQL, id, after)
 	if err != nil {
 		return nil, err
 	}
@@ -519,7 +783,7 @@ func (s *Store) Close() error {
 	close(s.reqs)
 	s.mu.Unlock()
 	<-s.done
-	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert} {
+	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert, s.head, s.insertMany, s.headMany, s.lastSeq} {
 		st.Close()
 	}
 	return errors.Join(s.r.Close(), s.w.Close())

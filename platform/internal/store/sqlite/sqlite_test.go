@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sync"
@@ -228,5 +230,297 @@ func TestCommitDelay(t *testing.T) {
 		if got := commitDelay(c.prev, c.last); got != c.want {
 			t.Errorf("commitDelay(%d, %v) = %v, want %v", c.prev, c.last, got, c.want)
 		}
+	}
+}
+
+// TestMigrateActionsToLog: a database made by the first schema (actions
+// keyed by room and version) keeps its rooms, seat keys and logs when
+// migration 2 moves the actions into the log, and appends go on from
+// each room's last version.
+func TestMigrateActionsToLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	old, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY) STRICT`,
+		migrations[1],
+		`INSERT INTO schema_migrations(version) VALUES (1)`,
+		`INSERT INTO rooms(id, variant, options, seats, rules_version, created, touched) VALUES
+			('a', 'shogi', '{"x":"1"}', 2, 'v1', 10, 20), ('b', 'xiangqi', '{}', 2, '', 30, 40), ('empty', 'shogi', '{}', 2, '', 50, 60)`,
+		`INSERT INTO seats(room, seat, key_hash) VALUES ('a', 0, x'01'), ('a', 1, x'02'), ('b', 0, x'03'), ('empty', 0, x'04')`,
+		// Interleaved as a busy host writes them.
+		`INSERT INTO actions(room, version, kind, seat, move, at) VALUES
+			('a', 1, 'move', 0, '7g7f', 100), ('b', 1, 'move', 0, 'h2e2', 101), ('a', 2, 'move', 1, '3c3d', 102),
+			('b', 2, 'claim', 1, '', 103), ('a', 3, 'resign', 0, '', 104)`,
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	old.Close()
+
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		id      string
+		version int64
+		touched int64
+		moves   []string
+	}{
+		{"a", 3, 104, []string{"1 move 0 7g7f 100", "2 move 1 3c3d 102", "3 resign 0  104"}},
+		{"b", 2, 103, []string{"1 move 0 h2e2 101", "2 claim 1  103"}},
+		{"empty", 0, 60, nil},
+	} {
+		r, err := s.Room(ctx, c.id)
+		if err != nil || r.Version != c.version || r.Touched.UnixNano() != c.touched {
+			t.Errorf("Room(%s) = version %d touched %d (%v); want %d and %d", c.id, r.Version, r.Touched.UnixNano(), err, c.version, c.touched)
+		}
+		acts, err := s.Actions(ctx, c.id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range acts {
+			got = append(got, fmt.Sprint(a.Version, " ", a.Kind, " ", a.Seat, " ", a.Move, " ", a.At.UnixNano()))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.moves) {
+			t.Errorf("Actions(%s) = %q, want %q", c.id, got, c.moves)
+		}
+	}
+	if keys, err := s.SeatKeys(ctx, "a"); err != nil || len(keys) != 2 || keys[1].Hash[0] != 2 {
+		t.Errorf("SeatKeys(a) = %v, %v", keys, err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 3, Kind: "move", At: time.Unix(0, 200)}); err != store.ErrConflict {
+		t.Errorf("append of a taken version after the migration: %v, want ErrConflict", err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 4, Kind: "move", Move: "2g2f", At: time.Unix(0, 200)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "empty", Version: 1, Kind: "move", Move: "x", At: time.Unix(0, 201)}); err != nil {
+		t.Fatal(err)
+	}
+	if acts, _ := s.Actions(ctx, "a", 2); len(acts) != 2 || acts[1].Move != "2g2f" {
+		t.Errorf("Actions(a, 2) after an append = %+v", acts)
+	}
+	var n int
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM sqlite_schema WHERE name = 'actions'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the actions table is still there (%d, %v)", n, err)
+	}
+	// Purge walks each room's log back from its head.
+	if ids, err := s.Purge(ctx, time.Unix(0, 150)); err != nil || fmt.Sprint(ids) != "[b]" {
+		t.Errorf("Purge = %v, %v; want [b]", ids, err)
+	}
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM log WHERE room = 'b'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("b's log has %d rows after its purge (%v)", n, err)
+	}
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM log`).Scan(&n); err != nil || n != 5 {
+		t.Errorf("the log has %d rows, want a's 4 and empty's 1 (%v)", n, err)
+	}
+}
+
+// BenchmarkActions: a room's whole log (160 actions) read back, as a room
+// is loaded, in a store where 100 rooms wrote their actions in turn.
+func BenchmarkActions(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "rooms.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	const rooms, plies = 100, 160
+	for i := range rooms {
+		if err := s.CreateRoom(ctx, store.Room{ID: fmt.Sprintf("room-%017d", i), Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for v := int64(1); v <= plies; v++ {
+		var wg sync.WaitGroup
+		for i := range rooms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := s.Append(ctx, store.Action{Room: fmt.Sprintf("room-%017d", i), Version: v, Kind: "move", Move: "7g7f", At: time.Unix(0, v)}); err != nil {
+					b.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		acts, err := s.Actions(ctx, fmt.Sprintf("room-%017d", i%rooms), 0)
+		if err != nil || len(acts) != plies {
+			b.Fatal(len(acts), err)
+		}
+	}
+}
+
+// TestAppendManyInOneBatch: the plain appends of one batch go in one
+// statement (appendMany), and each still gets its own answer: two rooms
+// appended twice in the same batch (the second in a later round), a
+// duplicate version (exactly one wins), a gap, an unknown room, and move
+// texts that JSON must carry exactly or that are appended on their own
+// (control characters, invalid UTF-8).
+func TestAppendManyInOneBatch(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", `q"\r`, "é"} {
+		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts := []string{`7g7f`, `say "hi" \ bye`, "日本 ☗", "tab\there", "bad\xffutf8", "nul\x00", ""}
+	type want struct {
+		a   store.Action
+		err error // nil, ErrConflict, ErrNotFound; or errAny: nil or ErrConflict
+	}
+	errAny := errors.New("one of two")
+	var reqs []want
+	for i, m := range texts {
+		reqs = append(reqs, want{store.Action{Room: "b", Version: int64(i + 1), Kind: "move", Seat: i % 2, Move: m, At: time.Unix(0, int64(1e18)+int64(i))}, nil})
+	}
+	reqs = append(reqs,
+		want{store.Action{Room: "a", Version: 1, Kind: "move", Move: "x"}, errAny},
+		want{store.Action{Room: "a", Version: 1, Kind: "move", Move: "y"}, errAny},
+		want{store.Action{Room: "a", Version: 3, Kind: "move", Move: "gap"}, store.ErrConflict},
+		want{store.Action{Room: "nope", Version: 1, Kind: "move"}, store.ErrNotFound},
+		want{store.Action{Room: `q"\r`, Version: 1, Kind: `k"\`, Move: "m"}, nil},
+		want{store.Action{Room: "é", Version: 1, Kind: "move", Move: "m", KeyHash: []byte("k")}, nil},
+	)
+	gate, release := make(chan struct{}), make(chan struct{})
+	go s.write(ctx, func(*sql.Tx) error { close(gate); <-release; return nil })
+	<-gate
+	errs := make([]error, len(reqs))
+	var wg sync.WaitGroup
+	// b's appends are queued in order, one after the other: each names the
+	// version the one before it creates, all in the same batch.
+	for i, r := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Append(ctx, r.a)
+		}()
+		for len(s.reqs) < i+1 {
+			runtime.Gosched()
+		}
+	}
+	before := s.commits.Load()
+	close(release)
+	wg.Wait()
+	if n := s.commits.Load() - before; n > 2 {
+		t.Errorf("%d commits (the gate's and the appends'), want the appends in one", n)
+	}
+	won := 0
+	for i, r := range reqs {
+		switch {
+		case r.err == errAny && (errs[i] == nil || errs[i] == store.ErrConflict):
+			if errs[i] == nil {
+				won++
+			}
+		case errs[i] != r.err:
+			t.Errorf("append %+v: %v, want %v", r.a, errs[i], r.err)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d of two appends of a's version 1 won, want 1", won)
+	}
+	acts, err := s.Actions(ctx, "b", 0)
+	if err != nil || len(acts) != len(texts) {
+		t.Fatalf("b has %d actions (%v), want %d", len(acts), err, len(texts))
+	}
+	for i, a := range acts {
+		if a.Move != texts[i] || a.Seat != i%2 || a.At.UnixNano() != int64(1e18)+int64(i) || a.Version != int64(i+1) {
+			t.Errorf("b's action %d = %+v, want move %q", i, a, texts[i])
+		}
+	}
+	for _, id := range []string{"a", `q"\r`, "é"} {
+		if r, err := s.Room(ctx, id); err != nil || r.Version != 1 {
+			t.Errorf("Room(%q) = version %d, %v; want 1", id, r.Version, err)
+		}
+	}
+	if acts, _ := s.Actions(ctx, `q"\r`, 0); len(acts) != 1 || acts[0].Kind != `k"\` {
+		t.Errorf(`Actions(q"\r) = %+v`, acts)
+	}
+}
+
+// TestGroupCommitWritesFewPages: one commit of an append to each of 100
+// rooms, each with a log of 40 actions, writes a few WAL frames (the log's
+// last pages and a few of heads), not a page per room as a log kept sorted
+// by room did.
+func TestGroupCommitWritesFewPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	const rooms, plies = 100, 40
+	id := func(i int) string { return fmt.Sprintf("room-%017d", i) }
+	for i := range rooms {
+		if err := s.CreateRoom(ctx, store.Room{ID: id(i), Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendAll := func(v int64) {
+		var wg sync.WaitGroup
+		for i := range rooms {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := s.Append(ctx, store.Action{Room: id(i), Version: v, Kind: "move", Move: "7g7f", At: time.Unix(0, v)}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for v := int64(1); v <= plies; v++ {
+		appendAll(v)
+	}
+	// Empty the WAL, then one batch: the WAL's size is then its frames.
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var busy, frames, done int
+	if err := db.QueryRow(`PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &frames, &done); err != nil || busy != 0 {
+		t.Fatalf("checkpoint: busy %d, %v", busy, err)
+	}
+	gate, release := make(chan struct{}), make(chan struct{})
+	go s.write(ctx, func(*sql.Tx) error { close(gate); <-release; return nil })
+	<-gate
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); appendAll(plies + 1) }()
+	for len(s.reqs) < rooms {
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int64
+	if err := db.QueryRow(`PRAGMA page_size`).Scan(&pageSize); err != nil {
+		t.Fatal(err)
+	}
+	const walHeader, frameHeader = 32, 24
+	n := (fi.Size() - walHeader) / (frameHeader + pageSize)
+	t.Logf("%d appends of %d rooms: %d WAL frames", rooms, rooms, n)
+	if n < 1 || n > rooms/4 {
+		t.Errorf("the commit wrote %d WAL frames, want a few (≤ %d), not one per room", n, rooms/4)
 	}
 }
