@@ -34,8 +34,8 @@ type record struct {
 // cached under the exact bytes it returned (cache.go), and then it is
 // shared and never changed.
 type game struct {
-	start Position
-	// startSFEN is start's SFEN, which every State begins with.
+	// startSFEN is the start position's SFEN (history[0], start()),
+	// which every State begins with.
 	startSFEN string
 	pos       Position
 	records   []record
@@ -71,13 +71,17 @@ type game struct {
 
 func newGame(start Position) *game {
 	start.rehash()
-	g := &game{start: start, startSFEN: start.SFEN(), pos: start}
+	g := &game{startSFEN: start.SFEN(), pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())
 	// A set-up position may already be lost for the side to move.
 	g.judge()
 	return g
 }
+
+// start is where the game started: history[0], which only grows after it
+// (a copy in the game would be copied by every fork).
+func (g *game) start() *Position { return &g.history[0] }
 
 // ply is the number of moves played, resignations and declarations included.
 func (g *game) ply() int { return len(g.records) }
@@ -152,8 +156,8 @@ func (g *game) push(r record, move sdk.Move, text, alt string) {
 	h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: move, Text: text, Alt: alt}
 	// KIF numbers the moves from the start position's move number
 	// (kif.go); from the usual 1 the list's own numbers say the same.
-	if g.start.moveNum > 1 {
-		h.Number = g.start.moveNum + len(g.records)
+	if st := g.start(); st.moveNum > 1 {
+		h.Number = st.moveNum + len(g.records)
 	}
 	g.records = append(g.records, r)
 	g.hist = append(g.hist, h)
