@@ -35,7 +35,9 @@ type record struct {
 // shared and never changed.
 type game struct {
 	// startSFEN is the start position's SFEN (history[0], start()),
-	// which every State begins with.
+	// which every State begins with, and startNum its move number (kept
+	// here: push reads it every move, and history[0] is cold by then).
+	startNum  int
 	startSFEN string
 	pos       Position
 	records   []record
@@ -71,7 +73,7 @@ type game struct {
 
 func newGame(start Position) *game {
 	start.rehash()
-	g := &game{startSFEN: start.SFEN(), pos: start}
+	g := &game{startSFEN: start.SFEN(), startNum: start.moveNum, pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())
 	// A set-up position may already be lost for the side to move.
@@ -156,8 +158,8 @@ func (g *game) push(r record, move sdk.Move, text, alt string) {
 	h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: move, Text: text, Alt: alt}
 	// KIF numbers the moves from the start position's move number
 	// (kif.go); from the usual 1 the list's own numbers say the same.
-	if st := g.start(); st.moveNum > 1 {
-		h.Number = st.moveNum + len(g.records)
+	if g.startNum > 1 {
+		h.Number = g.startNum + len(g.records)
 	}
 	g.records = append(g.records, r)
 	g.hist = append(g.hist, h)
@@ -192,11 +194,12 @@ func containsMove(list []Move, m Move) bool {
 // check with every move of the cycle).
 func (g *game) judge() {
 	mover := g.pos.side ^ 1
-	// Generated on the stack, then copied into the spare array or one of
-	// the exact size: a forked game has no spare, and growing a list from
+	// Generated in a pooled array (scratch), then copied into the spare
+	// array or one of the exact size: a forked game has no spare, and growing a list from
 	// nothing was some eight allocations a move.
-	var buf [maxMoves]Move
-	list := g.pos.legalMoves(buf[:0])
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	list := g.pos.legalMoves(sc.moves[:0])
 	var next []Move
 	if cap(g.spare) >= len(list) {
 		next = append(g.spare[:0], list...)

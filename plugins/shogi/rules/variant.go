@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
@@ -414,16 +415,25 @@ func sortUSI(keys, tmp []uint64) {
 	copy(keys, tmp)
 }
 
+// scratch is the working memory of judging a position and of naming and
+// packing its legal list, taken from a pool (scratches): as arrays on the
+// stack it was some 18 KB to clear on every move.
+type scratch struct {
+	keys, tmp [640]uint64 // more than the most legal moves a position has (593)
+	moves     [maxMoves]Move
+	names     nameIndex
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
 // sortedLegal returns the legal moves of g.pos as keys of
-// usiOrder<<32 | move, in the order of their USI texts, in keyBuf when
-// they fit (they always do: a position has at most 593 legal moves).
-// Sorting keys that carry their move sorts plain integers, with no text
-// made before naming.
-func (g *game) sortedLegal(keyBuf *[640]uint64) []uint64 {
+// usiOrder<<32 | move, in the order of their USI texts, in sc.keys when
+// they fit (they always do). Sorting keys that carry their move sorts
+// plain integers, with no text made before naming.
+func (g *game) sortedLegal(sc *scratch) []uint64 {
 	legal := g.legal // judge made it for this position
-	var tmpBuf [640]uint64
-	keys, tmp := keyBuf[:0], tmpBuf[:0]
-	if len(legal) > len(keyBuf) {
+	keys, tmp := sc.keys[:0], sc.tmp[:0]
+	if len(legal) > len(sc.keys) {
 		keys, tmp = make([]uint64, 0, len(legal)), make([]uint64, 0, len(legal))
 	}
 	keys, tmp = keys[:len(legal)], tmp[:len(legal)]
@@ -445,12 +455,13 @@ func declareMove(side int) sdk.LegalMove {
 // legalList is the View's legal list of g.pos (p is a copy of it), in the
 // order of the move texts. All its texts live in one buffer.
 func (g *game) legalList(p *Position) []sdk.LegalMove {
-	n := namer{p: p, legal: g.legal, prevTo: g.prevTo()}
-	var keyBuf [640]uint64
-	keys := g.sortedLegal(&keyBuf)
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	n := namer{p: p, legal: g.legal, prevTo: g.prevTo(), ix: &sc.names}
+	keys := g.sortedLegal(sc)
 	var endBuf [3 * 640]int32
 	ends := endBuf[:0]
-	if len(keys) > len(keyBuf) {
+	if len(keys) > len(endBuf)/3 {
 		ends = make([]int32, 0, 3*len(keys))
 	}
 	declare := p.canDeclare()
@@ -495,9 +506,10 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 // with the same texts, each written in a buffer reused for every move
 // (pk copies them), so that the list costs no allocation but pk's.
 func (g *game) packLegal(p *Position, pk *sdk.Packed) {
-	n := namer{p: p, legal: g.legal, prevTo: g.prevTo()}
-	var keyBuf [640]uint64
-	keys := g.sortedLegal(&keyBuf)
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	n := namer{p: p, legal: g.legal, prevTo: g.prevTo(), ix: &sc.names}
+	keys := g.sortedLegal(sc)
 	declare := p.canDeclare()
 	count := len(keys)
 	if declare {
