@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/internal/channel"
 	"github.com/banmen/banmen/sdk/internal/wire"
+	"google.golang.org/protobuf/proto"
 )
 
 // boarded is the counter with a board and legal moves in its views.
@@ -82,4 +84,59 @@ func TestPackedOnlyWhenAsked(t *testing.T) {
 			t.Errorf("%s: plain %+v and packed %+v read differently", name, a, b)
 		}
 	}
+}
+
+// TestLaneRepliesAreProtobufs: the channel's Play and View replies, which
+// serve packs into pooled buffers and writes itself, are the frames
+// protobuf makes of the answer as gRPC sends it, again and again from the
+// same pool; a text that is not UTF-8 fails both the same way.
+func TestLaneRepliesAreProtobufs(t *testing.T) {
+	reg, err := newRegistry([]sdk.Variant{boarded{}, badText{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{reg: reg}
+	l := &Local{srv: s}
+	for i := range 3 {
+		for _, variant := range []string{"boarded", "badtext"} {
+			play := &wire.PlayRequest{Variant: variant, State: sdk.State{byte(i)}, Move: "+", HistoryFrom: 1, Packed: true}
+			view := &wire.ViewRequest{Variant: variant, State: sdk.State{byte(i)}, Packed: true}
+			for _, c := range []struct {
+				kind byte
+				req  proto.Message
+				call func() (*wire.GameResponse, error)
+			}{
+				{channel.CallPlay, play, func() (*wire.GameResponse, error) { return s.Play(context.Background(), play) }},
+				{channel.CallView, view, func() (*wire.GameResponse, error) { return s.View(context.Background(), view) }},
+			} {
+				resp, err := c.call()
+				var want []byte
+				if err == nil {
+					want, err = channel.AppendMux(nil, channel.ReplyOK, 7, resp, "")
+				}
+				if err != nil {
+					want, _ = channel.AppendMux(nil, channel.ReplyFailed, 7, nil, err.Error())
+				}
+				body, _ := proto.Marshal(c.req)
+				if got := l.Answer(nil, c.kind, 7, body); string(got) != string(want) {
+					t.Errorf("%s call %d round %d:\n%q\nwant\n%q", variant, c.kind, i, got, want)
+				}
+			}
+		}
+	}
+}
+
+// badText is boarded with a legal move whose text is not UTF-8.
+type badText struct{ boarded }
+
+func (badText) Describe() sdk.Description { return sdk.Description{ID: "badtext"} }
+func (badText) Play(s sdk.State, _ sdk.Seat, _ sdk.Move) (sdk.State, sdk.View, error) {
+	v := boardView(int(s[0]) + 1)
+	v.Legal[0].Text = "\xff"
+	return sdk.State{s[0] + 1}, v, nil
+}
+func (badText) View(s sdk.State) (sdk.View, error) {
+	v := boardView(int(s[0]))
+	v.Legal[0].Text = "\xff"
+	return v, nil
 }

@@ -21,6 +21,7 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/banmen/banmen/sdk"
@@ -29,6 +30,7 @@ import (
 	hclog "github.com/hashicorp/go-hclog"
 	plugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Serve runs a plugin binary. Started by the host, it serves the variants over
@@ -220,14 +222,137 @@ func (s *server) Start(_ context.Context, r *wire.StartRequest) (_ *wire.GameRes
 	return respond(r.Packed, st, view, err)
 }
 
-func (s *server) Play(_ context.Context, r *wire.PlayRequest) (_ *wire.GameResponse, err error) {
-	defer recoverRule(&err)
+func (s *server) Play(_ context.Context, r *wire.PlayRequest) (*wire.GameResponse, error) {
+	return s.play(r, new(sdk.Packed)).message()
+}
+
+// reply is a call's answer before its wire form: resp, or when resp is
+// nil and err too, the state and view of a variant that packed the view's
+// lists into p itself (sdk.PackedViewer).
+type reply struct {
+	resp *wire.GameResponse
+	err  error
+	st   sdk.State
+	v    sdk.View
+	p    *sdk.Packed
+}
+
+// message is the reply's wire form.
+func (r *reply) message() (*wire.GameResponse, error) {
+	if r.resp != nil || r.err != nil {
+		return r.resp, r.err
+	}
+	w, err := wire.FromViewPackedBy(&r.v, r.p)
+	if err != nil {
+		return nil, err
+	}
+	return &wire.GameResponse{State: r.st, View: w}, nil
+}
+
+// answered is the reply of an answer already in wire form.
+func answered(resp *wire.GameResponse, err error) *reply { return &reply{resp: resp, err: err} }
+
+// packedBy is the reply of a variant that packed its view into p.
+func packedBy(st sdk.State, v sdk.View, p *sdk.Packed, err error) *reply {
+	if err != nil {
+		return answered(respond(true, st, v, err))
+	}
+	return &reply{st: st, v: v, p: p}
+}
+
+// play is Play, into p when the variant packs its view itself.
+func (s *server) play(r *wire.PlayRequest, p *sdk.Packed) (out *reply) {
+	defer recoverReply(&out)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, sdk.View{}, err)
+		return answered(gameResponse(nil, sdk.View{}, err))
+	}
+	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
+		st, view, err := pv.PlayPacked(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move), p)
+		return packedBy(st, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	st, view, err := v.Play(r.State, sdk.Seat(r.Seat), sdk.Move(r.Move))
-	return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
+	if err == nil && r.Packed {
+		return packedBy(st, packView(historyFrom(view, r.HistoryFrom), p), p, nil)
+	}
+	return answered(respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err))
+}
+
+// packView packs v's board and legal moves into p, as the wire would
+// (PackBoard, PackLegal: the same code), and returns v without them: the
+// reply is then written as a PackedViewer's is, from pooled buffers.
+func packView(v sdk.View, p *sdk.Packed) sdk.View {
+	p.BeginBoard(len(v.Board), 0)
+	for i := range v.Board {
+		p.AddCell(&v.Board[i])
+	}
+	p.BeginLegal(len(v.Legal), 0)
+	for i := range v.Legal {
+		p.AddLegal(&v.Legal[i])
+	}
+	v.Board, v.Legal = nil, nil
+	return v
+}
+
+// recoverReply is recoverRule for a call that answers a reply (recover
+// works only in the deferred function itself).
+func recoverReply(out **reply) {
+	if r := recover(); r != nil {
+		slog.Error("variant panicked", "panic", fmt.Sprint(r))
+		*out = answered(nil, fmt.Errorf("variant panicked: %v", r))
+	}
+}
+
+// packs recycles the sdk.Packed of the channel's replies (laneReply).
+var packs = sync.Pool{New: func() any { return new(sdk.Packed) }}
+
+// laneReply is a reply of the channel. It writes its own bytes into the
+// frame (channel.Encoder): a view the variant packed goes straight from
+// the sdk.View to protobuf bytes (wire.AppendPackedResponse) with no wire
+// View made first, and its packed lists, the pool's, go back to it once
+// the frame holds their bytes, so that a Play call does not allocate its
+// largest buffers anew.
+type laneReply struct {
+	r *reply
+	p *sdk.Packed
+}
+
+// ProtoReflect is the reply's message, for anyone but the channel.
+func (l *laneReply) ProtoReflect() protoreflect.Message {
+	m, _ := l.r.message()
+	return m.ProtoReflect()
+}
+
+func (l *laneReply) AppendEncoded(b []byte) ([]byte, error) {
+	defer func() {
+		l.p.Reset()
+		packs.Put(l.p)
+		l.r, l.p = nil, nil
+	}()
+	r := l.r
+	if r.resp != nil {
+		return (proto.MarshalOptions{}).MarshalAppend(b, r.resp)
+	}
+	board, legal, err := r.p.Lists()
+	if err != nil {
+		return b, err
+	}
+	return wire.AppendPackedResponse(b, r.st, &r.v, board, legal)
+}
+
+// pooled runs a call with a Packed of the pool and answers with a
+// laneReply.
+func pooled[Req any](call func(*Req, *sdk.Packed) *reply) func(context.Context, *Req) (proto.Message, error) {
+	return func(_ context.Context, req *Req) (proto.Message, error) {
+		p := packs.Get().(*sdk.Packed)
+		r := call(req, p)
+		if r.err != nil {
+			p.Reset()
+			packs.Put(p)
+			return nil, r.err
+		}
+		return &laneReply{r: r, p: p}, nil
+	}
 }
 
 // historyFrom drops the first n entries of the view's History, as the host
@@ -240,22 +365,34 @@ func historyFrom(v sdk.View, n int32) sdk.View {
 	return v
 }
 
-func (s *server) View(_ context.Context, r *wire.ViewRequest) (_ *wire.GameResponse, err error) {
-	defer recoverRule(&err)
+func (s *server) View(_ context.Context, r *wire.ViewRequest) (*wire.GameResponse, error) {
+	return s.view(r, new(sdk.Packed)).message()
+}
+
+// view is View, into p when the variant packs its view itself.
+func (s *server) view(r *wire.ViewRequest, p *sdk.Packed) (out *reply) {
+	defer recoverReply(&out)
 	v, err := s.reg.variant(r.Variant)
 	if err != nil {
-		return gameResponse(nil, sdk.View{}, err)
+		return answered(gameResponse(nil, sdk.View{}, err))
 	}
 	if r.Rewind {
 		rw, ok := v.(sdk.Rewinder)
 		if !ok {
-			return gameResponse(nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s cannot go back in a game", r.Variant))
+			return answered(gameResponse(nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s cannot go back in a game", r.Variant)))
 		}
 		st, view, err := rw.Rewind(r.State, int(r.Ply))
-		return respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err)
+		return answered(respond(r.Packed, st, historyFrom(view, r.HistoryFrom), err))
+	}
+	if pv, ok := v.(sdk.PackedViewer); ok && r.Packed {
+		view, err := pv.ViewPacked(r.State, p)
+		return packedBy(r.State, historyFrom(view, r.HistoryFrom), p, err)
 	}
 	view, err := v.View(r.State)
-	return respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err)
+	if err == nil && r.Packed {
+		return packedBy(r.State, packView(historyFrom(view, r.HistoryFrom), p), p, nil)
+	}
+	return answered(respond(r.Packed, r.State, historyFrom(view, r.HistoryFrom), err))
 }
 
 func (s *server) Suggest(ctx context.Context, r *wire.SuggestRequest) (_ *wire.SuggestResponse, err error) {
@@ -425,15 +562,30 @@ func runCLI(reg *registry, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// playLane and viewLane are Play and View for the channel, their packed
+// lists the pool's.
+func (s *server) playLane(ctx context.Context, r *wire.PlayRequest) (proto.Message, error) {
+	return pooled(s.play)(ctx, r)
+}
+
+func (s *server) viewLane(ctx context.Context, r *wire.ViewRequest) (proto.Message, error) {
+	return pooled(s.view)(ctx, r)
+}
+
 // dispatch runs one call of the channel through the same handlers as gRPC.
 func (s *server) dispatch(kind byte, body []byte) (proto.Message, error) {
 	switch kind {
 	case channel.CallStart:
 		return channel.Handle(body, s.Start)
 	case channel.CallPlay:
-		return channel.Handle(body, s.Play)
+		// Every move's call: read by hand, as protobuf would.
+		r := new(wire.PlayRequest)
+		if err := wire.DecodePlayRequest(body, r); err != nil {
+			return nil, err
+		}
+		return s.playLane(context.Background(), r)
 	case channel.CallView, channel.CallRewind:
-		return channel.Handle(body, s.View)
+		return channel.Handle(body, s.viewLane)
 	case channel.CallExport:
 		return channel.Handle(body, s.Export)
 	case channel.CallImport:

@@ -63,3 +63,10 @@ func BenchmarkPlayGames(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkServedPlay is a Play as the plugin process serves it to the
+// host over the lane, request bytes in and reply bytes out (the request's
+// decoding, the packed View and the reply's encoding included), over 300
+// rooms' games cut at ply 160 as the load command plays them: what the
+// load command's shogi µs/move measures, without the socket.
+func BenchmarkServedPlay(b *testing.B) { sdktest.BenchmarkServedPlay(b, Variant{}, 300, 160) }

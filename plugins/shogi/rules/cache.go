@@ -43,7 +43,7 @@ func (g *game) remember() sdk.State {
 // fork gets full slice expressions, so that its appends copy. A room plays
 // each State once, so a move copies nothing.
 func (g *game) fork() *game {
-	f := &game{start: g.start, startSFEN: g.startSFEN, pos: g.pos, result: g.result, records: g.records, hist: g.hist, moves: g.moves, history: g.history, keys: g.keys, legal: g.legal}
+	f := &game{startSFEN: g.startSFEN, startNum: g.startNum, pos: g.pos, result: g.result, records: g.records, hist: g.hist, moves: g.moves, history: g.history, keys: g.keys, legal: g.legal, last: g.last, hasLast: g.hasLast}
 	if !g.forked.CompareAndSwap(false, true) {
 		f.records = f.records[:len(f.records):len(f.records)]
 		f.hist = f.hist[:len(f.hist):len(f.hist)]

@@ -44,7 +44,7 @@ func csaMove(p *Position, m Move) string {
 func (g *game) exportCSA() string {
 	var sb strings.Builder
 	sb.WriteString("V2.2\nN+\nN-\n")
-	p := &g.start
+	p := g.start()
 	if p.isStandardStart() {
 		sb.WriteString("PI\n")
 	} else {

@@ -34,8 +34,10 @@ type record struct {
 // cached under the exact bytes it returned (cache.go), and then it is
 // shared and never changed.
 type game struct {
-	start Position
-	// startSFEN is start's SFEN, which every State begins with.
+	// startSFEN is the start position's SFEN (history[0], start()),
+	// which every State begins with, and startNum its move number (kept
+	// here: push reads it every move, and history[0] is cold by then).
+	startNum  int
 	startSFEN string
 	pos       Position
 	records   []record
@@ -61,19 +63,27 @@ type game struct {
 	legal    []Move
 	ownLegal bool
 	spare    []Move
+	// last is the last board move as a View's LastMove, when hasLast
+	// (resignations and declarations are not board moves).
+	last    sdk.LegalMove
+	hasLast bool
 	// forked is set by the first fork (cache.go).
 	forked atomic.Bool
 }
 
 func newGame(start Position) *game {
 	start.rehash()
-	g := &game{start: start, startSFEN: start.SFEN(), pos: start}
+	g := &game{startSFEN: start.SFEN(), startNum: start.moveNum, pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())
 	// A set-up position may already be lost for the side to move.
 	g.judge()
 	return g
 }
+
+// start is where the game started: history[0], which only grows after it
+// (a copy in the game would be copied by every fork).
+func (g *game) start() *Position { return &g.history[0] }
 
 // ply is the number of moves played, resignations and declarations included.
 func (g *game) ply() int { return len(g.records) }
@@ -124,7 +134,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", mv)
 	}
 	// The move's three texts share one allocation.
-	n := namer{p: &g.pos, legal: legal, prevTo: g.prevTo()}
+	n := namer{p: &g.pos, legal: legal, prevTo: g.prevTo(), one: true}
 	b := make([]byte, 0, 48)
 	b = m.appendUSI(b)
 	u := len(b)
@@ -136,6 +146,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	g.pos.do(m)
 	g.pos.moveNum++
 	g.push(record{seat: seat, m: m, check: g.pos.inCheck()}, sdk.Move(texts[:u]), texts[u:t], texts[t:])
+	g.last, g.hasLast = legalMoveUSI(seat, m, texts[:u], texts[u:t], texts[t:]), true
 	g.history = append(g.history, g.pos)
 	g.keys = append(g.keys, g.pos.key())
 	g.judge()
@@ -147,8 +158,8 @@ func (g *game) push(r record, move sdk.Move, text, alt string) {
 	h := sdk.PlayedMove{Seat: sdk.Seat(r.seat), Move: move, Text: text, Alt: alt}
 	// KIF numbers the moves from the start position's move number
 	// (kif.go); from the usual 1 the list's own numbers say the same.
-	if g.start.moveNum > 1 {
-		h.Number = g.start.moveNum + len(g.records)
+	if g.startNum > 1 {
+		h.Number = g.startNum + len(g.records)
 	}
 	g.records = append(g.records, r)
 	g.hist = append(g.hist, h)
@@ -183,11 +194,12 @@ func containsMove(list []Move, m Move) bool {
 // check with every move of the cycle).
 func (g *game) judge() {
 	mover := g.pos.side ^ 1
-	// Generated on the stack, then copied into the spare array or one of
-	// the exact size: a forked game has no spare, and growing a list from
+	// Generated in a pooled array (scratch), then copied into the spare
+	// array or one of the exact size: a forked game has no spare, and growing a list from
 	// nothing was some eight allocations a move.
-	var buf [maxMoves]Move
-	list := g.pos.legalMoves(buf[:0])
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	list := g.pos.legalMoves(sc.moves[:0])
 	var next []Move
 	if cap(g.spare) >= len(list) {
 		next = append(g.spare[:0], list...)

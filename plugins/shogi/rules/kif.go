@@ -113,14 +113,14 @@ func (g *game) exportKIF() string {
 	var sb strings.Builder
 	sb.WriteString("#KIF version=2.0 encoding=UTF-8\n")
 	sb.WriteString("# ---- Banmen 棋譜ファイル ----\n")
-	if g.start.isStandardStart() {
+	if g.start().isStandardStart() {
 		sb.WriteString("手合割：平手\n")
 	} else {
-		writeBOD(&sb, &g.start)
+		writeBOD(&sb, g.start())
 	}
 	sb.WriteString("先手：\n後手：\n")
 	sb.WriteString("手数----指手---------消費時間--\n")
-	num := g.start.moveNum
+	num := g.start().moveNum
 	for i, r := range g.records {
 		switch {
 		case r.m != 0:

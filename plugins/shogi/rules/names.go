@@ -64,20 +64,15 @@ type namer struct {
 	p      *Position
 	legal  []Move
 	prevTo int // 0 when there is no previous move
-	// shared marks the targets that board moves from more than one cell
-	// reach, so that rivals looks further only for those. from is the
-	// first origin seen per target (0, no board cell, when none). byTo is
-	// the board moves grouped by target, those to sq being
-	// byTo[at[sq]:at[sq+1]], so that rivals reads only the few moves to
-	// its target: a View names every legal move, twice, and a scan of the
-	// whole list per name made that quadratic. All are filled on first
-	// use.
+	// one tells a namer of one move (the move played): rivals scans the
+	// legal list once instead of indexing it for many names.
+	one bool
+	// ix indexes the legal moves for rivals, filled on first use; nil
+	// until then (index allocates it) unless the caller lends one
+	// (scratch), so that a namer of one move clears no big arrays.
 	indexed bool
-	shared  [mbSize]bool
-	from    [mbSize]uint8
-	at      [mbSize + 1]uint16
-	byTo    [640]Move // more than the most legal moves a position has (593)
-	byToBig []Move    // byTo when it is too small (never, but a list is a list)
+	ix      *nameIndex
+	byToBig []Move // ix.byTo when it is too small (never, but a list is a list)
 	// rivalBuf and sameBuf back rivals' and relative's lists, so that
 	// naming allocates nothing; rivalsOf is the move rivalBuf holds the
 	// rivals of (0 for none), since both names of a move ask.
@@ -87,12 +82,33 @@ type namer struct {
 	rivalN   int
 }
 
-// index fills shared, from, at and byTo.
+// nameIndex is what rivals reads. shared marks the targets that board
+// moves from more than one cell reach, so that rivals looks further only
+// for those. from is the first origin seen per target (0, no board cell,
+// when none). byTo is the board moves grouped by target, those to sq
+// being byTo[at[sq]:at[sq+1]], so that rivals reads only the few moves
+// to its target: a View names every legal move, twice, and a scan of the
+// whole list per name made that quadratic.
+type nameIndex struct {
+	shared [mbSize]bool
+	from   [mbSize]uint8
+	at     [mbSize + 1]uint16
+	byTo   [640]Move // more than the most legal moves a position has (593)
+}
+
+// index fills n.ix.
 func (n *namer) index() {
 	if n.indexed {
 		return
 	}
 	n.indexed = true
+	if n.ix == nil {
+		n.ix = new(nameIndex)
+	} else {
+		clear(n.ix.shared[:])
+		clear(n.ix.from[:])
+	}
+	ix := n.ix
 	var count [mbSize]uint16
 	boards := 0
 	for _, x := range n.legal {
@@ -102,28 +118,26 @@ func (n *namer) index() {
 		boards++
 		to, from := x.to(), uint8(x.from())
 		count[to]++
-		switch n.from[to] {
+		switch ix.from[to] {
 		case 0:
-			n.from[to] = from
+			ix.from[to] = from
 		case from:
 		default:
-			n.shared[to] = true
+			ix.shared[to] = true
 		}
 	}
 	sum := uint16(0)
 	for sq := range mbSize {
-		n.at[sq] = sum
+		ix.at[sq] = sum
 		sum += count[sq]
 	}
-	n.at[mbSize] = sum
-	// (byTo is not sliced into a field of n: a namer pointing into itself
-	// would live on the heap.)
-	byTo := n.byTo[:]
-	if boards > len(n.byTo) {
+	ix.at[mbSize] = sum
+	byTo := ix.byTo[:]
+	if boards > len(ix.byTo) {
 		n.byToBig = make([]Move, boards)
 		byTo = n.byToBig
 	}
-	next := n.at
+	next := ix.at
 	for _, x := range n.legal {
 		if !x.isDrop() {
 			byTo[next[x.to()]] = x
@@ -135,9 +149,9 @@ func (n *namer) index() {
 // movesTo returns the board moves to sq (index must have run).
 func (n *namer) movesTo(sq int) []Move {
 	if n.byToBig != nil {
-		return n.byToBig[n.at[sq]:n.at[sq+1]]
+		return n.byToBig[n.ix.at[sq]:n.ix.at[sq+1]]
 	}
-	return n.byTo[n.at[sq]:n.at[sq+1]]
+	return n.ix.byTo[n.ix.at[sq]:n.ix.at[sq+1]]
 }
 
 // promoChoice tells whether m's piece could have promoted on m (so that a
@@ -156,15 +170,24 @@ func (n *namer) rivals(m Move) []int {
 	if m.isDrop() {
 		return nil
 	}
-	if n.index(); !n.shared[m.to()] {
-		return nil
-	}
 	if m == n.rivalsOf {
 		return n.rivalBuf[:n.rivalN]
 	}
+	var moves []Move
+	if n.one {
+		moves = n.legal // the moves to other targets are skipped below
+	} else {
+		if n.index(); !n.ix.shared[m.to()] {
+			return nil
+		}
+		moves = n.movesTo(m.to())
+	}
 	pc := n.p.b[m.from()]
 	out := n.rivalBuf[:0]
-	for _, x := range n.movesTo(m.to()) {
+	for _, x := range moves {
+		if x.isDrop() || x.to() != m.to() {
+			continue
+		}
 		if x.from() == m.from() || n.p.b[x.from()] != pc {
 			continue
 		}

@@ -52,7 +52,7 @@ func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
 func (g *game) exportSFENUSI() string {
 	var sb strings.Builder
 	sb.WriteString("sfen ")
-	sb.WriteString(g.start.SFEN())
+	sb.WriteString(g.start().SFEN())
 	first := true
 	for i, r := range g.records {
 		if r.m == 0 {

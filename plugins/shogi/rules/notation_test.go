@@ -51,7 +51,7 @@ func TestNotationRoundTrip(t *testing.T) {
 				}
 				if !sameGame(h, want, format != FormatCSA) {
 					t.Errorf("%s round trip from %s changed the game:\n%s\ngot  %v %v\nwant %v %v",
-						format, start, text, h.start.SFEN(), movesOf(h), want.start.SFEN(), movesOf(want))
+						format, start, text, h.start().SFEN(), movesOf(h), want.start().SFEN(), movesOf(want))
 				}
 			}
 		}
@@ -59,7 +59,7 @@ func TestNotationRoundTrip(t *testing.T) {
 }
 
 func sameGame(a, b *game, moveNum bool) bool {
-	if !a.start.sameAs(&b.start) || (moveNum && a.start.moveNum != b.start.moveNum) {
+	if !a.start().sameAs(b.start()) || (moveNum && a.start().moveNum != b.start().moveNum) {
 		return false
 	}
 	if strings.Join(movesOf(a), " ") != strings.Join(movesOf(b), " ") {

@@ -12,7 +12,7 @@ func (Variant) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
 	if ply < 0 || ply > g.ply() {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "the game has no ply %d (it has %d)", ply, g.ply())
 	}
-	r := newGame(g.start)
+	r := newGame(*g.start())
 	for i, rec := range g.records[:ply] {
 		if err := r.play(rec.seat, g.hist[i].Move); err != nil {
 			return nil, sdk.View{}, err // a move that was legal is legal again

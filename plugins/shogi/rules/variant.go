@@ -3,6 +3,7 @@ package rules
 import (
 	"context"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
@@ -26,9 +27,10 @@ const ActionDeclare = "action.declare"
 type Variant struct{}
 
 var (
-	_ sdk.Variant = Variant{}
-	_ sdk.Perfter = Variant{}
-	_ sdk.Divider = Variant{}
+	_ sdk.Variant      = Variant{}
+	_ sdk.Perfter      = Variant{}
+	_ sdk.Divider      = Variant{}
+	_ sdk.PackedViewer = Variant{}
 )
 
 // rulesVersion is Description.RulesVersion. Change it whenever a game
@@ -155,6 +157,29 @@ func (Variant) View(s sdk.State) (sdk.View, error) {
 	return g.view(), nil
 }
 
+// PlayPacked is Play with the View's board and legal list packed into pk
+// (sdk.PackedViewer), as the host asks for them.
+func (Variant) PlayPacked(s sdk.State, seat sdk.Seat, m sdk.Move, pk *sdk.Packed) (sdk.State, sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	g = g.fork()
+	if err := g.play(int(seat), m); err != nil {
+		return nil, sdk.View{}, err
+	}
+	return g.remember(), g.packedView(pk), nil
+}
+
+// ViewPacked is View with the board and legal list packed into pk.
+func (Variant) ViewPacked(s sdk.State, pk *sdk.Packed) (sdk.View, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return sdk.View{}, err
+	}
+	return g.packedView(pk), nil
+}
+
 // Perft counts the legal-move tree below position (an SFEN; the start
 // position when empty).
 func (Variant) Perft(ctx context.Context, position string, depth int) (uint64, error) {
@@ -190,25 +215,76 @@ func (g *game) view() sdk.View {
 	// that other calls read at the same time.
 	pos := g.pos
 	p := &pos
+	v := g.viewBase(p, false)
+	v.Board = make([]sdk.Cell, 81)
+	for i, sq := range squares {
+		fillCell(&v.Board[i], p.b[sq]) // zero: fields written in place (see fillLegal)
+	}
+	v.Legal = []sdk.LegalMove{}
+	if !g.over() {
+		v.Legal = g.legalList(p)
+	}
+	return v
+}
+
+// packedView is view with the board and the legal list packed into pk
+// instead, in the same order and with the same texts: the host receives
+// the same bytes, without a []sdk.LegalMove made and packed again.
+func (g *game) packedView(pk *sdk.Packed) sdk.View {
+	pos := g.pos
+	p := &pos
+	v := g.viewBase(p, true)
+	pk.BeginBoard(81, 81*5+2)
+	for _, sq := range squares {
+		pk.AddPackedCell(packedCells[p.b[sq]])
+	}
+	if !g.over() {
+		g.packLegal(p, pk)
+	}
+	return v
+}
+
+// packedCells are the cells of every piece code, packed once.
+var packedCells = func() (t [256]sdk.PackedCell) {
+	for pc := range t {
+		var c sdk.Cell
+		fillCell(&c, uint8(pc))
+		var err error
+		if t[pc], err = sdk.PackCell(c); err != nil {
+			panic(err) // the kinds are constants
+		}
+	}
+	return t
+}()
+
+// fillCell describes piece pc into a zero cell.
+func fillCell(cell *sdk.Cell, pc uint8) {
+	if pc == 0 {
+		cell.Owner = sdk.NoSeat
+		return
+	}
+	c, k := colorOf(pc), kindOf(pc)
+	cell.Kind, cell.Owner, cell.Facing, cell.Promoted = kindIDs[baseKind[k]], sdk.Seat(c), 2*c, k > king
+}
+
+// The one-element lists of a View, shared by the Views that serve encodes
+// at once (sdk.PackedViewer), which nobody changes.
+var (
+	seatLists  = [2][]sdk.Seat{{sente}, {gote}}
+	checkNotes = []string{"notice.check"}
+)
+
+// viewBase is the View of the game (p is a copy of its position) but its
+// board and legal list. shared lets it share read-only slices with other
+// Views and with g, for a View serve encodes at once (packedView).
+func (g *game) viewBase(p *Position, shared bool) sdk.View {
 	v := sdk.View{
 		Ply:      g.ply(),
 		Position: p.SFEN(),
-		Board:    make([]sdk.Cell, 81),
 		Hands:    make([][]sdk.HandPiece, 2),
 		// Shared with the game, which never changes it; capped, so that
 		// an append copies.
 		History: g.hist[:len(g.hist):len(g.hist)],
-		Legal:   []sdk.LegalMove{},
-	}
-	for i, sq := range squares {
-		pc := p.b[sq]
-		cell := &v.Board[i] // zero: fields written in place (see fillLegal)
-		if pc == 0 {
-			cell.Owner = sdk.NoSeat
-			continue
-		}
-		c, k := colorOf(pc), kindOf(pc)
-		cell.Kind, cell.Owner, cell.Facing, cell.Promoted = kindIDs[baseKind[k]], sdk.Seat(c), 2*c, k > king
 	}
 	// Both hands in one array, each capped so that an append copies.
 	kinds := 0
@@ -232,12 +308,12 @@ func (g *game) view() sdk.View {
 	if v.History == nil {
 		v.History = []sdk.PlayedMove{}
 	}
-	for i := len(g.records) - 1; i >= 0; i-- {
-		if r := g.records[i]; r.m != 0 {
-			h := &g.hist[i]
-			lm := legalMoveUSI(r.seat, r.m, string(h.Move), h.Text, h.Alt)
+	if g.hasLast {
+		if shared {
+			v.LastMove = &g.last
+		} else {
+			lm := g.last
 			v.LastMove = &lm
-			break
 		}
 	}
 	// The last board move recorded whether it gave check: this position.
@@ -249,6 +325,9 @@ func (g *game) view() sdk.View {
 	}
 	if inCheck {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
+		if shared {
+			v.InCheck = seatLists[p.side]
+		}
 	}
 	if g.over() {
 		// A mated king stays upright, in check: lying face down is Yonin's
@@ -260,11 +339,17 @@ func (g *game) view() sdk.View {
 		return v
 	}
 	v.Status = sdk.Playing
+	if shared {
+		v.ToMove = seatLists[p.side]
+		if len(v.InCheck) > 0 {
+			v.Notices = checkNotes
+		}
+		return v
+	}
 	v.ToMove = []sdk.Seat{sdk.Seat(p.side)}
 	if len(v.InCheck) > 0 {
 		v.Notices = []string{"notice.check"}
 	}
-	v.Legal = g.legalList(p)
 	return v
 }
 
@@ -330,33 +415,62 @@ func sortUSI(keys, tmp []uint64) {
 	copy(keys, tmp)
 }
 
-// legalList is the View's legal list of g.pos (p is a copy of it), in the
-// order of the move texts. All its texts live in one buffer.
-func (g *game) legalList(p *Position) []sdk.LegalMove {
+// scratch is the working memory of judging a position and of naming and
+// packing its legal list, taken from a pool (scratches): as arrays on the
+// stack it was some 18 KB to clear on every move.
+type scratch struct {
+	keys, tmp [640]uint64 // more than the most legal moves a position has (593)
+	moves     [maxMoves]Move
+	names     nameIndex
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// sortedLegal returns the legal moves of g.pos as keys of
+// usiOrder<<32 | move, in the order of their USI texts, in sc.keys when
+// they fit (they always do). Sorting keys that carry their move sorts
+// plain integers, with no text made before naming.
+func (g *game) sortedLegal(sc *scratch) []uint64 {
 	legal := g.legal // judge made it for this position
-	n := namer{p: p, legal: legal, prevTo: g.prevTo()}
-	// Sorting keys that carry their move (key<<32 | move) sorts plain
-	// integers, with no text made before naming.
-	// keys and ends live on the stack when the list fits (it always does:
-	// a position has at most 593 legal moves).
-	var keyBuf, tmpBuf [640]uint64
-	var endBuf [3 * 640]int32
-	keys, tmp, ends := keyBuf[:0], tmpBuf[:0], endBuf[:0]
-	if len(legal) > len(keyBuf) {
-		keys, tmp, ends = make([]uint64, 0, len(legal)), make([]uint64, 0, len(legal)), make([]int32, 0, 3*len(legal))
+	keys, tmp := sc.keys[:0], sc.tmp[:0]
+	if len(legal) > len(sc.keys) {
+		keys, tmp = make([]uint64, 0, len(legal)), make([]uint64, 0, len(legal))
 	}
 	keys, tmp = keys[:len(legal)], tmp[:len(legal)]
 	for i, m := range legal {
 		keys[i] = uint64(usiOrder(m))<<32 | uint64(m)
 	}
 	sortUSI(keys, tmp)
+	return keys
+}
+
+// declareMove is the declaration's entry of the legal list of side.
+func declareMove(side int) sdk.LegalMove {
+	return sdk.LegalMove{
+		Seat: sdk.Seat(side), Kind: sdk.Action, Move: DeclareMove, Key: ActionDeclare,
+		Text: marks[side] + "入玉宣言", Alt: "declare", From: -1, To: -1,
+	}
+}
+
+// legalList is the View's legal list of g.pos (p is a copy of it), in the
+// order of the move texts. All its texts live in one buffer.
+func (g *game) legalList(p *Position) []sdk.LegalMove {
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	n := namer{p: p, legal: g.legal, prevTo: g.prevTo(), ix: &sc.names}
+	keys := g.sortedLegal(sc)
+	var endBuf [3 * 640]int32
+	ends := endBuf[:0]
+	if len(keys) > len(endBuf)/3 {
+		ends = make([]int32, 0, 3*len(keys))
+	}
 	declare := p.canDeclare()
-	room := len(legal)
+	room := len(keys)
 	if declare {
 		room++
 	}
-	out := make([]sdk.LegalMove, len(legal), room)
-	b := make([]byte, 0, 40*len(legal))
+	out := make([]sdk.LegalMove, len(keys), room)
+	b := make([]byte, 0, 40*len(keys))
 	mark := marks[p.side]
 	for _, k := range keys {
 		m := Move(k)
@@ -383,12 +497,45 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 	}
 	if declare {
 		// "win" sorts after every move text (a lower-case letter).
-		out = append(out, sdk.LegalMove{
-			Seat: sdk.Seat(p.side), Kind: sdk.Action, Move: DeclareMove, Key: ActionDeclare,
-			Text: marks[p.side] + "入玉宣言", Alt: "declare", From: -1, To: -1,
-		})
+		out = append(out, declareMove(p.side))
 	}
 	return out
+}
+
+// packLegal is legalList packed into pk: the same moves in the same order
+// with the same texts, each written in a buffer reused for every move
+// (pk copies them), so that the list costs no allocation but pk's.
+func (g *game) packLegal(p *Position, pk *sdk.Packed) {
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	n := namer{p: p, legal: g.legal, prevTo: g.prevTo(), ix: &sc.names}
+	keys := g.sortedLegal(sc)
+	declare := p.canDeclare()
+	count := len(keys)
+	if declare {
+		count++
+	}
+	// Some 45 bytes a move: seat, kind, USI, two texts, cells, flags.
+	pk.BeginLegal(count, 56*count+8)
+	mark := marks[p.side]
+	var buf [256]byte
+	for _, k := range keys {
+		m := Move(k)
+		b := m.appendUSI(buf[:0])
+		u := len(b)
+		b = append(b, mark...)
+		b = n.appendJapanese(b, m)
+		t := len(b)
+		b = n.appendWestern(b, m)
+		texts := unsafe.String(unsafe.SliceData(b), len(b)) // copied by AddLegal before b is written again
+		var lm sdk.LegalMove
+		fillLegal(&lm, p.side, m, texts[:u], texts[u:t], texts[t:])
+		pk.AddLegal(&lm)
+	}
+	if declare {
+		lm := declareMove(p.side)
+		pk.AddLegal(&lm)
+	}
 }
 
 // legalMoveUSI describes a move for the UI, given its texts.

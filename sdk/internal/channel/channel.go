@@ -125,7 +125,12 @@ func AppendFrame(buf []byte, kind byte, m proto.Message, text string) ([]byte, e
 // begins at buf[start] and sets the header's length: the frame of either
 // framing (AppendFrame, AppendMux). On an error buf is as it was.
 func finishFrame(buf []byte, start int, m proto.Message, text string) ([]byte, error) {
-	if m != nil {
+	if e, ok := m.(Encoder); ok {
+		var err error
+		if buf, err = e.AppendEncoded(buf); err != nil {
+			return buf[:start], err
+		}
+	} else if m != nil {
 		var err error
 		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf, m); err != nil {
 			return buf[:start], err
@@ -142,6 +147,14 @@ func finishFrame(buf []byte, start int, m proto.Message, text string) ([]byte, e
 }
 
 // ---- plugin side ----
+
+// Encoder is a response that writes its own bytes into a frame, the very
+// bytes proto.Marshal would, and is not used again after it did: so the
+// plugin's server can recycle a reply's buffers once they are copied.
+type Encoder interface {
+	proto.Message
+	AppendEncoded(b []byte) ([]byte, error)
+}
 
 // Handler answers one call: kind is the call, body its request message. An
 // error is a failure of the call, not a rule error (those travel inside the

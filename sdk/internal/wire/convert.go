@@ -52,15 +52,24 @@ func legalFromWire(m *LegalMove) sdk.LegalMove {
 
 // FromView is v in wire form.
 func FromView(v *sdk.View) *View {
-	w, _ := fromView(v, false)
+	w, _ := fromView(v, false, nil)
 	return w
 }
 
 // FromViewPacked is v in wire form with its board and legal moves packed
 // (packed.go); it fails only on text that is not UTF-8, as protobuf would.
-func FromViewPacked(v *sdk.View) (*View, error) { return fromView(v, true) }
+func FromViewPacked(v *sdk.View) (*View, error) { return fromView(v, true, nil) }
 
-func fromView(v *sdk.View, packed bool) (*View, error) {
+// FromViewPackedBy is v in wire form with the board and legal moves the
+// variant packed itself into p (sdk.PackedViewer), v's own being empty.
+func FromViewPackedBy(v *sdk.View, p *sdk.Packed) (*View, error) {
+	if len(v.Board) > 0 || len(v.Legal) > 0 {
+		return nil, fmt.Errorf("wire: a packed view with a board or legal moves of its own")
+	}
+	return fromView(v, true, p)
+}
+
+func fromView(v *sdk.View, packed bool, by *sdk.Packed) (*View, error) {
 	w := &View{
 		Ply:        int32(v.Ply),
 		Status:     string(v.Status),
@@ -73,7 +82,12 @@ func fromView(v *sdk.View, packed bool) (*View, error) {
 		Notices:    v.Notices,
 		HideLegal:  v.HideLegal,
 	}
-	if packed {
+	if by != nil {
+		var err error
+		if w.PackedBoard, w.PackedLegal, err = by.Lists(); err != nil {
+			return nil, err
+		}
+	} else if packed {
 		var err error
 		if w.PackedBoard, err = PackBoard(v.Board); err != nil {
 			return nil, err

@@ -37,78 +37,28 @@ import (
 // ErrPacked wraps every reason a packed string is refused.
 var ErrPacked = errors.New("wire: bad packed view")
 
-func appendStr(b []byte, s string) []byte {
-	b = appendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
+// The elements are written by package sdk (sdk.AppendPackedCell,
+// sdk.AppendPackedLegal), so that a variant that packs its own view
+// (sdk.Packed) and PackBoard and PackLegal write the same bytes.
 
-// appendUvarint is binary.AppendUvarint with the one-byte case (nearly
-// every length and number of a view) first.
-func appendUvarint(b []byte, x uint64) []byte {
-	if x < 0x80 {
-		return append(b, byte(x))
-	}
-	return binary.AppendUvarint(b, x)
-}
-
-// appendInt appends an int as protobuf's int32 fields and zig-zag varints
-// carry it.
-func appendInt(b []byte, x int) []byte {
-	v := int64(int32(x))
-	return appendUvarint(b, uint64(v<<1)^uint64(v>>63))
-}
-
-// strSize is the bytes appendStr writes for s.
+// strSize is the bytes a packed string of s takes.
 func strSize(s string) int { return uvarintSize(uint64(len(s))) + len(s) }
 
 func uvarintSize(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
-
-// validText tells whether s is valid UTF-8, looking no further than its
-// ASCII prefix for the short ASCII texts (IDs, USI moves) a view is full of.
-func validText(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return utf8.ValidString(s[i:])
-		}
-	}
-	return true
-}
-
-// highBits ORs the bytes of s: below utf8.RuneSelf means ASCII, so valid.
-func highBits(s string) byte {
-	var acc byte
-	for i := 0; i < len(s); i++ {
-		acc |= s[i]
-	}
-	return acc
-}
-
-func flag(v bool, bit uint) byte {
-	if v {
-		return 1 << bit
-	}
-	return 0
-}
 
 // PackBoard packs cells. It sizes the string first, so that it is one
 // allocation.
 func PackBoard(cells []sdk.Cell) ([]byte, error) {
 	size := binary.MaxVarintLen64
 	for i := range cells {
-		c := &cells[i]
-		if highBits(c.Kind) >= utf8.RuneSelf && !validText(c.Kind) {
-			return nil, fmt.Errorf("wire: cell %d: kind is not valid UTF-8", i)
-		}
-		size += strSize(c.Kind) + 2*5 + 1
+		size += strSize(cells[i].Kind) + 2*5 + 1
 	}
-	b := make([]byte, 0, size)
-	b = appendUvarint(b, uint64(len(cells)))
+	b := sdk.AppendPackedCount(make([]byte, 0, size), len(cells))
 	for i := range cells {
-		c := &cells[i]
-		b = appendStr(b, c.Kind)
-		b = appendInt(b, int(c.Owner))
-		b = appendInt(b, c.Facing)
-		b = append(b, flag(c.Promoted, 0)|flag(c.Flipped, 1))
+		var err error
+		if b, err = sdk.AppendPackedCell(b, i, &cells[i]); err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }
@@ -119,29 +69,15 @@ func PackLegal(moves []sdk.LegalMove) ([]byte, error) {
 	size := binary.MaxVarintLen64
 	for i := range moves {
 		m := &moves[i]
-		// Every text but Text is nearly always ASCII: one test for them all.
-		if highBits(string(m.Kind))|highBits(string(m.Move))|highBits(m.Alt)|highBits(m.Drop)|highBits(m.Key) >= utf8.RuneSelf &&
-			(!validText(string(m.Kind)) || !validText(string(m.Move)) || !validText(m.Alt) || !validText(m.Drop) || !validText(m.Key)) ||
-			!validText(m.Text) {
-			return nil, fmt.Errorf("wire: legal move %d: a text is not valid UTF-8", i)
-		}
 		size += strSize(string(m.Kind)) + strSize(string(m.Move)) + strSize(m.Text) + strSize(m.Alt) +
 			strSize(m.Drop) + strSize(m.Key) + 3*5 + 1
 	}
-	b := make([]byte, 0, size)
-	b = appendUvarint(b, uint64(len(moves)))
+	b := sdk.AppendPackedCount(make([]byte, 0, size), len(moves))
 	for i := range moves {
-		m := &moves[i]
-		b = appendInt(b, int(m.Seat))
-		b = appendStr(b, string(m.Kind))
-		b = appendStr(b, string(m.Move))
-		b = appendStr(b, m.Text)
-		b = appendStr(b, m.Alt)
-		b = appendInt(b, m.From)
-		b = appendInt(b, m.To)
-		b = appendStr(b, m.Drop)
-		b = append(b, flag(m.Promote, 0))
-		b = appendStr(b, m.Key)
+		var err error
+		if b, err = sdk.AppendPackedLegal(b, i, &moves[i]); err != nil {
+			return nil, err
+		}
 	}
 	return b, nil
 }
