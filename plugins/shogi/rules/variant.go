@@ -137,15 +137,24 @@ func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
 
 // Play applies seat's move.
 func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
-	g, err := decodeState(s)
+	g, err := played(s, seat, m)
 	if err != nil {
 		return nil, sdk.View{}, err
 	}
+	return g.remember(), g.view(), nil
+}
+
+// played is the game of s after seat's move m, a fork of the cached one.
+func played(s sdk.State, seat sdk.Seat, m sdk.Move) (*game, error) {
+	g, err := decodeState(s)
+	if err != nil {
+		return nil, err
+	}
 	g = g.fork()
 	if err := g.play(int(seat), m); err != nil {
-		return nil, sdk.View{}, err
+		return nil, err
 	}
-	return g.remember(), g.view(), nil
+	return g, nil
 }
 
 // View describes the game in s.
@@ -160,12 +169,8 @@ func (Variant) View(s sdk.State) (sdk.View, error) {
 // PlayPacked is Play with the View's board and legal list packed into pk
 // (sdk.PackedViewer), as the host asks for them.
 func (Variant) PlayPacked(s sdk.State, seat sdk.Seat, m sdk.Move, pk *sdk.Packed) (sdk.State, sdk.View, error) {
-	g, err := decodeState(s)
+	g, err := played(s, seat, m)
 	if err != nil {
-		return nil, sdk.View{}, err
-	}
-	g = g.fork()
-	if err := g.play(int(seat), m); err != nil {
 		return nil, sdk.View{}, err
 	}
 	return g.remember(), g.packedView(pk), nil

@@ -456,31 +456,33 @@ func (d *gameDecoder) finish() error {
 	if v.History == nil {
 		v.History = []sdk.PlayedMove{}
 	}
-	v.Board = d.cells
-	if d.hasBoard {
-		if d.plainCells > 0 {
-			return fmt.Errorf("%w: both a packed and a plain board", ErrPacked)
-		}
-		var err error
-		if v.Board, err = unpackBoard(d.cells, d.packedBoard); err != nil {
-			return err
-		}
+	var err error
+	if v.Board, err = settle(d.cells, d.plainCells, d.hasBoard, d.packedBoard, unpackBoard, "board"); err != nil {
+		return err
 	}
-	if v.Board == nil {
-		v.Board = []sdk.Cell{}
-	}
-	v.Legal = d.legal
-	if d.hasLegal {
-		if d.plainLgl > 0 {
-			return fmt.Errorf("%w: both packed and plain legal moves", ErrPacked)
-		}
-		var err error
-		if v.Legal, err = unpackLegal(d.legal, d.packedLegal); err != nil {
-			return err
-		}
-	}
-	if v.Legal == nil {
-		v.Legal = []sdk.LegalMove{}
+	if v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves"); err != nil {
+		return err
 	}
 	return nil
+}
+
+// settle is a View's board or legal list as ToView makes it: the plain
+// elements, or the packed string unpacked into their array (both at once
+// is refused), and never nil.
+func settle[T any](plain []T, nPlain int, hasPacked bool, packed string,
+	unpack func([]T, string) ([]T, error), what string) ([]T, error) {
+	list := plain
+	if hasPacked {
+		if nPlain > 0 {
+			return nil, fmt.Errorf("%w: both packed and plain %s", ErrPacked, what)
+		}
+		var err error
+		if list, err = unpack(plain, packed); err != nil {
+			return nil, err
+		}
+	}
+	if list == nil {
+		list = []T{}
+	}
+	return list, nil
 }

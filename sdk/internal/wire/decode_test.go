@@ -144,15 +144,7 @@ func FuzzDecodeGame(f *testing.F) {
 // BenchmarkDecodeGame is BenchmarkUnpackView's answer read by DecodeGame
 // into the arrays of the View before last, as a room does.
 func BenchmarkDecodeGame(b *testing.B) {
-	v := shogiLikeView()
-	w, err := FromViewPacked(&v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	msg, err := proto.Marshal(&GameResponse{State: make(sdk.State, 1000), View: w})
-	if err != nil {
-		b.Fatal(err)
-	}
+	msg := shogiLikeAnswer(b)
 	views := [2]sdk.View{}
 	b.ReportAllocs()
 	i := 0

@@ -70,15 +70,7 @@ func BenchmarkPackLegal(b *testing.B) {
 // BenchmarkUnpackView is the host's side of a Play answer: the response
 // unmarshalled and its View converted, packed board and moves unpacked.
 func BenchmarkUnpackView(b *testing.B) {
-	v := shogiLikeView()
-	w, err := FromViewPacked(&v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	msg, err := proto.Marshal(&GameResponse{State: make(sdk.State, 1000), View: w})
-	if err != nil {
-		b.Fatal(err)
-	}
+	msg := shogiLikeAnswer(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		var r GameResponse
@@ -89,4 +81,19 @@ func BenchmarkUnpackView(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// shogiLikeAnswer is a Play's answer with shogiLikeView, packed, and a
+// state of 1000 bytes.
+func shogiLikeAnswer(b *testing.B) []byte {
+	v := shogiLikeView()
+	w, err := FromViewPacked(&v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg, err := proto.Marshal(&GameResponse{State: make(sdk.State, 1000), View: w})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return msg
 }
