@@ -181,13 +181,19 @@ func quickCall[Req, Resp proto.Message](c *Conn, ctx context.Context, kind byte,
 		return viaGRPC(ctx, req)
 	}
 	if err := c.ch.Call(ctx, kind, req, resp); err != nil {
-		if errors.Is(err, channel.ErrClosed) {
-			err = ErrPluginExited
-		}
 		var none Resp
-		return none, err
+		return none, channelError(err)
 	}
 	return resp, nil
+}
+
+// channelError is a failed channel call's error, ErrPluginExited for a
+// channel the plugin closed.
+func channelError(err error) error {
+	if errors.Is(err, channel.ErrClosed) {
+		return ErrPluginExited
+	}
+	return err
 }
 
 // Ping checks that the plugin answers (gRPC health service).
@@ -215,11 +221,8 @@ func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.
 		st, v, rule, err = wire.DecodeGame(b, spare)
 		return err
 	})
-	if errors.Is(err, channel.ErrClosed) {
-		err = ErrPluginExited
-	}
 	if err != nil {
-		return nil, sdk.View{}, c.transport(call, err)
+		return nil, sdk.View{}, c.transport(call, channelError(err))
 	}
 	if rule != nil {
 		return nil, sdk.View{}, rule

@@ -274,13 +274,17 @@ func (c *conn) queue(it item) bool {
 	if cap(c.direct) > maxKeptBuffer {
 		c.direct = nil
 	}
-	wake := c.failed || c.closed || c.pingDue || len(c.pend) > 0
+	wake := c.writerDue()
 	c.mu.Unlock()
 	if wake {
 		c.signal()
 	}
 	return err == nil
 }
+
+// writerDue: the writer has something to do once the socket is free (to
+// be called with c.mu held).
+func (c *conn) writerDue() bool { return len(c.pend) > 0 || c.pingDue || c.failed || c.closed }
 
 // Close implements room.Subscriber.
 func (c *conn) Close(code int, reason string) { c.closeWith(code, reason, true) }
@@ -296,7 +300,7 @@ func (c *conn) closeWith(code int, reason string, drain bool) {
 }
 
 // claim waits until no sender is writing and makes the writer the one that
-// is; it reports the queue's state at that moment.
+// is.
 func (c *conn) claim() {
 	for {
 		c.mu.Lock()
@@ -313,7 +317,7 @@ func (c *conn) claim() {
 func (c *conn) release() {
 	c.mu.Lock()
 	c.busy = false
-	more := len(c.pend) > 0 || c.pingDue || c.failed
+	more := c.writerDue()
 	c.mu.Unlock()
 	if more {
 		c.signal()
@@ -447,8 +451,11 @@ func (it item) appendTo(buf []byte) []byte {
 // appendTextFrame appends msg as a server's WebSocket frame (RFC 6455
 // §5.2): FIN and opcode 1, no mask, the shortest length encoding; the
 // same bytes the library writes for one WriteMessage.
-func appendTextFrame(buf, msg []byte) []byte {
-	buf = append(buf, 0x80|websocket.TextMessage)
+func appendTextFrame(buf, msg []byte) []byte { return appendFrame(buf, websocket.TextMessage, msg) }
+
+// appendFrame appends an unmasked final frame of opcode op.
+func appendFrame[T []byte | string](buf []byte, op int, msg T) []byte {
+	buf = append(buf, 0x80|byte(op))
 	switch n := len(msg); {
 	case n <= 125:
 		buf = append(buf, byte(n))
@@ -459,14 +466,6 @@ func appendTextFrame(buf, msg []byte) []byte {
 		buf = binary.BigEndian.AppendUint64(buf, uint64(n))
 	}
 	return append(buf, msg...)
-}
-
-// appendControlFrame appends a server's control frame (a payload of at most
-// 125 bytes, as the peer's ping carries).
-func appendControlFrame(buf []byte, op int, payload string) []byte {
-	payload = payload[:min(len(payload), 125)]
-	buf = append(buf, 0x80|byte(op), byte(len(payload)))
-	return append(buf, payload...)
 }
 
 // serve runs one connection: the reader in this goroutine, the writer in
@@ -494,7 +493,8 @@ func (h *Handler) serve(ws *websocket.Conn) {
 	// writing it itself could land inside a message a sender left half
 	// written for the writer.
 	ws.SetPingHandler(func(data string) error {
-		c.queue(item{b: appendControlFrame(nil, websocket.PongMessage, data), framed: true})
+		// A control frame's payload is at most 125 bytes (the peer's was).
+		c.queue(item{b: appendFrame(nil, websocket.PongMessage, data[:min(len(data), 125)]), framed: true})
 		return nil
 	})
 	go c.writer()

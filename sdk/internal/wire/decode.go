@@ -216,10 +216,6 @@ func (d *gameDecoder) int32s(typ protowire.Type, b string, into *[]int32) int {
 	})
 }
 
-func (d *gameDecoder) message(typ protowire.Type, b string, into func(string)) int {
-	return d.bytes(typ, b, into)
-}
-
 func (d *gameDecoder) game(m string) {
 	d.fields(m, func(num protowire.Number, typ protowire.Type, b string) int {
 		switch num {
@@ -231,9 +227,9 @@ func (d *gameDecoder) game(m string) {
 				}
 			})
 		case 2:
-			return d.message(typ, b, func(s string) { d.viewSet = true; d.view(s) })
+			return d.bytes(typ, b, func(s string) { d.viewSet = true; d.view(s) })
 		case 3:
-			return d.message(typ, b, func(s string) {
+			return d.bytes(typ, b, func(s string) {
 				d.ruleSet = true
 				d.fields(s, func(num protowire.Number, typ protowire.Type, b string) int {
 					switch num {
@@ -263,13 +259,13 @@ func (d *gameDecoder) view(m string) {
 		case 3:
 			return d.str(typ, b, &v.Position)
 		case 4:
-			return d.message(typ, b, func(s string) {
+			return d.bytes(typ, b, func(s string) {
 				d.cells = append(d.cells, sdk.Cell{})
 				d.plainCells++
 				d.cell(s, &d.cells[len(d.cells)-1])
 			})
 		case 5:
-			return d.message(typ, b, d.hand)
+			return d.bytes(typ, b, d.hand)
 		case 6:
 			return d.int32s(typ, b, &d.toMove)
 		case 7:
@@ -279,31 +275,31 @@ func (d *gameDecoder) view(m string) {
 		case 9:
 			return d.int32s(typ, b, &d.score)
 		case 10:
-			return d.message(typ, b, func(s string) {
+			return d.bytes(typ, b, func(s string) {
 				if v.LastMove == nil {
 					v.LastMove = &sdk.LegalMove{}
 				}
 				d.move(s, v.LastMove)
 			})
 		case 11:
-			return d.message(typ, b, d.played)
+			return d.bytes(typ, b, d.played)
 		case 12:
-			return d.message(typ, b, func(s string) {
+			return d.bytes(typ, b, func(s string) {
 				d.legal = append(d.legal, sdk.LegalMove{})
 				d.plainLgl++
 				d.move(s, &d.legal[len(d.legal)-1])
 			})
 		case 13:
-			return d.message(typ, b, d.result)
+			return d.bytes(typ, b, d.result)
 		case 14:
-			return d.message(typ, b, func(s string) {
+			return d.bytes(typ, b, func(s string) {
 				if !utf8.ValidString(s) {
 					d.fail("a notice is not valid UTF-8")
 				}
 				v.Notices = append(v.Notices, s)
 			})
 		case 15:
-			return d.message(typ, b, func(s string) {
+			return d.bytes(typ, b, func(s string) {
 				var kv sdk.KeyValue
 				d.fields(s, func(num protowire.Number, typ protowire.Type, b string) int {
 					switch num {
@@ -351,7 +347,7 @@ func (d *gameDecoder) hand(m string) {
 		if num != 1 {
 			return 0
 		}
-		return d.message(typ, b, func(s string) {
+		return d.bytes(typ, b, func(s string) {
 			var p sdk.HandPiece
 			d.fields(s, func(num protowire.Number, typ protowire.Type, b string) int {
 				switch num {
