@@ -498,8 +498,12 @@ func (h *Handler) serve(ws *websocket.Conn) {
 		return nil
 	})
 	go c.writer()
+	peerDone := false // the peer closed, died or answered our close
 	defer func() {
 		c.closeWith(CloseNormal, "", true)
+		if !peerDone {
+			linger(ws)
+		}
 		<-c.done
 	}()
 	sess := h.hello(c, ws.Params("room"), ws.IP())
@@ -515,6 +519,7 @@ func (h *Handler) serve(ws *websocket.Conn) {
 	for {
 		mt, b, err := ws.ReadMessage()
 		if err != nil {
+			peerDone = true
 			return // closed, dead (deadline), or over the frame limit (1009 sent by the library)
 		}
 		// The deadline moves on when an eighth of the wait has passed, not
@@ -537,6 +542,20 @@ func (h *Handler) serve(ws *websocket.Conn) {
 			return
 		}
 		sess.Act(context.Background(), req)
+	}
+}
+
+// linger reads and drops what the peer still sends once the server has
+// begun to close (a flood, a protocol error, a refused hello), until the
+// peer's answering close frame or the deadline the writer sets after
+// sending ours. Closing a socket with data unread makes the kernel reset
+// the connection, and the reset can destroy our close frame before the
+// peer reads it: the peer saw 1006 instead of the code.
+func linger(ws *websocket.Conn) {
+	for {
+		if _, _, err := ws.NextReader(); err != nil {
+			return
+		}
 	}
 }
 
