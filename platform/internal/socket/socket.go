@@ -179,7 +179,7 @@ func (h *Handler) Shutdown() {
 //
 // A message is written by the goroutine that sends it when nothing else is
 // being written or waits: one write system call that takes what the socket
-// can hold without waiting (tryWrite), and the writer goroutine writes
+// can hold without waiting (directWriter), and the writer goroutine writes
 // whatever is left. Handing every message to the writer cost a wake-up and
 // two switches per message, about a twentieth of the host's CPU per move.
 // Otherwise the message waits in pend, in order, for the writer.
@@ -196,18 +196,19 @@ type conn struct {
 
 	mu      sync.Mutex
 	closed  bool
-	busy    bool   // a sender or the writer is writing to the socket
-	pend    []item // waiting for the writer, in order
-	pingDue bool   // the writer's ping waits for the socket
-	failed  bool   // a sender's write failed: the writer ends the connection
-	direct  []byte // the frames a sender writes (used only while busy)
-	partial int    // messages a sender left part of to the writer (for tests)
+	busy    bool          // a sender or the writer is writing to the socket
+	pend    []item        // waiting for the writer, in order
+	pingDue bool          // the writer's ping waits for the socket
+	failed  bool          // a sender's write failed: the writer ends the connection
+	direct  []byte        // the frames a sender writes (used only while busy)
+	dw      *directWriter // (used only while busy)
+	partial int           // messages a sender left part of to the writer (for tests)
 
 	done chan struct{}
 }
 
 func newConn(ws *websocket.Conn, h *Handler) *conn {
-	return &conn{ws: ws, h: h, close: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	return &conn{ws: ws, h: h, close: make(chan struct{}), wake: make(chan struct{}, 1), done: make(chan struct{}), dw: newDirectWriter()}
 }
 
 // item is one entry of a connection's queue: a message, several that
@@ -256,7 +257,7 @@ func (c *conn) queue(it item) bool {
 	c.busy = true
 	c.mu.Unlock()
 	c.direct = it.appendTo(c.direct[:0])
-	n, err := tryWrite(c.raw, c.direct)
+	n, err := c.dw.try(c.raw, c.direct)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		// The writer's deadline went stale while senders wrote: the
 		// writer writes it, with a new one.

@@ -11,6 +11,10 @@ import (
 // rawConn is nil here: every message goes through the writer goroutine.
 func rawConn(net.Conn) syscall.RawConn { return nil }
 
-func tryWrite(syscall.RawConn, []byte) (int, error) {
+type directWriter struct{}
+
+func newDirectWriter() *directWriter { return &directWriter{} }
+
+func (*directWriter) try(syscall.RawConn, []byte) (int, error) {
 	return 0, errors.New("socket: no direct writes on this system")
 }
