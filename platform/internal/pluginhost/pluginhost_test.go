@@ -1,9 +1,12 @@
+//go:build unix
+
 package pluginhost
 
 import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,7 +48,13 @@ func TestHealthCheckSparesBusyPlugin(t *testing.T) {
 			t.Fatalf("a plugin answering calls was replaced by the health check (pid %d → %d, %d restarts)", pid, got, restarts)
 		}
 	}
-	h.checkHealth() // no call since the last check: pinged, and the ping times out
+	// No call since the last check: pinged, and the ping times out. The
+	// plugin is stopped so that it cannot answer within the nanosecond
+	// (a quick answer could win the race against the timer).
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	h.checkHealth()
 	if got := h.PIDs()["tictactoe"]; got == pid || restarts != 1 {
 		t.Fatalf("an idle plugin that failed its ping was not replaced (pid %d → %d, %d restarts)", pid, got, restarts)
 	}
