@@ -427,6 +427,9 @@ type scratch struct {
 	keys, tmp [640]uint64 // more than the most legal moves a position has (593)
 	moves     [maxMoves]Move
 	names     nameIndex
+	// text holds one move's texts while packLegal packs it: on the
+	// stack it would escape (its strings reach pk) and be allocated.
+	text [256]byte
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -523,10 +526,9 @@ func (g *game) packLegal(p *Position, pk *sdk.Packed) {
 	// Some 45 bytes a move: seat, kind, USI, two texts, cells, flags.
 	pk.BeginLegal(count, 56*count+8)
 	mark := marks[p.side]
-	var buf [256]byte
 	for _, k := range keys {
 		m := Move(k)
-		b := m.appendUSI(buf[:0])
+		b := m.appendUSI(sc.text[:0])
 		u := len(b)
 		b = append(b, mark...)
 		b = n.appendJapanese(b, m)
