@@ -82,21 +82,25 @@ type namer struct {
 	rivalN   int
 }
 
-// nameIndex is what rivals reads. shared marks the targets that board
-// moves from more than one cell reach, so that rivals looks further only
-// for those. from is the first origin seen per target (0, no board cell,
-// when none). byTo is the board moves grouped by target, those to sq
-// being byTo[at[sq]:at[sq+1]], so that rivals reads only the few moves
-// to its target: a View names every legal move, twice, and a scan of the
-// whole list per name made that quadratic.
+// nameIndex is what rivals reads. shared marks the targets that like
+// pieces on more than one cell may reach (and a few more: it may err only
+// that way), so that rivals looks further only for those; kinds and from
+// find them, the kinds seen per target and the first origin. byTo is the
+// board moves grouped by target, those to sq being byTo[at[sq]:at[sq+1]],
+// so that rivals reads only the few moves to its target: a View names
+// every legal move, twice, and a scan of the whole list per name made that
+// quadratic. Most positions have no shared target, and then byTo is not
+// made (grouped is false).
 type nameIndex struct {
-	shared [mbSize]bool
-	from   [mbSize]uint8
-	at     [mbSize + 1]uint16
-	byTo   [640]Move // more than the most legal moves a position has (593)
+	shared  [mbSize]bool
+	kinds   [mbSize]uint16 // bit k: a piece of kind k reaches the target
+	from    [mbSize]uint8  // valid where kinds is not 0
+	grouped bool
+	at      [mbSize + 1]uint16
+	byTo    [640]Move // more than the most legal moves a position has (593)
 }
 
-// index fills n.ix.
+// index fills n.ix but byTo (group makes it).
 func (n *namer) index() {
 	if n.indexed {
 		return
@@ -106,24 +110,41 @@ func (n *namer) index() {
 		n.ix = new(nameIndex)
 	} else {
 		clear(n.ix.shared[:])
-		clear(n.ix.from[:])
+		clear(n.ix.kinds[:])
 	}
 	ix := n.ix
-	var count [mbSize]uint16
-	boards := 0
+	ix.grouped = false
 	for _, x := range n.legal {
 		if x.isDrop() {
 			continue
 		}
-		boards++
 		to, from := x.to(), uint8(x.from())
-		count[to]++
-		switch ix.from[to] {
-		case 0:
+		bit := uint16(1) << kindOf(n.p.b[from])
+		switch {
+		case ix.kinds[to] == 0:
 			ix.from[to] = from
-		case from:
-		default:
+		case ix.kinds[to]&bit != 0 && ix.from[to] != from:
+			// The same kind from another cell, or (an error on the safe
+			// side) a second move of a cell that came after the first.
 			ix.shared[to] = true
+		}
+		ix.kinds[to] |= bit
+	}
+}
+
+// group fills n.ix.byTo (index must have run).
+func (n *namer) group() {
+	ix := n.ix
+	if ix.grouped {
+		return
+	}
+	ix.grouped = true
+	var count [mbSize]uint16
+	boards := 0
+	for _, x := range n.legal {
+		if !x.isDrop() {
+			boards++
+			count[x.to()]++
 		}
 	}
 	sum := uint16(0)
@@ -148,6 +169,7 @@ func (n *namer) index() {
 
 // movesTo returns the board moves to sq (index must have run).
 func (n *namer) movesTo(sq int) []Move {
+	n.group()
 	if n.byToBig != nil {
 		return n.byToBig[n.ix.at[sq]:n.ix.at[sq+1]]
 	}
