@@ -399,16 +399,22 @@ var dropRank = [8]uint32{pawn: 4, lance: 2, knight: 3, silver: 6, bishop: 0, roo
 // less than a general sort of a few hundred keys.
 func sortUSI(keys, tmp []uint64) {
 	const shift = 32 + 8
-	var count [usiOrigins + 1]uint16
+	// start[o] is where origin o's group begins in tmp: a running sum
+	// kept in a register, since adding each count to the one before it
+	// in memory waited on the store of every step.
+	var start [usiOrigins]uint16
 	for _, k := range keys {
-		count[k>>shift+1]++
+		start[k>>shift]++
 	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
+	sum := uint16(0)
+	for i := range start {
+		n := start[i]
+		start[i] = sum
+		sum += n
 	}
 	for _, k := range keys {
-		tmp[count[k>>shift]] = k
-		count[k>>shift]++
+		tmp[start[k>>shift]] = k
+		start[k>>shift]++
 	}
 	for i := 1; i < len(tmp); i++ {
 		x, j := tmp[i], i
