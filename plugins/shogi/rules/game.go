@@ -138,8 +138,7 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	b := make([]byte, 0, 48)
 	b = m.appendUSI(b)
 	u := len(b)
-	b = append(b, marks[seat]...)
-	b = n.appendJapanese(b, m)
+	b = n.appendText(b, m) // seat is the side to move
 	t := len(b)
 	b = n.appendWestern(b, m)
 	texts := unsafe.String(unsafe.SliceData(b), len(b)) // b is not written again

@@ -14,8 +14,12 @@ var jpNames = [15]string{"", "歩", "香", "桂", "銀", "角", "飛", "金", "�
 var (
 	jpFiles = [10]string{"", "１", "２", "３", "４", "５", "６", "７", "８", "９"}
 	jpRanks = [10]string{"", "一", "二", "三", "四", "五", "六", "七", "八", "九"}
-	marks   = [2]string{"▲", "△"}
+	// marks are the side marks by colour, and noMark's "" after them.
+	marks = [3]string{"▲", "△", ""}
 )
+
+// noMark is the index of marks' empty mark.
+const noMark = 2
 
 // jpSquare prints a cell as "７六".
 func jpSquare(sq int) string { return jpSquares[sq] }
@@ -36,6 +40,10 @@ var (
 	// jpShort tells the kinds named with one character, which 同 pads
 	// with a full-width space ("同　歩", but "同成銀").
 	jpShort [15]bool
+	// jpHeads[mark][sq][k] is a Japanese name's cell and piece after a
+	// side mark (marks[mark]): "▲７六歩", "７六歩" for noMark. Naming
+	// every legal move of a View appends one string instead of three.
+	jpHeads [len(marks)][mbSize][15]string
 )
 
 // (By row and column: position.go's init, which fills rowOf and colOf,
@@ -55,6 +63,16 @@ func init() {
 			westernPieces[k] = westernLetters[k]
 		}
 		jpShort[k] = utf8.RuneCountInString(jpNames[k]) == 1
+	}
+	for mark := range jpHeads {
+		for r := 0; r < 9; r++ {
+			for c := 0; c < 9; c++ {
+				sq := mb(r, c)
+				for k := pawn; k < len(jpNames); k++ {
+					jpHeads[mark][sq][k] = marks[mark] + jpSquares[sq] + jpNames[k]
+				}
+			}
+		}
 	}
 }
 
@@ -237,21 +255,30 @@ func containsInt(s []int, v int) bool {
 func (n *namer) Japanese(m Move) string { return string(n.appendJapanese(nil, m)) }
 
 // appendJapanese appends Japanese(m) to b.
-func (n *namer) appendJapanese(b []byte, m Move) []byte {
+func (n *namer) appendJapanese(b []byte, m Move) []byte { return n.appendJP(b, m, noMark) }
+
+// appendText appends the text of m a View lists and records: the mover's
+// mark and Japanese(m), "▲７六歩".
+func (n *namer) appendText(b []byte, m Move) []byte { return n.appendJP(b, m, n.p.side) }
+
+// appendJP appends Japanese(m) after the mark marks[mark] (none for
+// noMark).
+func (n *namer) appendJP(b []byte, m Move, mark int) []byte {
 	to := m.to()
 	k := m.dropKind()
 	if !m.isDrop() {
 		k = kindOf(n.p.b[m.from()])
 	}
 	if to == n.prevTo {
+		b = append(b, marks[mark]...)
 		b = append(b, "同"...)
 		if jpShort[k] {
 			b = append(b, "　"...)
 		}
+		b = append(b, jpNames[k]...)
 	} else {
-		b = append(b, jpSquares[to]...)
+		b = append(b, jpHeads[mark][to][k]...)
 	}
-	b = append(b, jpNames[k]...)
 	if m.isDrop() {
 		return append(b, "打"...)
 	}

@@ -485,13 +485,11 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 	}
 	out := make([]sdk.LegalMove, len(keys), room)
 	b := make([]byte, 0, 40*len(keys))
-	mark := marks[p.side]
 	for _, k := range keys {
 		m := Move(k)
 		b = m.appendUSI(b)
 		ends = append(ends, int32(len(b)))
-		b = append(b, mark...)
-		b = n.appendJapanese(b, m)
+		b = n.appendText(b, m)
 		ends = append(ends, int32(len(b)))
 		b = n.appendWestern(b, m)
 		ends = append(ends, int32(len(b)))
@@ -531,13 +529,11 @@ func (g *game) packLegal(p *Position, pk *sdk.Packed) {
 	}
 	// Some 45 bytes a move: seat, kind, USI, two texts, cells, flags.
 	pk.BeginLegal(count, 56*count+8)
-	mark := marks[p.side]
 	for _, k := range keys {
 		m := Move(k)
 		b := m.appendUSI(sc.text[:0])
 		u := len(b)
-		b = append(b, mark...)
-		b = n.appendJapanese(b, m)
+		b = n.appendText(b, m)
 		t := len(b)
 		b = n.appendWestern(b, m)
 		texts := unsafe.String(unsafe.SliceData(b), len(b)) // copied by AddLegal before b is written again
