@@ -221,7 +221,9 @@ func (g *game) judge() {
 	}
 	n := len(g.keys) - 1
 	first, count := -1, 0
-	for i := n; i >= 0; i-- {
+	// Every other position has the other side to move (each entry is
+	// one board move on from the one before): only these can be the same.
+	for i := n; i >= 0; i -= 2 {
 		if g.keys[i] == g.keys[n] && g.history[i].sameAs(&g.pos) {
 			count++
 			first = i
