@@ -137,6 +137,31 @@ func (p *Packed) AddLegal(m *LegalMove) {
 	}
 }
 
+// PackedLegal is a legal move in its packed form (PackLegal), for a
+// variant that lists the same moves in many positions (shogi's drops): it
+// packs each once, and AddPackedLegal then copies its bytes.
+type PackedLegal struct{ b string }
+
+// PackLegal packs m, failing on a text that is not valid UTF-8.
+func PackLegal(m LegalMove) (PackedLegal, error) {
+	b, err := AppendPackedLegal(nil, 0, &m)
+	return PackedLegal{string(b)}, err
+}
+
+// AddPackedLegal adds the next legal move, packed by PackLegal.
+func (p *Packed) AddPackedLegal(m PackedLegal) {
+	if p.moves <= 0 || m.b == "" {
+		if m.b == "" {
+			p.fail(fmt.Errorf("sdk: a PackedLegal not made by PackLegal"))
+		} else {
+			p.fail(fmt.Errorf("sdk: more legal moves packed than the list was begun with (%d)", p.nMoves))
+		}
+		return
+	}
+	p.moves--
+	p.legal = append(p.legal, m.b...)
+}
+
 // Lists returns the packed board and legal list (a list never begun is
 // packed empty), or the first error: a text that is not UTF-8, or a list given more or
 // fewer elements than it was begun with.

@@ -112,3 +112,44 @@ func TestPackedCell(t *testing.T) {
 		t.Error("a cell more than begun")
 	}
 }
+
+// TestPackedLegal: a legal list of moves packed once and added is the list
+// of the moves added one by one.
+func TestPackedLegal(t *testing.T) {
+	moves := shogiLikeLegal()[:5]
+	var a, b Packed
+	a.BeginLegal(len(moves)*2, 0)
+	b.BeginLegal(len(moves)*2, 0)
+	for range 2 {
+		for _, m := range moves {
+			a.AddLegal(&m)
+			pm, err := PackLegal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.AddPackedLegal(pm)
+		}
+	}
+	_, al, err := a.Lists()
+	_, bl, err2 := b.Lists()
+	if err != nil || err2 != nil || string(al) != string(bl) {
+		t.Fatalf("%x (%v), want %x (%v)", bl, err2, al, err)
+	}
+	if _, err := PackLegal(LegalMove{Text: "\xff"}); err == nil {
+		t.Error("a text that is not UTF-8 packed")
+	}
+	var c Packed
+	c.BeginLegal(1, 0)
+	c.AddPackedLegal(PackedLegal{})
+	if _, _, err := c.Lists(); err == nil {
+		t.Error("a zero PackedLegal added")
+	}
+	pm, _ := PackLegal(moves[0])
+	c = Packed{}
+	c.BeginLegal(1, 0)
+	c.AddPackedLegal(pm)
+	c.AddPackedLegal(pm)
+	if _, _, err := c.Lists(); err == nil {
+		t.Error("a move more than begun")
+	}
+}
