@@ -531,6 +531,10 @@ func (g *game) packLegal(p *Position, pk *sdk.Packed) {
 	pk.BeginLegal(count, 56*count+8)
 	for _, k := range keys {
 		m := Move(k)
+		if m.isDrop() && m.to() != n.prevTo { // (a drop's cell is empty: never 同)
+			pk.AddPackedLegal(packedDrops[p.side][m.dropKind()][m.to()])
+			continue
+		}
 		b := m.appendUSI(sc.text[:0])
 		u := len(b)
 		b = n.appendText(b, m)
@@ -545,6 +549,37 @@ func (g *game) packLegal(p *Position, pk *sdk.Packed) {
 		lm := declareMove(p.side)
 		pk.AddLegal(&lm)
 	}
+}
+
+// packedDrops are the legal-list entries of every drop by colour, kind and
+// cell, packed once: a drop's texts and cells are the same in every
+// position (it is never 同, its cell being empty), and drops are a fifth
+// of a middle game's legal moves.
+var packedDrops [2][gold + 1][mbSize]sdk.PackedLegal
+
+// (In an init function, which runs after names.go's and position.go's
+// have made the tables it reads.)
+func init() { packedDrops = packDrops() }
+
+func packDrops() (t [2][gold + 1][mbSize]sdk.PackedLegal) {
+	var p Position // the namer of a drop reads only its side
+	for c := range t {
+		p.side = c
+		n := namer{p: &p}
+		for k := pawn; k <= gold; k++ {
+			for _, sq := range squares {
+				m := dropMove(k, sq)
+				usi := string(m.appendUSI(nil))
+				var lm sdk.LegalMove
+				fillLegal(&lm, c, m, usi, string(n.appendText(nil, m)), string(n.appendWestern(nil, m)))
+				var err error
+				if t[c][k][sq], err = sdk.PackLegal(lm); err != nil {
+					panic(err) // the texts are constants
+				}
+			}
+		}
+	}
+	return t
 }
 
 // legalMoveUSI describes a move for the UI, given its texts.
