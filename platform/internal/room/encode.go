@@ -36,7 +36,7 @@ func marshal(ev Event) ([]byte, error) {
 	if err == nil {
 		out = append([]byte(nil), b...)
 	}
-	if cap(b) <= 1<<20 {
+	if cap(b) <= maxPooled {
 		*bp = b
 		encBufs.Put(bp)
 	}
@@ -188,6 +188,9 @@ func dropFirstComma(b []byte, start int) []byte {
 
 // encBufs are the encoders' scratch buffers: an event is encoded into one
 // and copied out at its final size.
+// encBufs are encoding buffers; one that grew beyond maxPooled is dropped.
+const maxPooled = 1 << 20
+
 var encBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // appendEvent appends ev's JSON, byte for byte json.Marshal(ev)'s.

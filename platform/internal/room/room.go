@@ -363,6 +363,10 @@ type Room struct {
 	state   sdk.State
 	view    sdk.View
 	spare   sdk.View // the View before view, whose arrays the next Play reuses
+	// lent are the pooled buffers of the messages a broadcast is sending
+	// (encodeLent); they go back to the pool when it has sent them all.
+	lent []*[]byte
+	held holdBack // broadcastAck's, kept for its array
 	version int64
 	round   int
 	touched time.Time
@@ -682,7 +686,8 @@ func changesView(ev string) bool { return ev == EvMove || ev == EvRound || ev ==
 // Subscriber is a connection as the room sees it.
 type Subscriber interface {
 	// Send queues one encoded message without blocking; false means the
-	// queue was full and the connection is being dropped.
+	// queue was full and the connection is being dropped. msg is lent for
+	// the call only: a Subscriber that keeps it must copy it.
 	Send(msg []byte) bool
 	// Close ends the connection with a WebSocket close code after what is
 	// queued.
@@ -898,9 +903,16 @@ func (r *Room) broadcastPresence() {
 // broadcast sends a version-raising event to every connection, with the new
 // view where it changed; each distinct audience is encoded once.
 func (r *Room) broadcast(ev Event) {
+	r.sendEvent(ev)
+	r.giveBack()
+}
+
+// sendEvent is broadcast without giving the messages' buffers back (the
+// caller does, with giveBack, once nothing holds them any more).
+func (r *Room) sendEvent(ev Event) {
 	ev.Clock = r.clock(r.m.cfg.Now())
 	if !changesView(ev.Type) {
-		b := r.encode(ev)
+		b := r.encodeLent(ev)
 		for _, s := range r.sessions() {
 			s.send(b)
 		}
@@ -920,7 +932,7 @@ func (r *Room) broadcast(ev Event) {
 				v.Board = nil // the receivers apply ev.Cells to the board they have
 			}
 			e.View = &v
-			b = r.encode(e)
+			b = r.encodeLent(e)
 			enc[aud] = b
 		}
 		s.send(b)
@@ -936,6 +948,35 @@ func (r *Room) encode(ev Event) []byte {
 		b, _ = marshal(Event{Type: EvError, Version: ev.Version, Code: "internal", Message: "internal error"})
 	}
 	return b
+}
+
+// encodeLent is encode into a pooled buffer, lent until giveBack: a move's
+// events (a few KB each, two or more per move) no longer each make a copy
+// of their own. Subscribers do not keep what Send gives them.
+func (r *Room) encodeLent(ev Event) []byte {
+	if !shapesKnown {
+		return r.encode(ev)
+	}
+	bp := encBufs.Get().(*[]byte)
+	b, err := appendEvent((*bp)[:0], &ev)
+	if err != nil {
+		encBufs.Put(bp)
+		return r.encode(ev) // logs it, and gives the error event
+	}
+	*bp = b
+	r.lent = append(r.lent, bp)
+	return b
+}
+
+// giveBack returns the buffers encodeLent lent to the pool.
+func (r *Room) giveBack() {
+	for i, bp := range r.lent {
+		if cap(*bp) <= maxPooled {
+			encBufs.Put(bp)
+		}
+		r.lent[i] = nil
+	}
+	r.lent = r.lent[:0]
 }
 
 func (r *Room) errorEvent(code, msg string) []byte {
