@@ -363,10 +363,6 @@ type Room struct {
 	state   sdk.State
 	view    sdk.View
 	spare   sdk.View // the View before view, whose arrays the next Play reuses
-	// lent are the pooled buffers of the messages a broadcast is sending
-	// (encodeLent); they go back to the pool when it has sent them all.
-	lent []*[]byte
-	held holdBack // broadcastAck's, kept for its array
 	version int64
 	round   int
 	touched time.Time
@@ -395,6 +391,11 @@ type Room struct {
 	gone, expiredGone bool
 	// cl is what other hosts hold of the room (nil without a Cluster).
 	cl *clusterRoom
+
+	// lent are the pooled buffers of the messages a broadcast is sending
+	// (encodeLent); they go back to the pool when it has sent them all.
+	lent []*[]byte
+	held holdBack // broadcastAck's, kept for its array
 }
 
 type seatCode struct {
