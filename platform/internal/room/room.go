@@ -370,7 +370,7 @@ type Room struct {
 	taken   []bool   // seat held, as of the replayed log
 	pending *Pending
 	broken  *Broken
-	recent  []Event // the last events that raised the version, without views
+	recent  eventRing // the last events that raised the version, without views
 	// started: the host started with free seats (computer seats);
 	// turnAt: when the turn in progress began; awaySince: when each seat's
 	// connection went; thinking: a computer move is being thought.
@@ -673,12 +673,42 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		p.Accepted = slices.Clone(p.Accepted)
 		ev.NewRound = &p
 	}
-	r.recent = append(r.recent, ev) // without cells: a catch-up sends the whole view
-	if len(r.recent) > r.m.cfg.Recent {
-		r.recent = slices.Delete(r.recent, 0, len(r.recent)-r.m.cfg.Recent)
-	}
+	r.recent.add(ev, r.m.cfg.Recent) // without cells: a catch-up sends the whole view
 	ev.Cells = cells
 	return ev
+}
+
+// eventRing keeps the last events added, up to a limit, in a ring: a
+// room's commit no longer shifts the whole list (64 events of ~300 bytes)
+// to drop the oldest.
+type eventRing struct {
+	evs    []Event
+	oldest int // where the oldest is once evs is at the limit
+}
+
+func (q *eventRing) add(ev Event, limit int) {
+	if len(q.evs) < limit {
+		q.evs = append(q.evs, ev)
+		return
+	}
+	q.evs[q.oldest] = ev
+	q.oldest = (q.oldest + 1) % len(q.evs)
+}
+
+func (q *eventRing) len() int { return len(q.evs) }
+
+// back is the n-th last event (1: the last); 1 <= n <= len.
+func (q *eventRing) back(n int) Event {
+	return q.evs[(q.oldest+len(q.evs)-n)%len(q.evs)]
+}
+
+// last is the last n events, oldest first, in a list of their own.
+func (q *eventRing) last(n int) []Event {
+	out := make([]Event, n)
+	for i := range out {
+		out[i] = q.back(n - i)
+	}
+	return out
 }
 
 // changesView tells whether an event's receivers need the new view.
@@ -837,10 +867,10 @@ func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	catchUp := since != nil && *since <= r.version && r.broken == nil
 	if catchUp && *since < r.version {
 		n := int(r.version - *since)
-		if n > len(r.recent) {
+		if n > r.recent.len() {
 			catchUp = false
 		} else {
-			missed = r.recent[len(r.recent)-n:]
+			missed = r.recent.last(n)
 		}
 	}
 	if !catchUp {
@@ -1119,10 +1149,10 @@ func (s *Session) Act(ctx context.Context, req Request) {
 // isDuplicate tells whether a request answering version v is the very
 // action this seat already made at v+1 (a resend after a lost ack).
 func (r *Room) isDuplicate(v int64, a store.Action) bool {
-	if v >= r.version || v < r.version-int64(len(r.recent)) {
+	if v >= r.version || v < r.version-int64(r.recent.len()) {
 		return false
 	}
-	ev := r.recent[len(r.recent)-int(r.version-v)]
+	ev := r.recent.back(int(r.version - v))
 	if ev.Seat == nil || int(*ev.Seat) != a.Seat {
 		return false
 	}
