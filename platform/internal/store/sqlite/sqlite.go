@@ -139,7 +139,15 @@ type request struct {
 	// with the batch's other plain appends in one statement (appendMany);
 	// fn is then unused.
 	act *store.Action
+	// action is what act points to for an Append's request.
+	action store.Action
 }
+
+// appends are Append's requests, kept between appends: a request, its
+// channel and its action were three allocations per move. A request goes
+// back once its result has been received (the writer touches a request
+// no more after sending its result).
+var appends = sync.Pool{New: func() any { return &request{res: make(chan error, 1)} }}
 
 // dsn is the writer's connection string: WAL, a commit is on disk before
 // it returns (synchronous=FULL), cascading deletes, and every transaction
@@ -620,11 +628,16 @@ func detach(ctx context.Context) context.Context {
 
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, a store.Action) error {
-	r := &request{ctx: detach(ctx), res: make(chan error, 1), act: &a}
+	r := appends.Get().(*request)
+	r.ctx, r.action = detach(ctx), a
+	r.act = &r.action
 	if a.KeyHash != nil || !jsonSafe(a.Room) || !jsonSafe(a.Kind) || !jsonSafe(a.Move) {
 		r.act, r.fn, r.single = nil, s.appendOne(a), a.KeyHash == nil
 	}
-	return s.send(ctx, r)
+	err := s.send(ctx, r)
+	*r = request{res: r.res} // (send returns with res empty: its result taken, or never sent)
+	appends.Put(r)
+	return err
 }
 
 // appendOne is the request function of an append that appendMany does not
