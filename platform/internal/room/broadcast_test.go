@@ -118,3 +118,16 @@ func TestEventRing(t *testing.T) {
 		}
 	}
 }
+
+// TestSameCell: sameCell is ==, over cells that differ in each field.
+func TestSameCell(t *testing.T) {
+	cells := []sdk.Cell{{}, {Kind: "P"}, {Kind: "P", Owner: 1}, {Kind: "+P"}, {Kind: "P", Facing: 2},
+		{Kind: "P", Promoted: true}, {Kind: "P", Flipped: true}, {Kind: "K", Owner: -1}}
+	for _, a := range cells {
+		for _, b := range cells {
+			if got := sameCell(&a, &b); got != (a == b) {
+				t.Errorf("sameCell(%+v, %+v) = %v", a, b, got)
+			}
+		}
+	}
+}
