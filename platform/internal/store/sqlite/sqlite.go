@@ -313,19 +313,21 @@ func (s *Store) writer() {
 // commit, given the size and duration of the last one: nothing while the
 // store is quiet (a lone move is committed at once), and while groups
 // form by themselves (at least groupAt appends arrived during a commit)
-// as long as one commit takes, up to maxDelay. At 1000 rooms a commit
-// takes about a millisecond, so this doubles the group and adds at most
-// that much to a move's round trip.
+// twice as long as one commit takes, up to maxDelay. A commit's cost is
+// mostly fixed (its pages and system calls), so bigger groups cost less
+// per append: at 1000 rooms and ~12,000 moves/s a commit takes ~1.7 ms,
+// and waiting twice that rather than once took the writer's CPU from ~11
+// to ~9.5 µs per append, for ~4 ms more on a move's round trip.
 func commitDelay(prev int, last time.Duration) time.Duration {
 	if prev < groupAt {
 		return 0
 	}
-	return min(last, maxDelay)
+	return min(2*last, maxDelay)
 }
 
 const (
 	groupAt  = 4
-	maxDelay = 2 * time.Millisecond
+	maxDelay = 4 * time.Millisecond
 )
 
 func (s *Store) commit(batch []*request) {
