@@ -11,6 +11,8 @@ import (
 // ack go out together this way: one write system call instead of two.
 type BatchSubscriber interface {
 	Subscriber
+	// SendAll is Send of every message, in order; like Send's, the
+	// messages are lent for the call only.
 	SendAll(msgs ...[]byte) bool
 }
 
@@ -25,11 +27,16 @@ func (r *Room) broadcastAck(ev Event, actor *Session, ack []byte) {
 		actor.send(ack)
 		return
 	}
-	held := &holdBack{Subscriber: bs}
+	held := &r.held
+	held.Subscriber, held.msgs = bs, held.msgs[:0]
 	actor.sub = held
-	r.broadcast(ev)
+	r.sendEvent(ev)
 	actor.sub = bs
-	bs.SendAll(append(held.msgs, ack)...)
+	held.msgs = append(held.msgs, ack)
+	bs.SendAll(held.msgs...)
+	clear(held.msgs)
+	held.Subscriber, held.msgs = nil, held.msgs[:0]
+	r.giveBack()
 }
 
 // holdBack keeps what is sent to it for a later SendAll.

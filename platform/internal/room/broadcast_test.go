@@ -94,3 +94,40 @@ func TestOwnMoves(t *testing.T) {
 		t.Errorf("no moves: %v, want nil", got)
 	}
 }
+
+// TestEventRing: the ring holds the last events up to its limit, in order.
+func TestEventRing(t *testing.T) {
+	var q eventRing
+	for v := int64(1); v <= 150; v++ {
+		q.add(Event{Version: v}, 64)
+		want := min(v, 64)
+		if q.len() != int(want) {
+			t.Fatalf("after %d: %d held, want %d", v, q.len(), want)
+		}
+		if got := q.back(1).Version; got != v {
+			t.Fatalf("after %d: last is %d", v, got)
+		}
+		last := q.last(int(want))
+		for i, ev := range last {
+			if ev.Version != v-want+1+int64(i) {
+				t.Fatalf("after %d: last(%d)[%d] = %d, want %d", v, want, i, ev.Version, v-want+1+int64(i))
+			}
+		}
+		if got := q.back(int(want)).Version; got != v-want+1 {
+			t.Fatalf("after %d: back(%d) = %d, want %d", v, want, got, v-want+1)
+		}
+	}
+}
+
+// TestSameCell: sameCell is ==, over cells that differ in each field.
+func TestSameCell(t *testing.T) {
+	cells := []sdk.Cell{{}, {Kind: "P"}, {Kind: "P", Owner: 1}, {Kind: "+P"}, {Kind: "P", Facing: 2},
+		{Kind: "P", Promoted: true}, {Kind: "P", Flipped: true}, {Kind: "K", Owner: -1}}
+	for _, a := range cells {
+		for _, b := range cells {
+			if got := sameCell(&a, &b); got != (a == b) {
+				t.Errorf("sameCell(%+v, %+v) = %v", a, b, got)
+			}
+		}
+	}
+}

@@ -36,7 +36,7 @@ func marshal(ev Event) ([]byte, error) {
 	if err == nil {
 		out = append([]byte(nil), b...)
 	}
-	if cap(b) <= 1<<20 {
+	if cap(b) <= maxPooled {
 		*bp = b
 		encBufs.Put(bp)
 	}
@@ -188,6 +188,9 @@ func dropFirstComma(b []byte, start int) []byte {
 
 // encBufs are the encoders' scratch buffers: an event is encoded into one
 // and copied out at its final size.
+// encBufs are encoding buffers; one that grew beyond maxPooled is dropped.
+const maxPooled = 1 << 20
+
 var encBufs = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // appendEvent appends ev's JSON, byte for byte json.Marshal(ev)'s.
@@ -364,12 +367,12 @@ func appendView(b []byte, v *sdk.View) []byte {
 func appendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-				return appendQuoted(b, s)
-			}
+		if plainASCII[c] {
 			i++
 			continue
+		}
+		if c < utf8.RuneSelf {
+			return appendQuoted(b, s)
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 || r == '\u2028' || r == '\u2029' {
@@ -381,6 +384,16 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// plainASCII are the bytes appendString copies as they are: printable
+// ASCII other than " \ < > & (one table lookup a byte instead of seven
+// comparisons).
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = !strings.ContainsRune(`"\<>&`, rune(c))
+	}
+	return t
+}()
 
 func appendQuoted(b []byte, s string) []byte {
 	q, _ := json.Marshal(s) // a string always marshals

@@ -18,7 +18,7 @@ import (
 func TestEncoderKnowsEveryField(t *testing.T) {
 	for typ, want := range shapes {
 		if got := shapeOf(typ); got != want {
-			t.Errorf("%s changed; update appendEvent and its shape in encode.go:\n got %s\nwant %s", typ, got, want)
+			t.Errorf("%s changed; update appendEvent (and for sdk.Cell sameCell) and its shape in encode.go:\n got %s\nwant %s", typ, got, want)
 		}
 	}
 	if !shapesKnown {

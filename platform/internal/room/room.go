@@ -370,7 +370,7 @@ type Room struct {
 	taken   []bool   // seat held, as of the replayed log
 	pending *Pending
 	broken  *Broken
-	recent  []Event // the last events that raised the version, without views
+	recent  eventRing // the last events that raised the version, without views
 	// started: the host started with free seats (computer seats);
 	// turnAt: when the turn in progress began; awaySince: when each seat's
 	// connection went; thinking: a computer move is being thought.
@@ -391,6 +391,11 @@ type Room struct {
 	gone, expiredGone bool
 	// cl is what other hosts hold of the room (nil without a Cluster).
 	cl *clusterRoom
+
+	// lent are the pooled buffers of the messages a broadcast is sending
+	// (encodeLent); they go back to the pool when it has sent them all.
+	lent []*[]byte
+	held holdBack // broadcastAck's, kept for its array
 }
 
 type seatCode struct {
@@ -668,12 +673,42 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		p.Accepted = slices.Clone(p.Accepted)
 		ev.NewRound = &p
 	}
-	r.recent = append(r.recent, ev) // without cells: a catch-up sends the whole view
-	if len(r.recent) > r.m.cfg.Recent {
-		r.recent = slices.Delete(r.recent, 0, len(r.recent)-r.m.cfg.Recent)
-	}
+	r.recent.add(ev, r.m.cfg.Recent) // without cells: a catch-up sends the whole view
 	ev.Cells = cells
 	return ev
+}
+
+// eventRing keeps the last events added, up to a limit, in a ring: a
+// room's commit no longer shifts the whole list (64 events of ~300 bytes)
+// to drop the oldest.
+type eventRing struct {
+	evs    []Event
+	oldest int // where the oldest is once evs is at the limit
+}
+
+func (q *eventRing) add(ev Event, limit int) {
+	if len(q.evs) < limit {
+		q.evs = append(q.evs, ev)
+		return
+	}
+	q.evs[q.oldest] = ev
+	q.oldest = (q.oldest + 1) % len(q.evs)
+}
+
+func (q *eventRing) len() int { return len(q.evs) }
+
+// back is the n-th last event (1: the last); 1 <= n <= len.
+func (q *eventRing) back(n int) Event {
+	return q.evs[(q.oldest+len(q.evs)-n)%len(q.evs)]
+}
+
+// last is the last n events, oldest first, in a list of their own.
+func (q *eventRing) last(n int) []Event {
+	out := make([]Event, n)
+	for i := range out {
+		out[i] = q.back(n - i)
+	}
+	return out
 }
 
 // changesView tells whether an event's receivers need the new view.
@@ -682,7 +717,8 @@ func changesView(ev string) bool { return ev == EvMove || ev == EvRound || ev ==
 // Subscriber is a connection as the room sees it.
 type Subscriber interface {
 	// Send queues one encoded message without blocking; false means the
-	// queue was full and the connection is being dropped.
+	// queue was full and the connection is being dropped. msg is lent for
+	// the call only: a Subscriber that keeps it must copy it.
 	Send(msg []byte) bool
 	// Close ends the connection with a WebSocket close code after what is
 	// queued.
@@ -831,10 +867,10 @@ func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	catchUp := since != nil && *since <= r.version && r.broken == nil
 	if catchUp && *since < r.version {
 		n := int(r.version - *since)
-		if n > len(r.recent) {
+		if n > r.recent.len() {
 			catchUp = false
 		} else {
-			missed = r.recent[len(r.recent)-n:]
+			missed = r.recent.last(n)
 		}
 	}
 	if !catchUp {
@@ -898,9 +934,16 @@ func (r *Room) broadcastPresence() {
 // broadcast sends a version-raising event to every connection, with the new
 // view where it changed; each distinct audience is encoded once.
 func (r *Room) broadcast(ev Event) {
+	r.sendEvent(ev)
+	r.giveBack()
+}
+
+// sendEvent is broadcast without giving the messages' buffers back (the
+// caller does, with giveBack, once nothing holds them any more).
+func (r *Room) sendEvent(ev Event) {
 	ev.Clock = r.clock(r.m.cfg.Now())
 	if !changesView(ev.Type) {
-		b := r.encode(ev)
+		b := r.encodeLent(ev)
 		for _, s := range r.sessions() {
 			s.send(b)
 		}
@@ -920,7 +963,7 @@ func (r *Room) broadcast(ev Event) {
 				v.Board = nil // the receivers apply ev.Cells to the board they have
 			}
 			e.View = &v
-			b = r.encode(e)
+			b = r.encodeLent(e)
 			enc[aud] = b
 		}
 		s.send(b)
@@ -936,6 +979,35 @@ func (r *Room) encode(ev Event) []byte {
 		b, _ = marshal(Event{Type: EvError, Version: ev.Version, Code: "internal", Message: "internal error"})
 	}
 	return b
+}
+
+// encodeLent is encode into a pooled buffer, lent until giveBack: a move's
+// events (a few KB each, two or more per move) no longer each make a copy
+// of their own. Subscribers do not keep what Send gives them.
+func (r *Room) encodeLent(ev Event) []byte {
+	if !shapesKnown {
+		return r.encode(ev)
+	}
+	bp := encBufs.Get().(*[]byte)
+	b, err := appendEvent((*bp)[:0], &ev)
+	if err != nil {
+		encBufs.Put(bp)
+		return r.encode(ev) // logs it, and gives the error event
+	}
+	*bp = b
+	r.lent = append(r.lent, bp)
+	return b
+}
+
+// giveBack returns the buffers encodeLent lent to the pool.
+func (r *Room) giveBack() {
+	for i, bp := range r.lent {
+		if cap(*bp) <= maxPooled {
+			encBufs.Put(bp)
+		}
+		r.lent[i] = nil
+	}
+	r.lent = r.lent[:0]
 }
 
 func (r *Room) errorEvent(code, msg string) []byte {
@@ -1077,10 +1149,10 @@ func (s *Session) Act(ctx context.Context, req Request) {
 // isDuplicate tells whether a request answering version v is the very
 // action this seat already made at v+1 (a resend after a lost ack).
 func (r *Room) isDuplicate(v int64, a store.Action) bool {
-	if v >= r.version || v < r.version-int64(len(r.recent)) {
+	if v >= r.version || v < r.version-int64(r.recent.len()) {
 		return false
 	}
-	ev := r.recent[len(r.recent)-int(r.version-v)]
+	ev := r.recent.back(int(r.version - v))
 	if ev.Seat == nil || int(*ev.Seat) != a.Seat {
 		return false
 	}

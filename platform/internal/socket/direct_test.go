@@ -16,7 +16,8 @@ import (
 // TestDirectWritesKeepOrderWhenTheSocketFills: senders write their messages
 // themselves until the socket is full; what does not fit goes to the
 // writer first, and a client that reads late gets every message whole and
-// in order.
+// in order. Every message is sent from the same buffer, overwritten after
+// each Send: the room lends what it sends for the call only.
 func TestDirectWritesKeepOrderWhenTheSocketFills(t *testing.T) {
 	conns := make(chan *conn, 1)
 	release := make(chan struct{})
@@ -54,11 +55,19 @@ func TestDirectWritesKeepOrderWhenTheSocketFills(t *testing.T) {
 	defer ws.Close()
 	c := <-conns
 	pad := strings.Repeat("x", 1000)
+	var lent, lent2 []byte
+	scribble := func(b []byte) {
+		for i := range b {
+			b[i] = '#'
+		}
+	}
 	n := 0
 	for ; n < 100_000; n++ {
-		if !c.Send(fmt.Appendf(nil, `{"n":%d,"pad":"%s"}`, n, pad)) {
+		lent = fmt.Appendf(lent[:0], `{"n":%d,"pad":"%s"}`, n, pad)
+		if !c.Send(lent) {
 			t.Fatalf("message %d refused", n)
 		}
+		scribble(lent)
 		c.mu.Lock()
 		partial := c.partial
 		c.mu.Unlock()
@@ -69,10 +78,14 @@ func TestDirectWritesKeepOrderWhenTheSocketFills(t *testing.T) {
 	if c.partial == 0 {
 		t.Fatalf("the socket never filled in %d messages", n)
 	}
-	// And a few more while the writer holds the rest.
-	for range 10 {
-		n++
-		c.Send(fmt.Appendf(nil, `{"n":%d,"pad":"%s"}`, n, pad))
+	// And a few more while the writer holds the rest, two at a time.
+	for range 5 {
+		lent = fmt.Appendf(lent[:0], `{"n":%d,"pad":"%s"}`, n+1, pad)
+		lent2 = fmt.Appendf(lent2[:0], `{"n":%d,"pad":"%s"}`, n+2, pad)
+		c.SendAll(lent, lent2)
+		scribble(lent)
+		scribble(lent2)
+		n += 2
 	}
 	t.Logf("the socket filled after %d messages", n)
 	close(release)

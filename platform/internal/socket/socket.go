@@ -246,7 +246,9 @@ func (c *conn) queue(it item) bool {
 		return false
 	}
 	if c.busy || len(c.pend) > 0 || c.raw == nil {
-		c.pend = append(c.pend, it)
+		// The room lends what it sends for the call only (room.Subscriber):
+		// what waits is framed into bytes of its own.
+		c.pend = append(c.pend, item{b: it.appendTo(nil), framed: true})
 		idle := !c.busy
 		c.mu.Unlock()
 		if idle {

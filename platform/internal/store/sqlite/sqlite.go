@@ -139,7 +139,15 @@ type request struct {
 	// with the batch's other plain appends in one statement (appendMany);
 	// fn is then unused.
 	act *store.Action
+	// action is what act points to for an Append's request.
+	action store.Action
 }
+
+// appends are Append's requests, kept between appends: a request, its
+// channel and its action were three allocations per move. A request goes
+// back once its result has been received (the writer touches a request
+// no more after sending its result).
+var appends = sync.Pool{New: func() any { return &request{res: make(chan error, 1)} }}
 
 // dsn is the writer's connection string: WAL, a commit is on disk before
 // it returns (synchronous=FULL), cascading deletes, and every transaction
@@ -305,19 +313,21 @@ func (s *Store) writer() {
 // commit, given the size and duration of the last one: nothing while the
 // store is quiet (a lone move is committed at once), and while groups
 // form by themselves (at least groupAt appends arrived during a commit)
-// as long as one commit takes, up to maxDelay. At 1000 rooms a commit
-// takes about a millisecond, so this doubles the group and adds at most
-// that much to a move's round trip.
+// twice as long as one commit takes, up to maxDelay. A commit's cost is
+// mostly fixed (its pages and system calls), so bigger groups cost less
+// per append: at 1000 rooms and ~12,000 moves/s a commit takes ~1.7 ms,
+// and waiting twice that rather than once took the writer's CPU from ~11
+// to ~9.5 µs per append, for ~4 ms more on a move's round trip.
 func commitDelay(prev int, last time.Duration) time.Duration {
 	if prev < groupAt {
 		return 0
 	}
-	return min(last, maxDelay)
+	return min(2*last, maxDelay)
 }
 
 const (
 	groupAt  = 4
-	maxDelay = 2 * time.Millisecond
+	maxDelay = 4 * time.Millisecond
 )
 
 func (s *Store) commit(batch []*request) {
@@ -620,11 +630,16 @@ func detach(ctx context.Context) context.Context {
 
 // Append implements store.Store.
 func (s *Store) Append(ctx context.Context, a store.Action) error {
-	r := &request{ctx: detach(ctx), res: make(chan error, 1), act: &a}
+	r := appends.Get().(*request)
+	r.ctx, r.action = detach(ctx), a
+	r.act = &r.action
 	if a.KeyHash != nil || !jsonSafe(a.Room) || !jsonSafe(a.Kind) || !jsonSafe(a.Move) {
 		r.act, r.fn, r.single = nil, s.appendOne(a), a.KeyHash == nil
 	}
-	return s.send(ctx, r)
+	err := s.send(ctx, r)
+	*r = request{res: r.res} // (send returns with res empty: its result taken, or never sent)
+	appends.Put(r)
+	return err
 }
 
 // appendOne is the request function of an append that appendMany does not
