@@ -40,11 +40,19 @@ var (
 	// jpShort tells the kinds named with one character, which 同 pads
 	// with a full-width space ("同　歩", but "同成銀").
 	jpShort [15]bool
-	// jpHeads[mark][sq][k] is a Japanese name's cell and piece after a
-	// side mark (marks[mark]): "▲７六歩", "７六歩" for noMark. Naming
-	// every legal move of a View appends one string instead of three.
-	jpHeads [len(marks)][mbSize][15]string
+	// jpHeads[mark][cell][k] is a Japanese name's cell and piece after a
+	// side mark (marks[mark]): "▲７六歩", "７六歩" for noMark, by view
+	// cell (cellOf). Naming every legal move of a View appends one text
+	// instead of three; the texts are in the table itself, not strings,
+	// so that reading one touches one cache line.
+	jpHeads [len(marks)][81][15]jpHead
 )
+
+// jpHead is one of jpHeads: the first n bytes of b.
+type jpHead struct {
+	n uint8
+	b [15]byte // a mark, a cell and a piece of two characters: 3+6+6
+}
 
 // (By row and column: position.go's init, which fills rowOf and colOf,
 // runs after this one.)
@@ -67,9 +75,9 @@ func init() {
 	for mark := range jpHeads {
 		for r := 0; r < 9; r++ {
 			for c := 0; c < 9; c++ {
-				sq := mb(r, c)
 				for k := pawn; k < len(jpNames); k++ {
-					jpHeads[mark][sq][k] = marks[mark] + jpSquares[sq] + jpNames[k]
+					h := &jpHeads[mark][r*9+c][k] // cellOf is not made yet
+					h.n = uint8(copy(h.b[:], marks[mark]+jpSquares[mb(r, c)]+jpNames[k]))
 				}
 			}
 		}
@@ -277,7 +285,8 @@ func (n *namer) appendJP(b []byte, m Move, mark int) []byte {
 		}
 		b = append(b, jpNames[k]...)
 	} else {
-		b = append(b, jpHeads[mark][to][k]...)
+		h := &jpHeads[mark][cellOf[to]][k]
+		b = append(b, h.b[:h.n]...)
 	}
 	if m.isDrop() {
 		return append(b, "打"...)
