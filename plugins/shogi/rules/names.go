@@ -115,12 +115,13 @@ type namer struct {
 // board moves grouped by target, those to sq being byTo[at[sq]:at[sq+1]],
 // so that rivals reads only the few moves to its target: a View names
 // every legal move, twice, and a scan of the whole list per name made that
-// quadratic. Most positions have no shared target, and then byTo is not
-// made (grouped is false).
+// quadratic. Nearly half the positions have no shared target, and then
+// byTo is not made (grouped is false).
 type nameIndex struct {
 	shared  [mbSize]bool
 	kinds   [mbSize]uint16 // bit k: a piece of kind k reaches the target
 	from    [mbSize]uint8  // valid where kinds is not 0
+	count   [mbSize]uint16 // the board moves to each target
 	grouped bool
 	at      [mbSize + 1]uint16
 	byTo    [640]Move // more than the most legal moves a position has (593)
@@ -137,6 +138,7 @@ func (n *namer) index() {
 	} else {
 		clear(n.ix.shared[:])
 		clear(n.ix.kinds[:])
+		clear(n.ix.count[:])
 	}
 	ix := n.ix
 	ix.grouped = false
@@ -145,6 +147,7 @@ func (n *namer) index() {
 			continue
 		}
 		to, from := x.to(), uint8(x.from())
+		ix.count[to]++
 		bit := uint16(1) << kindOf(n.p.b[from])
 		switch {
 		case ix.kinds[to] == 0:
@@ -165,23 +168,15 @@ func (n *namer) group() {
 		return
 	}
 	ix.grouped = true
-	var count [mbSize]uint16
-	boards := 0
-	for _, x := range n.legal {
-		if !x.isDrop() {
-			boards++
-			count[x.to()]++
-		}
-	}
 	sum := uint16(0)
 	for sq := range mbSize {
 		ix.at[sq] = sum
-		sum += count[sq]
+		sum += ix.count[sq]
 	}
 	ix.at[mbSize] = sum
 	byTo := ix.byTo[:]
-	if boards > len(ix.byTo) {
-		n.byToBig = make([]Move, boards)
+	if int(sum) > len(ix.byTo) {
+		n.byToBig = make([]Move, sum)
 		byTo = n.byToBig
 	}
 	next := ix.at
