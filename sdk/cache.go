@@ -1,6 +1,9 @@
 package sdk
 
-import "sync"
+import (
+	"hash/maphash"
+	"sync"
+)
 
 // StateCache keeps the games a plugin produced lately, keyed by the exact
 // bytes of the State it returned with each, so that the next call on that
@@ -9,11 +12,12 @@ import "sync"
 // at ply 10.
 //
 // A hit needs the whole State to be equal, byte for byte, to one this
-// process put (the key is the full bytes, not a hash of them), so a forged
-// or altered State can never reach a cached game: it misses, and the
-// plugin decodes and validates it fully as before. The cache is only a
-// cache: the State still carries the whole game, a miss (another process,
-// a restart, an evicted entry) gives the same answers, only slower.
+// process put (the entry keeps the full bytes and a hit compares them, not
+// only their hash), so a forged or altered State can never reach a cached
+// game: it misses, and the plugin decodes and validates it fully as
+// before. The cache is only a cache: the State still carries the whole
+// game, a miss (another process, a restart, an evicted entry) gives the
+// same answers, only slower.
 //
 // Memory is bounded by a budget: each Put names the cost of its entry (an
 // estimate of the game's bytes; the key's bytes are added), and the least
@@ -28,12 +32,22 @@ type StateCache[G any] struct {
 	mu     sync.Mutex
 	budget int
 	cost   int
-	m      map[string]*cacheEntry[G]
-	ring   cacheEntry[G] // sentinel: ring.next is the most recent entry
+	// m finds the entries by a hash of their key, which is taken before
+	// the lock and kept in the entry: a State is some kilobytes, which a
+	// map keyed by the bytes hashed again under the lock for every lookup
+	// and for every entry it evicted (a key long out of the processor's
+	// caches by then). Two keys of one hash are never both held: the
+	// later put replaces the other, which is only a cache miss.
+	m    map[uint64]*cacheEntry[G]
+	seed maphash.Seed
+	ring cacheEntry[G] // sentinel: ring.next is the most recent entry
+	// collide makes every key hash alike, for the tests of collisions.
+	collide bool
 }
 
 type cacheEntry[G any] struct {
 	key        string
+	hash       uint64
 	g          G
 	cost       int
 	prev, next *cacheEntry[G]
@@ -42,7 +56,7 @@ type cacheEntry[G any] struct {
 // NewStateCache returns an empty cache holding at most budget bytes of
 // estimated cost.
 func NewStateCache[G any](budget int) *StateCache[G] {
-	c := &StateCache[G]{budget: budget, m: map[string]*cacheEntry[G]{}}
+	c := &StateCache[G]{budget: budget, m: map[uint64]*cacheEntry[G]{}, seed: maphash.MakeSeed()}
 	c.ring.prev, c.ring.next = &c.ring, &c.ring
 	return c
 }
@@ -52,10 +66,11 @@ func (c *StateCache[G]) Get(s State) (g G, ok bool) {
 	if c == nil {
 		return g, false
 	}
+	h := c.sum(s)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.m[string(s)]
-	if e == nil {
+	e := c.m[h]
+	if e == nil || e.key != string(s) {
 		return g, false
 	}
 	c.unlink(e)
@@ -74,25 +89,38 @@ func (c *StateCache[G]) Put(s State, g G, cost int) {
 	if cost > c.budget {
 		return
 	}
+	h := c.sum(s)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e := c.m[string(s)]; e != nil {
+	if e := c.m[h]; e != nil && e.key == string(s) {
 		c.cost += cost - e.cost
 		e.g, e.cost = g, cost
 		c.unlink(e)
 		c.pushFront(e)
 	} else {
-		e := &cacheEntry[G]{key: string(s), g: g, cost: cost}
-		c.m[e.key] = e
+		if e != nil { // another key of the same hash
+			c.unlink(e)
+			c.cost -= e.cost
+		}
+		e := &cacheEntry[G]{key: string(s), hash: h, g: g, cost: cost}
+		c.m[h] = e
 		c.cost += cost
 		c.pushFront(e)
 	}
 	for c.cost > c.budget {
 		old := c.ring.prev
 		c.unlink(old)
-		delete(c.m, old.key)
+		delete(c.m, old.hash)
 		c.cost -= old.cost
 	}
+}
+
+// sum is the hash of a key.
+func (c *StateCache[G]) sum(s State) uint64 {
+	if c.collide {
+		return 0
+	}
+	return maphash.Bytes(c.seed, s)
 }
 
 // Len is the number of entries held.
