@@ -2,6 +2,7 @@ package room
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -84,6 +85,36 @@ func BenchmarkDecodeMove(b *testing.B) {
 	for b.Loop() {
 		if _, err := Decode(msg); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestDecodeKeepsNothingOfItsInput: a socket reads every message into the
+// same buffer, so what Decode returns must not point into it.
+func TestDecodeKeepsNothingOfItsInput(t *testing.T) {
+	for _, msg := range []string{
+		`{"type":"move","version":7,"move":"7g7f","id":"m1"}`,           // the quick path
+		`{"type":"move","version":7,"move":"7g7f","id":"m\u0031"}`,      // encoding/json's
+		`{"type":"hello","seatKey":"k","code":"c","watch":false}`,       // the quick path
+		`{"type":"hello","seatKey":"k\u006b","code":"c","watch":false}`, // encoding/json's
+	} {
+		b := []byte(msg)
+		req, err := Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", msg, err)
+		}
+		show := func() string {
+			if req.Version == nil {
+				return fmt.Sprintf("%+v", req)
+			}
+			return fmt.Sprintf("%+v %d", req, *req.Version)
+		}
+		before := show()
+		for i := range b {
+			b[i] = 'x'
+		}
+		if after := show(); after != before {
+			t.Errorf("%s: after its bytes were overwritten the request reads %s, was %s", msg, after, before)
 		}
 	}
 }

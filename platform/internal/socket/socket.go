@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -519,8 +520,12 @@ func (h *Handler) serve(ws *websocket.Conn) {
 	ws.SetReadDeadline(readBy)
 	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(wait)) })
 	credits := newCredits(h.cfg.Burst, h.cfg.Rate, h.cfg.Now)
+	var buf []byte // what Decode reads, which copies what it keeps
 	for {
-		mt, b, err := ws.ReadMessage()
+		mt, b, err := readMessage(ws, buf)
+		if cap(b) <= maxKeptRead {
+			buf = b[:0]
+		}
 		if err != nil {
 			peerDone = true
 			return // closed, dead (deadline), or over the frame limit (1009 sent by the library)
@@ -545,6 +550,32 @@ func (h *Handler) serve(ws *websocket.Conn) {
 			return
 		}
 		sess.Act(context.Background(), req)
+	}
+}
+
+// maxKeptRead: a reader keeps its buffer between messages up to this.
+const maxKeptRead = 4 << 10
+
+// readMessage is ws.ReadMessage into buf's array (a move is ~100 bytes;
+// ReadMessage allocated 512 for each message).
+func readMessage(ws *websocket.Conn, buf []byte) (int, []byte, error) {
+	mt, r, err := ws.NextReader()
+	if err != nil {
+		return mt, buf[:0], err
+	}
+	b := buf[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return mt, b, nil
+		}
+		if err != nil {
+			return mt, b, err
+		}
 	}
 }
 
