@@ -374,6 +374,16 @@ func appendString(b []byte, s string) []byte {
 		if c < utf8.RuneSelf {
 			return appendQuoted(b, s)
 		}
+		// A three-byte character whose lead byte needs no check of the
+		// second (most of Japanese and Chinese, and the marks ☗☖▲△):
+		// valid when both bytes after it are continuation bytes. Only
+		// U+2028 and U+2029 (E2 80 A8, E2 80 A9) are escaped among them.
+		if c >= 0xe1 && c <= 0xef && c != 0xed && i+2 < len(s) &&
+			s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 &&
+			(c != 0xe2 || s[i+1] != 0x80 || s[i+2]&^1 != 0xa8) {
+			i += 3
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && n == 1 || r == '\u2028' || r == '\u2029' {
 			return appendQuoted(b, s)

@@ -32,6 +32,9 @@ var strs = []string{
 	"", "a", "move", "7g7f", "P*5e", "７六歩(77)", "☗7六歩", "炮二平五", `quote"`, `back\slash`,
 	"<script>&amp;</script>", "line\nbreak\ttab\r\b\f", "\x00\x01\x1f\x7f", "\u2028\u2029", "bad\xffutf8\xc3",
 	"emoji 🀄", "error.illegal_move", "notice.check",
+	// Around appendString's quick path for three-byte characters: cut
+	// short, a surrogate, overlong, the neighbours of U+2028, the last.
+	"歩\xe6\xad", "\xed\xa0\x80", "\xe0\x80\xaf", "\xe0\xa0\x80", "a\u2027b\u202ac", "\xe2\x80\xa8x", "\xef\xbf\xbf", "\xe2\x80",
 }
 
 // fill sets v to a random value: every field of every struct, pointers
