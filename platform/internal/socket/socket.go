@@ -11,10 +11,10 @@
 package socket
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
-	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -520,11 +520,11 @@ func (h *Handler) serve(ws *websocket.Conn) {
 	ws.SetReadDeadline(readBy)
 	ws.SetPongHandler(func(string) error { return ws.SetReadDeadline(time.Now().Add(wait)) })
 	credits := newCredits(h.cfg.Burst, h.cfg.Rate, h.cfg.Now)
-	var buf []byte // what Decode reads, which copies what it keeps
+	var buf bytes.Buffer // what Decode reads, which copies what it keeps
 	for {
-		mt, b, err := readMessage(ws, buf)
-		if cap(b) <= maxKeptRead {
-			buf = b[:0]
+		mt, b, err := readMessage(ws, &buf)
+		if buf.Cap() > maxKeptRead {
+			buf = bytes.Buffer{}
 		}
 		if err != nil {
 			peerDone = true
@@ -556,27 +556,17 @@ func (h *Handler) serve(ws *websocket.Conn) {
 // maxKeptRead: a reader keeps its buffer between messages up to this.
 const maxKeptRead = 4 << 10
 
-// readMessage is ws.ReadMessage into buf's array (a move is ~100 bytes;
-// ReadMessage allocated 512 for each message).
-func readMessage(ws *websocket.Conn, buf []byte) (int, []byte, error) {
+// readMessage is ws.ReadMessage into buf, reset first, whose array is
+// reused (a move is ~100 bytes; ReadMessage allocated 512 for each
+// message). The bytes are valid until buf's next use.
+func readMessage(ws *websocket.Conn, buf *bytes.Buffer) (int, []byte, error) {
+	buf.Reset()
 	mt, r, err := ws.NextReader()
 	if err != nil {
-		return mt, buf[:0], err
+		return mt, nil, err
 	}
-	b := buf[:0]
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return mt, b, nil
-		}
-		if err != nil {
-			return mt, b, err
-		}
-	}
+	_, err = buf.ReadFrom(r)
+	return mt, buf.Bytes(), err
 }
 
 // linger reads and drops what the peer still sends once the server has
