@@ -30,17 +30,33 @@ func marshal(ev Event) ([]byte, error) {
 	if !shapesKnown {
 		return json.Marshal(ev)
 	}
-	bp := encBufs.Get().(*[]byte)
-	b, err := appendEvent((*bp)[:0], &ev)
-	var out []byte
-	if err == nil {
-		out = append([]byte(nil), b...)
+	bp, err := marshalPooled(&ev)
+	if err != nil {
+		return nil, err
 	}
-	if cap(b) <= maxPooled {
-		*bp = b
+	out := append([]byte(nil), *bp...)
+	putBuf(bp)
+	return out, nil
+}
+
+// marshalPooled is appendEvent into a buffer of encBufs, which the caller
+// gives back with putBuf (on an error it is given back already).
+func marshalPooled(ev *Event) (*[]byte, error) {
+	bp := encBufs.Get().(*[]byte)
+	b, err := appendEvent((*bp)[:0], ev)
+	*bp = b
+	if err != nil {
+		putBuf(bp)
+		return nil, err
+	}
+	return bp, nil
+}
+
+// putBuf gives an encoding buffer back, unless it grew beyond maxPooled.
+func putBuf(bp *[]byte) {
+	if cap(*bp) <= maxPooled {
 		encBufs.Put(bp)
 	}
-	return out, err
 }
 
 // shapes are the structs appendEvent writes, as reflection sees them when

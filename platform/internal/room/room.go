@@ -988,23 +988,18 @@ func (r *Room) encodeLent(ev Event) []byte {
 	if !shapesKnown {
 		return r.encode(ev)
 	}
-	bp := encBufs.Get().(*[]byte)
-	b, err := appendEvent((*bp)[:0], &ev)
+	bp, err := marshalPooled(&ev)
 	if err != nil {
-		encBufs.Put(bp)
 		return r.encode(ev) // logs it, and gives the error event
 	}
-	*bp = b
 	r.lent = append(r.lent, bp)
-	return b
+	return *bp
 }
 
 // giveBack returns the buffers encodeLent lent to the pool.
 func (r *Room) giveBack() {
 	for i, bp := range r.lent {
-		if cap(*bp) <= maxPooled {
-			encBufs.Put(bp)
-		}
+		putBuf(bp)
 		r.lent[i] = nil
 	}
 	r.lent = r.lent[:0]
