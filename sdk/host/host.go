@@ -19,6 +19,7 @@ import (
 	"math"
 	"os/exec"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -214,13 +215,14 @@ func (c *Conn) transport(call string, err error) error {
 }
 
 // quickGame makes a call answered by a GameResponse over the channel,
-// decoding the answer in one pass (wire.DecodeGame).
-func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.Message, spare *sdk.View) (st sdk.State, v sdk.View, err error) {
-	var rule error
-	err = c.ch.CallFunc(ctx, kind, req, func(b []byte) (err error) {
-		st, v, rule, err = wire.DecodeGame(b, spare)
-		return err
-	})
+// decoding the answer in one pass (wire.DecodeGame) into g (newGameCall),
+// which it then gives back.
+func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.Message, g *gameCall) (sdk.State, sdk.View, error) {
+	err := c.ch.CallFunc(ctx, kind, req, g.fn)
+	st, v, rule := g.st, g.v, g.rule
+	g.spare, g.st, g.v, g.rule = nil, nil, sdk.View{}, nil
+	proto.Reset(&g.play)
+	gameCalls.Put(g)
 	if err != nil {
 		return nil, sdk.View{}, c.transport(call, channelError(err))
 	}
@@ -228,6 +230,36 @@ func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.
 		return nil, sdk.View{}, rule
 	}
 	return st, v, nil
+}
+
+// gameCall is what one quickGame decodes into, kept between calls with its
+// decode function made once: a closure over the results put them (a View
+// is ~300 bytes) and itself on the heap on every call. play is the request
+// of a Play, kept with it for the same reason.
+type gameCall struct {
+	spare *sdk.View
+	st    sdk.State
+	v     sdk.View
+	rule  error
+	fn    func(b []byte) error
+	play  wire.PlayRequest
+}
+
+var gameCalls = sync.Pool{New: func() any {
+	g := &gameCall{}
+	g.fn = g.decode
+	return g
+}}
+
+func (g *gameCall) decode(b []byte) (err error) {
+	g.st, g.v, g.rule, err = wire.DecodeGame(b, g.spare)
+	return err
+}
+
+func newGameCall(spare *sdk.View) *gameCall {
+	g := gameCalls.Get().(*gameCall)
+	g.spare = spare
+	return g
 }
 
 func (c *Conn) game3(call string, r *wire.GameResponse, err error) (sdk.State, sdk.View, error) {
@@ -313,12 +345,20 @@ func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.S
 		return nil, sdk.View{}, err
 	}
 	o := collect(opts)
-	req := &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom, Packed: true}
 	if c.ch != nil {
-		return c.quickGame(ctx, "play", channel.CallPlay, req, o.spare)
+		return c.quickPlay(ctx, variant, s, seat, m, &o)
 	}
+	req := &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom, Packed: true}
 	r, err := c.game.Play(ctx, req)
 	return c.game3("play", r, err)
+}
+
+// quickPlay is Play over the channel, its request kept with its gameCall.
+func (c *Conn) quickPlay(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, o *callOptions) (sdk.State, sdk.View, error) {
+	g := newGameCall(o.spare)
+	req := &g.play
+	req.Variant, req.State, req.Seat, req.Move, req.HistoryFrom, req.Packed = variant, s, int32(seat), string(m), o.historyFrom, true
+	return c.quickGame(ctx, "play", channel.CallPlay, req, g)
 }
 
 // View calls the variant's View.
@@ -326,7 +366,7 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...Ca
 	o := collect(opts)
 	req := &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom, Packed: true}
 	if c.ch != nil {
-		_, v, err := c.quickGame(ctx, "view", channel.CallView, req, o.spare)
+		_, v, err := c.quickGame(ctx, "view", channel.CallView, req, newGameCall(o.spare))
 		return v, err
 	}
 	r, err := c.game.View(ctx, req)

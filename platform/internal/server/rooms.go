@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/banmen/banmen/platform/internal/room"
@@ -34,12 +35,44 @@ func (r roomRules) Play(ctx context.Context, variant string, s sdk.State, seat s
 
 // PlayFrom is the lean Play of room.LeanRules: the View's History from entry
 // historyFrom on only.
-func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (st sdk.State, v sdk.View, err error) {
-	err = r.g.Call(ctx, variant, "play", func(ctx context.Context, c *host.Conn) (err error) {
-		st, v, err = c.Play(ctx, variant, s, seat, m, host.HistoryFrom(historyFrom), host.Reuse(spare))
-		return err
-	})
-	return st, v, err
+func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, error) {
+	p := playCalls.Get().(*playCall)
+	p.variant, p.s, p.seat, p.m, p.historyFrom, p.spare = variant, s, seat, m, historyFrom, spare
+	err := r.g.Call(ctx, variant, "play", p.fn)
+	st, v := p.st, p.v
+	fn := p.fn
+	*p = playCall{fn: fn}
+	playCalls.Put(p)
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	return st, v, nil
+}
+
+// playCall is one PlayFrom's arguments and results, kept between calls with
+// its function made once: a closure over them put the results (a View is
+// ~300 bytes) and itself on the heap on every move.
+type playCall struct {
+	variant     string
+	s           sdk.State
+	seat        sdk.Seat
+	m           sdk.Move
+	historyFrom int
+	spare       *sdk.View
+	st          sdk.State
+	v           sdk.View
+	fn          func(ctx context.Context, c *host.Conn) error
+}
+
+var playCalls = sync.Pool{New: func() any {
+	p := &playCall{}
+	p.fn = p.play
+	return p
+}}
+
+func (p *playCall) play(ctx context.Context, c *host.Conn) (err error) {
+	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare))
+	return err
 }
 
 // Suggest is room.ComputerRules: the computer's move for a computer seat,
