@@ -20,11 +20,14 @@ type BatchSubscriber interface {
 // what broadcast sends the actor is held back and queued with the ack in
 // one SendAll when its subscriber can. Called with r.mu held, like
 // broadcast, which is what keeps the swap of actor.sub private.
+//
+// ack may be lent (encodeLent): it is given back with the broadcast's.
 func (r *Room) broadcastAck(ev Event, actor *Session, ack []byte) {
 	bs, ok := actor.sub.(BatchSubscriber)
 	if !ok {
-		r.broadcast(ev)
+		r.sendEvent(ev)
 		actor.send(ack)
+		r.giveBack()
 		return
 	}
 	held := &r.held

@@ -3,6 +3,7 @@ package room
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -116,6 +117,30 @@ func TestEventRing(t *testing.T) {
 		if got := q.back(int(want)).Version; got != v-want+1 {
 			t.Fatalf("after %d: back(%d) = %d, want %d", v, want, got, v-want+1)
 		}
+	}
+}
+
+// TestEventRingKeepsCommittedEvents: what a ring gives back is the event
+// commit made, each field of it.
+func TestEventRingKeepsCommittedEvents(t *testing.T) {
+	played := &sdk.PlayedMove{Seat: 1, Move: "7g7f", Text: "▲７六歩", Alt: "P-7f", Number: 3}
+	events := []Event{
+		{Type: EvMove, Version: 7, Round: 2, Seat: seatPtr(1), Move: "7g7f", Played: played, Computer: true},
+		{Type: EvRequest, Version: 8, Round: 2, Seat: seatPtr(0), NewRound: &Pending{Accepted: []sdk.Seat{0}}},
+		{Type: EvJoin, Version: 9, Seat: seatPtr(-1)},
+		{Type: EvStart, Version: 10, Round: 3},
+	}
+	var q eventRing
+	for _, ev := range events {
+		q.add(ev, 64)
+	}
+	if got := q.last(len(events)); !reflect.DeepEqual(got, events) {
+		t.Fatalf("ring gives back\n%+v\nwant\n%+v", got, events)
+	}
+	// The eight fields of Event that commit sets, and hasSeat: a field
+	// commit comes to set must be kept too (and this count moved).
+	if n := reflect.TypeFor[recentEvent]().NumField(); n != 8+1 {
+		t.Errorf("recentEvent has %d fields, want 9: does commit set a new one?", n)
 	}
 }
 

@@ -394,8 +394,9 @@ type Room struct {
 
 	// lent are the pooled buffers of the messages a broadcast is sending
 	// (encodeLent); they go back to the pool when it has sent them all.
-	lent []*[]byte
-	held holdBack // broadcastAck's, kept for its array
+	lent    []*[]byte
+	held    holdBack // broadcastAck's, kept for its array
+	scratch sdk.View // sendEvent's, for the view of the event it encodes
 }
 
 type seatCode struct {
@@ -680,18 +681,54 @@ func (r *Room) commit(a store.Action, e effect) Event {
 
 // eventRing keeps the last events added, up to a limit, in a ring: a
 // room's commit no longer shifts the whole list (64 events of ~300 bytes)
-// to drop the oldest.
+// to drop the oldest. Each is kept as a recentEvent, the fields a commit
+// sets: a whole Event is ~300 bytes of mostly nil pointers, which the
+// garbage collector scanned in every room on every cycle.
 type eventRing struct {
-	evs    []Event
+	evs    []recentEvent
 	oldest int // where the oldest is once evs is at the limit
 }
 
+// recentEvent is an Event as commit makes it (the only events a ring
+// holds): its type, version, round, seat, move, played move, computer flag
+// and pending new round.
+type recentEvent struct {
+	typ      string
+	move     sdk.Move
+	played   *sdk.PlayedMove
+	newRound *Pending
+	version  int64
+	round    int
+	seat     sdk.Seat
+	hasSeat  bool
+	computer bool
+}
+
+func keepEvent(ev *Event) recentEvent {
+	e := recentEvent{typ: ev.Type, move: ev.Move, played: ev.Played, newRound: ev.NewRound,
+		version: ev.Version, round: ev.Round, computer: ev.Computer}
+	if ev.Seat != nil {
+		e.seat, e.hasSeat = *ev.Seat, true
+	}
+	return e
+}
+
+func (e *recentEvent) event() Event {
+	ev := Event{Type: e.typ, Version: e.version, Round: e.round, Move: e.move, Played: e.played,
+		Computer: e.computer, NewRound: e.newRound}
+	if e.hasSeat {
+		ev.Seat = seatPtr(e.seat)
+	}
+	return ev
+}
+
+// add keeps ev, which must be an event as commit makes it (keepEvent).
 func (q *eventRing) add(ev Event, limit int) {
 	if len(q.evs) < limit {
-		q.evs = append(q.evs, ev)
+		q.evs = append(q.evs, keepEvent(&ev))
 		return
 	}
-	q.evs[q.oldest] = ev
+	q.evs[q.oldest] = keepEvent(&ev)
 	q.oldest = (q.oldest + 1) % len(q.evs)
 }
 
@@ -699,7 +736,7 @@ func (q *eventRing) len() int { return len(q.evs) }
 
 // back is the n-th last event (1: the last); 1 <= n <= len.
 func (q *eventRing) back(n int) Event {
-	return q.evs[(q.oldest+len(q.evs)-n)%len(q.evs)]
+	return q.evs[(q.oldest+len(q.evs)-n)%len(q.evs)].event()
 }
 
 // last is the last n events, oldest first, in a list of their own.
@@ -958,12 +995,15 @@ func (r *Room) sendEvent(ev Event) {
 		b, ok := enc[aud]
 		if !ok {
 			e := ev
-			v := r.viewFor(aud, false)
+			// The view is encoded at once: it goes in the room's own
+			// scratch View, not in one of its own on the heap per move.
+			r.scratch = r.viewFor(aud, false)
 			if ev.Cells != nil {
-				v.Board = nil // the receivers apply ev.Cells to the board they have
+				r.scratch.Board = nil // the receivers apply ev.Cells to the board they have
 			}
-			e.View = &v
+			e.View = &r.scratch
 			b = r.encodeLent(e)
+			r.scratch = sdk.View{}
 			enc[aud] = b
 		}
 		s.send(b)
@@ -1134,7 +1174,7 @@ func (s *Session) Act(ctx context.Context, req Request) {
 		return
 	}
 	ev := r.commit(a, e)
-	r.broadcastAck(ev, s, r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID}))
+	r.broadcastAck(ev, s, r.encodeLent(Event{Type: EvAck, Version: r.version, ID: req.ID}))
 	if a.Kind == kindStart {
 		r.broadcastPresence()
 	}
