@@ -220,7 +220,7 @@ func (c *Conn) transport(call string, err error) error {
 func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.Message, g *gameCall) (sdk.State, sdk.View, error) {
 	err := c.ch.CallFunc(ctx, kind, req, g.fn)
 	st, v, rule := g.st, g.v, g.rule
-	g.spare, g.st, g.v, g.rule = nil, nil, sdk.View{}, nil
+	g.spare, g.legal, g.st, g.v, g.rule = nil, nil, nil, sdk.View{}, nil
 	proto.Reset(&g.play)
 	gameCalls.Put(g)
 	if err != nil {
@@ -238,6 +238,7 @@ func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.
 // of a Play, kept with it for the same reason.
 type gameCall struct {
 	spare *sdk.View
+	legal *LegalList // where PackedLegal asked for the legal moves
 	st    sdk.State
 	v     sdk.View
 	rule  error
@@ -252,13 +253,21 @@ var gameCalls = sync.Pool{New: func() any {
 }}
 
 func (g *gameCall) decode(b []byte) (err error) {
-	g.st, g.v, g.rule, err = wire.DecodeGame(b, g.spare)
+	if g.legal == nil {
+		g.st, g.v, g.rule, err = wire.DecodeGame(b, g.spare)
+		return err
+	}
+	var l LegalList
+	g.st, g.v, l.s, l.n, g.rule, err = wire.DecodeGameLegal(b, g.spare)
+	if err == nil && g.rule == nil {
+		*g.legal = l
+	}
 	return err
 }
 
-func newGameCall(spare *sdk.View) *gameCall {
+func newGameCall(o *callOptions) *gameCall {
 	g := gameCalls.Get().(*gameCall)
-	g.spare = spare
+	g.spare, g.legal = o.spare, o.legal
 	return g
 }
 
@@ -303,6 +312,7 @@ type CallOption func(*callOptions)
 
 type callOptions struct {
 	historyFrom int32
+	legal       *LegalList
 	lang        string
 	spare       *sdk.View
 }
@@ -313,6 +323,49 @@ type callOptions struct {
 // shows, so a move allocates no new board and legal list. Over gRPC it does
 // nothing.
 func Reuse(spare *sdk.View) CallOption { return func(o *callOptions) { o.spare = spare } }
+
+// PackedLegal has Play and View put the View's legal moves in *into, packed
+// as the plugin sent them and checked, and leave the View's Legal nil. A
+// host that only passes the moves on (a room, which encodes them for the
+// seat to move) then holds one string per list instead of a sdk.LegalMove,
+// six strings, per move: in every room it keeps, they were most of the
+// pointers its garbage collector scanned. *into is not written when the
+// call fails.
+func PackedLegal(into *LegalList) CallOption { return func(o *callOptions) { o.legal = into } }
+
+// LegalList is a View's legal moves in the wire's packed form (PackedLegal).
+// The zero value is an empty list.
+type LegalList struct {
+	s string
+	n int
+}
+
+// Len is how many moves the list holds.
+func (l LegalList) Len() int { return l.n }
+
+// Each calls f with each move in order until f returns false. m is one
+// LegalMove reused for every move, its strings slices of the list: copy
+// what must outlive the call.
+func (l LegalList) Each(f func(m *sdk.LegalMove) bool) {
+	if l.n > 0 {
+		wire.EachLegal(l.s, f)
+	}
+}
+
+// packLegal moves v's legal moves into *o.legal when PackedLegal asked for
+// them (a call over gRPC, whose answer arrives unpacked).
+func (o *callOptions) packLegal(v *sdk.View) error {
+	if o.legal == nil {
+		return nil
+	}
+	b, err := wire.PackLegal(v.Legal)
+	if err != nil {
+		return err
+	}
+	*o.legal = LegalList{s: string(b), n: len(v.Legal)}
+	v.Legal = nil
+	return nil
+}
 
 // Lang asks Export for the record's headers and comments in the language
 // lang (sdk.LocalExporter); a variant without it writes its own.
@@ -350,12 +403,19 @@ func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.S
 	}
 	req := &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom, Packed: true}
 	r, err := c.game.Play(ctx, req)
-	return c.game3("play", r, err)
+	st, v, err := c.game3("play", r, err)
+	if err == nil {
+		err = o.packLegal(&v)
+	}
+	if err != nil {
+		return nil, sdk.View{}, err
+	}
+	return st, v, nil
 }
 
 // quickPlay is Play over the channel, its request kept with its gameCall.
 func (c *Conn) quickPlay(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, o *callOptions) (sdk.State, sdk.View, error) {
-	g := newGameCall(o.spare)
+	g := newGameCall(o)
 	req := &g.play
 	req.Variant, req.State, req.Seat, req.Move, req.HistoryFrom, req.Packed = variant, s, int32(seat), string(m), o.historyFrom, true
 	return c.quickGame(ctx, "play", channel.CallPlay, req, g)
@@ -366,12 +426,18 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...Ca
 	o := collect(opts)
 	req := &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom, Packed: true}
 	if c.ch != nil {
-		_, v, err := c.quickGame(ctx, "view", channel.CallView, req, newGameCall(o.spare))
+		_, v, err := c.quickGame(ctx, "view", channel.CallView, req, newGameCall(&o))
 		return v, err
 	}
 	r, err := c.game.View(ctx, req)
 	_, v, err := c.game3("view", r, err)
-	return v, err
+	if err == nil {
+		err = o.packLegal(&v)
+	}
+	if err != nil {
+		return sdk.View{}, err
+	}
+	return v, nil
 }
 
 // Rewind calls the variant's Rewind (sdk.Rewinder): the game as it was after

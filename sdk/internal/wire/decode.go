@@ -25,30 +25,44 @@ import (
 // if not nil, is a View whose Board and Legal the caller no longer reads:
 // the new ones are written into their arrays where they fit.
 func DecodeGame(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, rule error, err error) {
+	st, v, _, _, rule, err = decodeGame(b, spare, false)
+	return st, v, rule, err
+}
+
+// DecodeGameLegal is DecodeGame leaving the legal moves packed: the View's
+// Legal is nil, legal is the packed list (checked by CheckLegal, and a
+// plain list packed) and n its length. Unpacked, a list was a LegalMove
+// of six strings per move, in every room a host holds.
+func DecodeGameLegal(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, legal string, n int, rule error, err error) {
+	return decodeGame(b, spare, true)
+}
+
+func decodeGame(b []byte, spare *sdk.View, keepLegal bool) (st sdk.State, v sdk.View, legal string, n int, rule error, err error) {
 	d := decoders.Get().(*gameDecoder)
 	defer func() {
 		*d = gameDecoder{}
 		decoders.Put(d)
 	}()
 	d.s = string(b)
+	d.keepLegal = keepLegal
 	if spare != nil {
 		d.cells, d.legal = spare.Board[:0], spare.Legal[:0]
 	}
 	d.game(d.s)
 	if d.err != nil {
-		return nil, sdk.View{}, nil, d.err
+		return nil, sdk.View{}, "", 0, nil, d.err
 	}
 	if d.ruleSet {
 		re := d.rule
-		return nil, sdk.View{}, &re, nil
+		return nil, sdk.View{}, "", 0, &re, nil
 	}
 	if !d.viewSet {
-		return d.state, sdk.View{}, nil, nil
+		return d.state, sdk.View{}, "", 0, nil, nil
 	}
 	if err := d.finish(); err != nil {
-		return nil, sdk.View{}, nil, err
+		return nil, sdk.View{}, "", 0, nil, err
 	}
-	return d.state, d.v, nil, nil
+	return d.state, d.v, d.packedLegal, d.nLegal, nil, nil
 }
 
 // decoders keeps gameDecoders between calls: the closures of its field
@@ -79,6 +93,9 @@ type gameDecoder struct {
 	packedLegal          string
 	hasBoard, hasLegal   bool // a packed string was sent (not empty)
 	plainCells, plainLgl int  // plain cells and moves (with a packed one: refused)
+	// keepLegal: the legal moves stay packed, in packedLegal (nLegal of them).
+	keepLegal bool
+	nLegal    int
 }
 
 func (d *gameDecoder) fail(what string) {
@@ -468,9 +485,36 @@ func (d *gameDecoder) finish() error {
 	if v.Board, err = settle(d.cells, d.plainCells, d.hasBoard, d.packedBoard, unpackBoard, "board"); err != nil {
 		return err
 	}
+	if d.keepLegal {
+		return d.keepPacked()
+	}
 	if v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves"); err != nil {
 		return err
 	}
+	return nil
+}
+
+// keepPacked settles the legal moves as packedLegal for DecodeGameLegal:
+// the packed string checked, or the plain moves packed (a plugin that does
+// not pack), refusing both at once as settle does.
+func (d *gameDecoder) keepPacked() error {
+	switch {
+	case d.hasLegal && d.plainLgl > 0:
+		return fmt.Errorf("%w: both packed and plain legal moves", ErrPacked)
+	case d.hasLegal:
+		n, err := CheckLegal(d.packedLegal)
+		if err != nil {
+			return err
+		}
+		d.nLegal = n
+	default:
+		b, err := PackLegal(d.legal[:d.plainLgl])
+		if err != nil {
+			return err
+		}
+		d.packedLegal, d.nLegal = string(b), d.plainLgl
+	}
+	d.v.Legal = nil
 	return nil
 }
 

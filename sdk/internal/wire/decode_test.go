@@ -54,6 +54,38 @@ func checkDecodeGame(t *testing.T, b []byte) {
 			t.Fatalf("view\n%#v\nwant\n%#v", v, want)
 		}
 	}
+	checkDecodeGameLegal(t, b, wantSt, want, wantRule, ok)
+}
+
+// checkDecodeGameLegal: DecodeGameLegal answers as DecodeGame, with the
+// legal moves packed instead of in the View, and EachLegal reads them back.
+func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.View, wantRule error, ok bool) {
+	t.Helper()
+	for _, spare := range []*sdk.View{nil, junkSpare(), {}} {
+		st, v, legal, n, rule, err := DecodeGameLegal(b, spare)
+		if (err == nil) != ok {
+			t.Fatalf("DecodeGameLegal error %v, proto.Unmarshal+ToView ok=%v", err, ok)
+		}
+		if !ok {
+			continue
+		}
+		if !bytes.Equal(st, wantSt) || !reflect.DeepEqual(rule, wantRule) {
+			t.Fatalf("state %q, rule %#v; want %q, %#v", st, rule, wantSt, wantRule)
+		}
+		if rule != nil || want.Legal == nil { // no view
+			continue
+		}
+		var got []sdk.LegalMove
+		EachLegal(legal, func(m *sdk.LegalMove) bool { got = append(got, *m); return true })
+		if n != len(want.Legal) || len(got) != n || (n > 0 && !reflect.DeepEqual(got, want.Legal)) {
+			t.Fatalf("packed legal: %d moves, read %v; want %v", n, got, want.Legal)
+		}
+		w := want
+		w.Legal = nil
+		if !reflect.DeepEqual(v, w) {
+			t.Fatalf("view\n%#v\nwant\n%#v", v, w)
+		}
+	}
 }
 
 // gameSeeds are answers as plugins send them (packed or not, with a rule

@@ -89,6 +89,9 @@ type unpacker struct {
 	s   string
 	i   int
 	err error
+	// checked: s passed CheckLegal, so its strings are not checked for
+	// UTF-8 again (EachLegal).
+	checked bool
 }
 
 func (u *unpacker) fail(what string) {
@@ -146,7 +149,7 @@ func (u *unpacker) str() string {
 		return ""
 	}
 	s := u.s[u.i : u.i+int(n)]
-	if !utf8.ValidString(s) {
+	if !u.checked && !utf8.ValidString(s) {
 		u.fail("string is not valid UTF-8")
 		return ""
 	}
@@ -228,20 +231,53 @@ func unpackLegal(dst []sdk.LegalMove, s string) ([]sdk.LegalMove, error) {
 	}
 	moves = moves[:n]
 	for i := 0; i < n && u.err == nil; i++ {
-		m := &moves[i]
-		m.Seat = sdk.Seat(u.int())
-		m.Kind = sdk.MoveKind(u.str())
-		m.Move = sdk.Move(u.str())
-		m.Text = u.str()
-		m.Alt = u.str()
-		m.From = u.int()
-		m.To = u.int()
-		m.Drop = u.str()
-		m.Promote = u.flags(1)&1 != 0
-		m.Key = u.str()
+		u.legal(&moves[i])
 	}
 	if err := u.end(); err != nil {
 		return nil, err
 	}
 	return moves, nil
+}
+
+func (u *unpacker) legal(m *sdk.LegalMove) {
+	m.Seat = sdk.Seat(u.int())
+	m.Kind = sdk.MoveKind(u.str())
+	m.Move = sdk.Move(u.str())
+	m.Text = u.str()
+	m.Alt = u.str()
+	m.From = u.int()
+	m.To = u.int()
+	m.Drop = u.str()
+	m.Promote = u.flags(1)&1 != 0
+	m.Key = u.str()
+}
+
+// CheckLegal checks a packed legal list as UnpackLegal reads it, without
+// keeping a move, and returns how many it holds.
+func CheckLegal(s string) (int, error) {
+	u := &unpacker{s: s}
+	n := u.count(10)
+	var m sdk.LegalMove
+	for i := 0; i < n && u.err == nil; i++ {
+		u.legal(&m)
+	}
+	if err := u.end(); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// EachLegal calls f with each move of s, a list CheckLegal accepted, until
+// f returns false. m is the same LegalMove each time, its strings slices of
+// s.
+func EachLegal(s string, f func(m *sdk.LegalMove) bool) {
+	u := &unpacker{s: s, checked: true}
+	n := u.count(10)
+	var m sdk.LegalMove
+	for i := 0; i < n && u.err == nil; i++ {
+		u.legal(&m)
+		if u.err != nil || !f(&m) {
+			return
+		}
+	}
 }

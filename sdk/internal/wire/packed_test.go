@@ -119,7 +119,21 @@ func FuzzUnpack(f *testing.F) {
 				t.Fatalf("board %x: %+v packs and unpacks to %+v (%v)", b, c, c2, err)
 			}
 		}
-		if m, err := UnpackLegal(b); err == nil {
+		// CheckLegal accepts what UnpackLegal does, and EachLegal reads
+		// the same moves.
+		m, err := UnpackLegal(b)
+		n, cerr := CheckLegal(string(b))
+		if (err == nil) != (cerr == nil) {
+			t.Fatalf("moves %x: UnpackLegal %v, CheckLegal %v", b, err, cerr)
+		}
+		if err == nil {
+			var each []sdk.LegalMove
+			EachLegal(string(b), func(l *sdk.LegalMove) bool { each = append(each, *l); return true })
+			if n != len(m) || len(each) != n || (n > 0 && !reflect.DeepEqual(each, m)) {
+				t.Fatalf("moves %x: CheckLegal %d, EachLegal %+v; UnpackLegal %+v", b, n, each, m)
+			}
+		}
+		if err == nil {
 			again, err := PackLegal(m)
 			if err != nil {
 				t.Fatalf("moves %x unpack to %+v, which do not pack: %v", b, m, err)
