@@ -69,7 +69,7 @@ var shapes = map[reflect.Type]string{
 		`Key string json:"key,omitempty"|Message string json:"message,omitempty"|Reason string json:"reason,omitempty"|` +
 		`SeatCode string json:"seatCode,omitempty"|Expires *time.Time json:"expires,omitempty"|Room string json:"room,omitempty"|` +
 		`Variant string json:"variant,omitempty"|SeatKey string json:"seatKey,omitempty"|Resync string json:"resync,omitempty"|` +
-		`Broken *room.Broken json:"broken,omitempty"|Settings sdk.Options json:"settings,omitempty"`,
+		`Broken *room.Broken json:"broken,omitempty"|Settings sdk.Options json:"settings,omitempty"|legal room.legalFor `,
 	reflect.TypeFor[CellAt]():       `At int json:"at"|Cell sdk.Cell json:"cell"`,
 	reflect.TypeFor[Clock]():        `Seat sdk.Seat json:"seat"|Limit int64 json:"limit"|Remaining int64 json:"remaining"`,
 	reflect.TypeFor[Pending]():      `By sdk.Seat json:"by"|Accepted []sdk.Seat json:"accepted"`,
@@ -228,7 +228,7 @@ func appendEvent(b []byte, ev *Event) ([]byte, error) {
 		b = append(appendInt(b, `,"remaining":`, c.Remaining), '}')
 	}
 	if ev.View != nil {
-		b = appendView(append(b, `,"view":`...), ev.View)
+		b = appendView(append(b, `,"view":`...), ev.View, ev.legal)
 	}
 	if len(ev.Cells) > 0 {
 		b = appendList(b, `,"cells":`, ev.Cells, func(b []byte, c *CellAt) []byte {
@@ -309,6 +309,24 @@ func appendLegal(b []byte, l *sdk.LegalMove) []byte {
 	return append(appendStrOmit(b, `,"key":`, l.Key), '}')
 }
 
+// appendLegalFor appends `,"legal":` and lf's moves as appendList writes
+// a View's Legal that holds them.
+func appendLegalFor(b []byte, lf legalFor) []byte {
+	b = append(b, `,"legal":[`...)
+	first := true
+	lf.list.Each(func(m *sdk.LegalMove) bool {
+		if m.Seat == lf.seat {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendLegal(b, m)
+		}
+		return true
+	})
+	return append(b, ']')
+}
+
 func appendCell(b []byte, c *sdk.Cell) []byte {
 	if c.Kind == "" && c.Facing == 0 && !c.Promoted && !c.Flipped {
 		// An empty square, most of a board.
@@ -339,7 +357,8 @@ func appendHand(b []byte, h *[]sdk.HandPiece) []byte {
 	return append(b, ']')
 }
 
-func appendView(b []byte, v *sdk.View) []byte {
+// appendView appends v, with the legal moves of lf when it has a list.
+func appendView(b []byte, v *sdk.View, lf legalFor) []byte {
 	b = appendInt(append(b, '{'), `"ply":`, v.Ply)
 	b = appendStr(b, `,"status":`, v.Status)
 	b = appendStr(b, `,"position":`, v.Position)
@@ -355,7 +374,11 @@ func appendView(b []byte, v *sdk.View) []byte {
 		b = appendLegal(append(b, `,"lastMove":`...), v.LastMove)
 	}
 	b = appendList(b, `,"history":`, v.History, appendPlayed)
-	b = appendList(b, `,"legal":`, v.Legal, appendLegal)
+	if lf.list != nil {
+		b = appendLegalFor(b, lf)
+	} else {
+		b = appendList(b, `,"legal":`, v.Legal, appendLegal)
+	}
 	if r := v.Result; r != nil {
 		start := len(b) + len(`,"result":`)
 		b = appendIntsOmit(append(b, `,"result":{`...), `,"winners":`, r.Winners)

@@ -98,7 +98,9 @@ func fill(rng *rand.Rand, v reflect.Value, depth int) {
 		v.Set(m)
 	case reflect.Struct:
 		for i := range v.NumField() {
-			fill(rng, v.Field(i), depth+1)
+			if v.Type().Field(i).IsExported() { // Event.legal: TestAppendEventLegalFor
+				fill(rng, v.Field(i), depth+1)
+			}
 		}
 	default:
 		panic("fill: no case for " + v.Type().String())
@@ -114,6 +116,35 @@ func TestAppendEventIsJSONMarshal(t *testing.T) {
 		got, err := appendEvent(nil, &ev)
 		if (err != nil) != (wantErr != nil) || !bytes.Equal(got, want) {
 			t.Fatalf("event %d:\n got %s (%v)\nwant %s (%v)", i, got, err, want, wantErr)
+		}
+	}
+}
+
+// TestAppendEventLegalFor: a view encoded with a packed list (legalFor)
+// is, byte for byte, the view whose Legal holds that seat's moves of it.
+func TestAppendEventLegalFor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 5000 {
+		var ev Event
+		fill(rng, reflect.ValueOf(&ev).Elem(), 0)
+		if ev.View == nil {
+			continue
+		}
+		list, seat := sliceLegal(ev.View.Legal), sdk.Seat(rng.IntN(3)-1)
+		want := ev
+		v := *ev.View
+		if v.Legal = listedMoves(list, seat); v.Legal == nil {
+			v.Legal = []sdk.LegalMove{}
+		}
+		want.View = &v
+		wantB, wantErr := json.Marshal(want)
+		got := ev
+		gv := *ev.View
+		gv.Legal = []sdk.LegalMove{}
+		got.View, got.legal = &gv, legalFor{list: list, seat: seat}
+		gotB, err := appendEvent(nil, &got)
+		if (err != nil) != (wantErr != nil) || !bytes.Equal(gotB, wantB) {
+			t.Fatalf("event %d:\n got %s (%v)\nwant %s (%v)", i, gotB, err, wantB, wantErr)
 		}
 	}
 }

@@ -340,6 +340,10 @@ type Event struct {
 	// Settings are the options the room was created with (the variant's
 	// and the host settings): every visitor sees them.
 	Settings sdk.Options `json:"settings,omitempty"`
+
+	// legal is the legal moves View is encoded with when the room holds
+	// them packed (viewFor); the View's own Legal is then empty.
+	legal legalFor
 }
 
 // Pending is a new-round request waiting for consent.

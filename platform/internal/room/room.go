@@ -45,9 +45,19 @@ type Rules interface {
 // every move it confirmed, so it asks for the new one only: at ply 160 of
 // shogi that halves the bytes and the CPU of the call through the plugin.
 // spare is a View whose Board and Legal arrays the room no longer reads,
-// for the answer's (host.Reuse).
+// for the answer's (host.Reuse). The legal moves may come back as a
+// LegalList, the View's Legal then nil (host.PackedLegal).
 type LeanRules interface {
-	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, error)
+	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, LegalList, error)
+}
+
+// LegalList is a View's legal moves kept packed (host.LegalList): the room
+// encodes them from it for the seat to move, and holds no LegalMove (six
+// strings) per move, which the garbage collector would scan in every room.
+type LegalList interface {
+	// Each calls f with each move in order until f returns false; m is
+	// reused between calls.
+	Each(f func(m *sdk.LegalMove) bool)
 }
 
 // Errors a client may be told.
@@ -205,7 +215,7 @@ func (m *Manager) Create(ctx context.Context, variant string, opts sdk.Options) 
 	r.init(meta, desc)
 	r.keys[0] = hash
 	r.taken[0] = true
-	r.state, r.view = state, view
+	r.state, r.view, r.legal = state, view, nil
 	close(r.ready)
 	m.mu.Lock()
 	m.rooms[meta.ID] = r
@@ -397,6 +407,9 @@ type Room struct {
 	lent    []*[]byte
 	held    holdBack // broadcastAck's, kept for its array
 	scratch sdk.View // sendEvent's, for the view of the event it encodes
+	// legal is view's legal moves when the rules kept them packed (view's
+	// Legal is then nil), else nil.
+	legal LegalList
 }
 
 type seatCode struct {
@@ -508,27 +521,29 @@ func (r *Room) load(ctx context.Context) error {
 
 // play asks the rules for the move, through the lean call where the rules
 // offer one; the View it returns has the whole History either way.
-func (r *Room) play(ctx context.Context, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+func (r *Room) play(ctx context.Context, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, LegalList, error) {
 	lean, ok := r.m.cfg.Rules.(LeanRules)
 	if !ok {
-		return r.m.cfg.Rules.Play(ctx, r.meta.Variant, r.state, seat, m)
+		st, v, err := r.m.cfg.Rules.Play(ctx, r.meta.Variant, r.state, seat, m)
+		return st, v, nil, err
 	}
 	held := r.view.History
-	st, v, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held), &r.spare)
+	st, v, legal, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held), &r.spare)
 	if err != nil {
-		return nil, sdk.View{}, err
+		return nil, sdk.View{}, nil, err
 	}
 	// The plugin's serve side drops exactly the first len(held) entries.
 	// Appending past len(held) leaves r.view unchanged until the effect is
 	// committed; a refused action's entry is overwritten by the next one.
 	v.History = append(held, v.History...)
-	return st, v, nil
+	return st, v, legal, nil
 }
 
 // effect is what a checked action will change once it is committed.
 type effect struct {
 	state    sdk.State
 	view     sdk.View
+	legal    LegalList // view's legal moves, when the rules kept them packed
 	played   *sdk.PlayedMove
 	newRound bool
 	ev       string
@@ -543,11 +558,11 @@ func (r *Room) prepare(ctx context.Context, a store.Action) (effect, error) {
 	}
 	switch a.Kind {
 	case kindMove, kindComputer:
-		st, v, err := r.play(ctx, seat, sdk.Move(a.Move))
+		st, v, legal, err := r.play(ctx, seat, sdk.Move(a.Move))
 		if err != nil {
 			return effect{}, err
 		}
-		e := effect{state: st, view: v, ev: EvMove}
+		e := effect{state: st, view: v, legal: legal, ev: EvMove}
 		if n := len(v.History); n > len(r.view.History) {
 			e.played = &v.History[n-1]
 		}
@@ -632,7 +647,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		}
 		// The View before this one is read no more (broadcasts encode at
 		// once, under r.mu): the next Play's answer is written into it.
-		r.state, r.view, r.spare = e.state, e.view, r.view
+		r.state, r.view, r.spare, r.legal = e.state, e.view, r.view, e.legal
 		r.turnAt = a.At
 	case kindStart:
 		r.started = true
@@ -659,7 +674,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		r.pending = nil
 	}
 	if e.newRound {
-		r.state, r.view = e.state, e.view
+		r.state, r.view, r.legal = e.state, e.view, e.legal
 		r.round++
 		r.pending = nil
 		r.turnAt = a.At
@@ -912,8 +927,8 @@ func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	}
 	if !catchUp {
 		w.Resync = "full"
-		v := r.viewFor(s.seat, true)
-		w.View = &v
+		v, lf := r.viewFor(s.seat, true)
+		w.View, w.legal = &v, lf
 		s.send(r.encode(w))
 		return
 	}
@@ -927,28 +942,57 @@ func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	}
 	for i, ev := range missed {
 		if i == last {
-			v := r.viewFor(s.seat, false)
-			ev.View = &v
+			v, lf := r.viewFor(s.seat, false)
+			ev.View, ev.legal = &v, lf
 		}
 		s.send(r.encode(ev))
 	}
 }
 
 // viewFor is the current view as seat receives it: legal moves only for a
-// seat to move, the history only in a full snapshot.
-func (r *Room) viewFor(seat sdk.Seat, history bool) sdk.View {
+// seat to move, the history only in a full snapshot. When the room holds
+// the legal moves packed, they go in the legalFor, which the event that
+// carries the view encodes (Event.legal), and the View's Legal is empty.
+func (r *Room) viewFor(seat sdk.Seat, history bool) (sdk.View, legalFor) {
 	v := r.view
 	if !history {
 		v.History = nil
 	}
 	v.Legal = nil
+	var lf legalFor
 	if seat >= 0 && slices.Contains(r.view.ToMove, seat) {
-		v.Legal = ownMoves(r.view.Legal, seat)
+		switch {
+		case r.legal == nil:
+			v.Legal = ownMoves(r.view.Legal, seat)
+		case shapesKnown:
+			lf = legalFor{list: r.legal, seat: seat}
+		default: // encoding/json writes the event: it needs them in the View
+			v.Legal = listedMoves(r.legal, seat)
+		}
 	}
 	if v.Legal == nil {
 		v.Legal = []sdk.LegalMove{}
 	}
-	return v
+	return v, lf
+}
+
+// legalFor is the legal moves a view is encoded with when the room holds
+// them packed: seat's, read from list (nil: the View's own Legal).
+type legalFor struct {
+	list LegalList
+	seat sdk.Seat
+}
+
+// listedMoves is seat's moves of list, copied out; nil for none.
+func listedMoves(list LegalList, seat sdk.Seat) []sdk.LegalMove {
+	var out []sdk.LegalMove
+	list.Each(func(m *sdk.LegalMove) bool {
+		if m.Seat == seat {
+			out = append(out, *m)
+		}
+		return true
+	})
+	return out
 }
 
 func (r *Room) presence() *Presence {
@@ -997,7 +1041,7 @@ func (r *Room) sendEvent(ev Event) {
 			e := ev
 			// The view is encoded at once: it goes in the room's own
 			// scratch View, not in one of its own on the heap per move.
-			r.scratch = r.viewFor(aud, false)
+			r.scratch, e.legal = r.viewFor(aud, false)
 			if ev.Cells != nil {
 				r.scratch.Board = nil // the receivers apply ev.Cells to the board they have
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -478,10 +479,10 @@ type reusingRules struct {
 	reused int
 }
 
-func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, error) {
+func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, LegalList, error) {
 	st, v, err := r.Play(ctx, variant, s, seat, m)
 	if err != nil {
-		return st, v, err
+		return st, v, nil, err
 	}
 	v.History = v.History[min(historyFrom, len(v.History)):]
 	if spare != nil && cap(spare.Board) >= len(v.Board) && cap(spare.Legal) >= len(v.Legal) && len(v.Board) > 0 {
@@ -489,7 +490,110 @@ func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State
 		v.Legal = append(spare.Legal[:0], v.Legal...)
 		r.reused++
 	}
-	return st, v, nil
+	return st, v, nil, nil
+}
+
+// packingRules is LeanRules answering as host.PackedLegal does: the legal
+// moves in a LegalList, the View's Legal nil.
+type packingRules struct {
+	Rules
+	packed int
+}
+
+func (r *packingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, LegalList, error) {
+	st, v, err := r.Play(ctx, variant, s, seat, m)
+	if err != nil {
+		return st, v, nil, err
+	}
+	v.History = v.History[min(historyFrom, len(v.History)):]
+	list := sliceLegal(v.Legal)
+	v.Legal = nil
+	r.packed++
+	return st, v, list, nil
+}
+
+type sliceLegal []sdk.LegalMove
+
+func (l sliceLegal) Len() int { return len(l) }
+
+func (l sliceLegal) Each(f func(m *sdk.LegalMove) bool) {
+	var m sdk.LegalMove
+	for i := range l {
+		m = l[i]
+		if !f(&m) {
+			return
+		}
+	}
+}
+
+// TestPackedLegalEventsAsPlain: a room whose rules keep the legal moves
+// packed sends what one with plain lists sends (each seat its own moves,
+// in every live event, welcome and catch-up), and so does the JSON
+// encoder's fallback when it runs.
+func TestPackedLegalEventsAsPlain(t *testing.T) {
+	script := func(t *testing.T, e *env) [][]Event {
+		c, host, guest, hs, gs, gkey := twoPlayers(t, e)
+		_, ss := e.join(c.Room, Hello{})
+		var got [][]Event
+		keep := func(subs ...*sub) {
+			for _, s := range subs {
+				got = append(got, s.take())
+			}
+		}
+		keep(hs, gs, ss)
+		ver := int64(1)
+		for i, m := range []sdk.Move{"b2", "a1", "c3", "a3"} {
+			s := host
+			if i%2 == 1 {
+				s = guest
+			}
+			act(s, TypeMove, ver, m)
+			ver++
+			keep(hs, gs, ss)
+		}
+		guest.Leave()
+		_, g2 := e.join(c.Room, Hello{SeatKey: gkey, Version: v(ver - 2)})
+		_, g3 := e.join(c.Room, Hello{SeatKey: gkey})
+		keep(hs, g2, g3, ss)
+		return got
+	}
+	blank := func(evs [][]Event) [][]Event {
+		for _, list := range evs {
+			for i := range list {
+				list[i].Room, list[i].SeatKey, list[i].Clock, list[i].Expires = "", "", nil, nil
+			}
+		}
+		return evs
+	}
+	plain := blank(script(t, newEnv(t)))
+	for _, fallback := range []bool{false, true} {
+		if fallback {
+			known := shapesKnown
+			shapesKnown = false // as when a struct the encoder writes has changed
+			defer func() { shapesKnown = known }()
+		}
+		pr := &packingRules{Rules: ttt}
+		e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: pr}
+		e.restart()
+		packed := blank(script(t, e))
+		if pr.packed == 0 {
+			t.Fatal("no move was answered packed")
+		}
+		if !reflect.DeepEqual(packed, plain) {
+			t.Fatalf("fallback %v: with packed legal moves the room sent\n%+v\nwith plain ones\n%+v", fallback, packed, plain)
+		}
+	}
+	legal := 0
+	for _, list := range plain {
+		for _, ev := range list {
+			if ev.View != nil {
+				legal += len(ev.View.Legal)
+			}
+		}
+	}
+	if legal == 0 {
+		t.Fatal("the script sent no legal moves")
+	}
 }
 
 func testBoardChanges(t *testing.T, e *env) {

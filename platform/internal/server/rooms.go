@@ -30,23 +30,27 @@ func (r roomRules) Start(ctx context.Context, variant string, opts sdk.Options) 
 }
 
 func (r roomRules) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move) (st sdk.State, v sdk.View, err error) {
-	return r.PlayFrom(ctx, variant, s, seat, m, 0, nil)
+	err = r.g.Call(ctx, variant, "play", func(ctx context.Context, c *host.Conn) (err error) {
+		st, v, err = c.Play(ctx, variant, s, seat, m)
+		return err
+	})
+	return st, v, err
 }
 
 // PlayFrom is the lean Play of room.LeanRules: the View's History from entry
-// historyFrom on only.
-func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, error) {
+// historyFrom on only, and its legal moves packed.
+func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, room.LegalList, error) {
 	p := playCalls.Get().(*playCall)
 	p.variant, p.s, p.seat, p.m, p.historyFrom, p.spare = variant, s, seat, m, historyFrom, spare
 	err := r.g.Call(ctx, variant, "play", p.fn)
-	st, v := p.st, p.v
+	st, v, legal := p.st, p.v, p.legal
 	fn := p.fn
 	*p = playCall{fn: fn}
 	playCalls.Put(p)
 	if err != nil {
-		return nil, sdk.View{}, err
+		return nil, sdk.View{}, nil, err
 	}
-	return st, v, nil
+	return st, v, legal, nil
 }
 
 // playCall is one PlayFrom's arguments and results, kept between calls with
@@ -61,6 +65,7 @@ type playCall struct {
 	spare       *sdk.View
 	st          sdk.State
 	v           sdk.View
+	legal       host.LegalList // the View's legal moves, packed (host.PackedLegal)
 	fn          func(ctx context.Context, c *host.Conn) error
 }
 
@@ -71,7 +76,7 @@ var playCalls = sync.Pool{New: func() any {
 }}
 
 func (p *playCall) play(ctx context.Context, c *host.Conn) (err error) {
-	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare))
+	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare), host.PackedLegal(&p.legal))
 	return err
 }
 
