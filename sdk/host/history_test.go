@@ -12,8 +12,10 @@ import (
 	"github.com/banmen/banmen/sdk/sdktest"
 )
 
-// HistoryFrom trims the View's History and nothing else, on both lanes.
-func TestHistoryFrom(t *testing.T) {
+// onBothLanes calls f with a started tic-tac-toe game on a plugin process
+// reached over the channel and over gRPC only.
+func onBothLanes(t *testing.T, f func(ctx context.Context, c *host.Conn, grpcOnly bool, s sdk.State, v sdk.View)) {
+	t.Helper()
 	bin := sdktest.BuildPlugin(t, "github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe")
 	for _, grpcOnly := range []bool{false, true} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -23,11 +25,19 @@ func TestHistoryFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Kill()
-		const id = "tictactoe"
-		s, v, err := c.Start(ctx, id, nil)
+		s, v, err := c.Start(ctx, "tictactoe", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		f(ctx, c, grpcOnly, s, v)
+	}
+}
+
+// HistoryFrom trims the View's History and nothing else, on both lanes.
+func TestHistoryFrom(t *testing.T) {
+	onBothLanes(t, func(ctx context.Context, c *host.Conn, grpcOnly bool, s sdk.State, v sdk.View) {
+		const id = "tictactoe"
+		var err error
 		for range 3 {
 			if s, v, err = c.Play(ctx, id, s, v.Legal[0].Seat, v.Legal[0].Move); err != nil {
 				t.Fatal(err)
@@ -65,5 +75,5 @@ func TestHistoryFrom(t *testing.T) {
 				t.Errorf("grpcOnly %v: View with HistoryFrom(%d):\n%+v\nwant\n%+v", grpcOnly, tc.from, view, want)
 			}
 		}
-	}
+	})
 }

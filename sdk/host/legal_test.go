@@ -2,33 +2,18 @@ package host_test
 
 import (
 	"context"
-	"os/exec"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/host"
-	"github.com/banmen/banmen/sdk/sdktest"
 )
 
 // PackedLegal moves the legal moves out of the View and changes nothing
 // else, on both lanes; a refused move leaves the list as it was.
 func TestPackedLegal(t *testing.T) {
-	bin := sdktest.BuildPlugin(t, "github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe")
-	for _, grpcOnly := range []bool{false, true} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		c, err := host.Launch(ctx, host.LaunchConfig{Cmd: exec.Command(bin), GRPCOnly: grpcOnly})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Kill()
+	onBothLanes(t, func(ctx context.Context, c *host.Conn, grpcOnly bool, s sdk.State, v sdk.View) {
 		const id = "tictactoe"
-		s, v, err := c.Start(ctx, id, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
 		for ply := 0; len(v.Legal) > 0; ply++ {
 			m := v.Legal[len(v.Legal)/2]
 			next, want, err := c.Play(ctx, id, s, m.Seat, m.Move)
@@ -55,7 +40,7 @@ func TestPackedLegal(t *testing.T) {
 			checkPacked(t, grpcOnly, ply, "refused Play", list, view, want)
 			s, v = next, want
 		}
-	}
+	})
 }
 
 func checkPacked(t *testing.T, grpcOnly bool, ply int, call string, list host.LegalList, got, want sdk.View) {
