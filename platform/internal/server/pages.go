@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"net/url"
@@ -30,6 +31,12 @@ import (
 
 // pageNames are the page templates; each defines "content" for the layout.
 var pageNames = []string{"home", "landing", "play", "room", "roomgone", "notfound"}
+
+// variantPageNames are those a variant's pages render (withCatalog): home
+// and notfound speak the site's catalog only. Every page set is a parse
+// tree of the layout, the parts and the page, and the trees are most of
+// the host's static heap, which its collector marks on every cycle.
+var variantPageNames = []string{"landing", "play", "room", "roomgone"}
 
 // uiPrefixes are the key prefixes the board's scripts need.
 var uiPrefixes = []string{"ui.", "seat.", "piece.", "result.", "notice.", "action.", "error.", "option.", "variant.", "moves.", "board.", "notation.", "mode.", "room."}
@@ -69,14 +76,14 @@ func parsePages(cat *i18n.Catalog, static string) (*pages, error) {
 	return p, nil
 }
 
-// withCatalog returns the same pages speaking cat (a variant's merged
-// texts): the templates are cloned, not parsed again.
+// withCatalog returns the variant pages (variantPageNames) speaking cat (a
+// variant's merged texts): the templates are cloned, not parsed again.
 func (p *pages) withCatalog(cat *i18n.Catalog) (*pages, error) {
 	q := &pages{cat: cat, byLang: map[string]map[string]*template.Template{}, static: p.static}
 	for lang, byName := range p.byLang {
 		q.byLang[lang] = map[string]*template.Template{}
-		for name, t := range byName {
-			c, err := t.Clone()
+		for _, name := range variantPageNames {
+			c, err := byName[name].Clone()
 			if err != nil {
 				return nil, err
 			}
@@ -195,8 +202,12 @@ type boardData struct {
 func (p *pages) render(c *fiber.Ctx, status int, name string, d pageData) error {
 	d.Langs = p.langLinks(c, d.Lang)
 	d.Approximate = p.cat.Approximate(d.Lang, c.Get(fiber.HeaderAcceptLanguage))
+	t := p.byLang[d.Lang][name]
+	if t == nil {
+		return fmt.Errorf("page %q is not among these pages' templates", name)
+	}
 	var buf bytes.Buffer
-	if err := p.byLang[d.Lang][name].ExecuteTemplate(&buf, "layout", d); err != nil {
+	if err := t.ExecuteTemplate(&buf, "layout", d); err != nil {
 		return err
 	}
 	c.Type("html", "utf-8")

@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/banmen/banmen/locales"
 	"github.com/banmen/banmen/platform/internal/config"
+	"github.com/banmen/banmen/platform/internal/i18n"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/host"
 )
@@ -194,6 +198,30 @@ func TestTraditionalChineseNotice(t *testing.T) {
 		}
 		if h["Vary"] != "Accept-Language" {
 			t.Errorf("GET %s: Vary %q", tc.path, h["Vary"])
+		}
+	}
+}
+
+// A variant's pages are the variant pages only, in every language.
+func TestVariantPagesAreTheVariantPageNames(t *testing.T) {
+	cat, err := i18n.Load(locales.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg, err := parsePages(cat, "/static/x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vp, err := pg.withCatalog(cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range cat.Langs() {
+		if got := slices.Sorted(maps.Keys(vp.byLang[lang])); !slices.Equal(got, slices.Sorted(slices.Values(variantPageNames))) {
+			t.Errorf("%s: variant pages %v, want %v", lang, got, variantPageNames)
+		}
+		if len(pg.byLang[lang]) != len(pageNames) {
+			t.Errorf("%s: %d site pages, want %d", lang, len(pg.byLang[lang]), len(pageNames))
 		}
 	}
 }
