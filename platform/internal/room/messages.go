@@ -270,8 +270,6 @@ type CellAt struct {
 	Cell sdk.Cell `json:"cell"`
 }
 
-// boardChanges is the cells of next that differ from prev, nil when the
-// boards are not of one size (then the whole board must travel).
 // sameCell is a == b, the numbers first and inline: through the generated
 // struct equality the comparison of a board's 81 cells was ~1% of the
 // host's CPU. (The encoder's shapes check fails when sdk.Cell changes.)
@@ -280,6 +278,8 @@ func sameCell(a, b *sdk.Cell) bool {
 		a.Flipped == b.Flipped && a.Kind == b.Kind
 }
 
+// boardChanges is the cells of next that differ from prev, nil when the
+// boards are not of one size (then the whole board must travel).
 func boardChanges(prev, next []sdk.Cell) ([]CellAt, bool) {
 	if len(prev) != len(next) || len(next) == 0 {
 		return nil, false
