@@ -220,7 +220,7 @@ func (c *Conn) transport(call string, err error) error {
 func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.Message, g *gameCall) (sdk.State, sdk.View, error) {
 	err := c.ch.CallFunc(ctx, kind, req, g.fn)
 	st, v, rule := g.st, g.v, g.rule
-	g.spare, g.legal, g.st, g.v, g.rule = nil, nil, nil, sdk.View{}, nil
+	g.spare, g.legal, g.board, g.st, g.v, g.rule = nil, nil, nil, nil, sdk.View{}, nil
 	proto.Reset(&g.play)
 	gameCalls.Put(g)
 	if err != nil {
@@ -239,6 +239,7 @@ func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.
 type gameCall struct {
 	spare *sdk.View
 	legal *LegalList // where PackedLegal asked for the legal moves
+	board *Board     // where PackedBoard asked for the board
 	st    sdk.State
 	v     sdk.View
 	rule  error
@@ -253,21 +254,37 @@ var gameCalls = sync.Pool{New: func() any {
 }}
 
 func (g *gameCall) decode(b []byte) (err error) {
-	if g.legal == nil {
+	switch {
+	case g.legal == nil && g.board == nil:
 		g.st, g.v, g.rule, err = wire.DecodeGame(b, g.spare)
-		return err
-	}
-	var l LegalList
-	g.st, g.v, l.s, l.n, g.rule, err = wire.DecodeGameLegal(b, g.spare)
-	if err == nil && g.rule == nil {
-		*g.legal = l
+	case g.board == nil:
+		var l LegalList
+		g.st, g.v, l.s, l.n, g.rule, err = wire.DecodeGameLegal(b, g.spare)
+		if err == nil && g.rule == nil {
+			*g.legal = l
+		}
+	default:
+		var p wire.Packed
+		g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare)
+		if err != nil || g.rule != nil {
+			break
+		}
+		if g.legal == nil { // the board alone kept packed
+			if g.v.Legal, err = wire.UnpackLegal([]byte(p.Legal)); err != nil {
+				g.st, g.v = nil, sdk.View{}
+				break
+			}
+		} else {
+			*g.legal = LegalList{s: p.Legal, n: p.NLegal}
+		}
+		*g.board = Board{s: p.Board, n: p.NBoard}
 	}
 	return err
 }
 
 func newGameCall(o *callOptions) *gameCall {
 	g := gameCalls.Get().(*gameCall)
-	g.spare, g.legal = o.spare, o.legal
+	g.spare, g.legal, g.board = o.spare, o.legal, o.board
 	return g
 }
 
@@ -313,6 +330,7 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	historyFrom int32
 	legal       *LegalList
+	board       *Board
 	lang        string
 	spare       *sdk.View
 }
@@ -352,18 +370,68 @@ func (l LegalList) Each(f func(m *sdk.LegalMove) bool) {
 	}
 }
 
-// packLegal moves v's legal moves into *o.legal when PackedLegal asked for
-// them (a call over gRPC, whose answer arrives unpacked).
-func (o *callOptions) packLegal(v *sdk.View) error {
-	if o.legal == nil {
-		return nil
+// PackedBoard has Play and View put the View's board in *into, packed as
+// the plugin sent it and checked, and leave the View's Board nil. A room
+// compares each board with the one before it (Board.Changes) and sends the
+// cells that changed: unpacked, that was 81 cells written, and 81 strings
+// compared and kept for the collector to scan, on every move. *into is not
+// written when the call fails.
+func PackedBoard(into *Board) CallOption { return func(o *callOptions) { o.board = into } }
+
+// Board is a View's board in the wire's packed form (PackedBoard). The zero
+// value is a board of no cells.
+type Board struct {
+	s string
+	n int
+}
+
+// Len is how many cells the board holds.
+func (b Board) Len() int { return b.n }
+
+// Each calls f with each cell and its index in order until f returns
+// false. c is one Cell reused for every cell, its kind a slice of the
+// board: copy what must outlive the call.
+func (b Board) Each(f func(at int, c *sdk.Cell) bool) {
+	if b.n > 0 {
+		wire.EachCell(b.s, f)
 	}
-	b, err := wire.PackLegal(v.Legal)
-	if err != nil {
-		return err
+}
+
+// Changes calls f with each cell of b that differs from prev's (c reused
+// as in Each), and is false, calling f for none, when the boards do not
+// hold as many cells. It compares the packed bytes and unpacks only the
+// cells that changed. A cell may count as changed when it is equal but
+// was packed otherwise (by another plugin build), never the other way.
+func (b Board) Changes(prev Board, f func(at int, c *sdk.Cell)) bool {
+	if b.n != prev.n {
+		return false
 	}
-	*o.legal = LegalList{s: string(b), n: len(v.Legal)}
-	v.Legal = nil
+	if b.n == 0 {
+		return true
+	}
+	return wire.BoardChanges(prev.s, b.s, f)
+}
+
+// pack moves v's legal moves and board into *o.legal and *o.board when
+// PackedLegal and PackedBoard asked for them (a call over gRPC, whose
+// answer arrives unpacked).
+func (o *callOptions) pack(v *sdk.View) error {
+	if o.legal != nil {
+		b, err := wire.PackLegal(v.Legal)
+		if err != nil {
+			return err
+		}
+		*o.legal = LegalList{s: string(b), n: len(v.Legal)}
+		v.Legal = nil
+	}
+	if o.board != nil {
+		b, err := wire.PackBoard(v.Board)
+		if err != nil {
+			return err
+		}
+		*o.board = Board{s: string(b), n: len(v.Board)}
+		v.Board = nil
+	}
 	return nil
 }
 
@@ -405,7 +473,7 @@ func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.S
 	r, err := c.game.Play(ctx, req)
 	st, v, err := c.game3("play", r, err)
 	if err == nil {
-		err = o.packLegal(&v)
+		err = o.pack(&v)
 	}
 	if err != nil {
 		return nil, sdk.View{}, err
@@ -432,7 +500,7 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...Ca
 	r, err := c.game.View(ctx, req)
 	_, v, err := c.game3("view", r, err)
 	if err == nil {
-		err = o.packLegal(&v)
+		err = o.pack(&v)
 	}
 	if err != nil {
 		return sdk.View{}, err

@@ -64,3 +64,92 @@ func checkPacked(t *testing.T, grpcOnly bool, ply int, call string, list host.Le
 		}
 	}
 }
+
+// TestPackedBoard: PackedBoard leaves the View's Board nil and gives the
+// board packed, on both lanes, alone or with PackedLegal; Changes between
+// two plies' boards is the cells that differ, and a refused Play writes
+// nothing.
+func TestPackedBoard(t *testing.T) {
+	onBothLanes(t, func(ctx context.Context, c *host.Conn, grpcOnly bool, s sdk.State, v sdk.View) {
+		const id = "tictactoe"
+		var prev host.Board
+		if _, err := c.View(ctx, id, s, host.PackedBoard(&prev)); err != nil {
+			t.Fatal(err)
+		}
+		checkBoard(t, grpcOnly, -1, prev, v.Board)
+		for ply := 0; len(v.Legal) > 0; ply++ {
+			m := v.Legal[0]
+			next, want, err := c.Play(ctx, id, s, m.Seat, m.Move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var board host.Board
+			st, got, err := c.Play(ctx, id, s, m.Seat, m.Move, host.PackedBoard(&board))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBoard(t, grpcOnly, ply, board, want.Board)
+			if string(st) != string(next) || got.Board != nil || !reflect.DeepEqual(got.Legal, want.Legal) {
+				t.Errorf("grpcOnly %v, ply %d: state %q, board %v, legal %v; want %q, nil, %v", grpcOnly, ply, st, got.Board, got.Legal, next, want.Legal)
+			}
+			var both host.Board
+			var list host.LegalList
+			if _, got, err = c.Play(ctx, id, s, m.Seat, m.Move, host.PackedBoard(&both), host.PackedLegal(&list)); err != nil {
+				t.Fatal(err)
+			}
+			checkBoard(t, grpcOnly, ply, both, want.Board)
+			var moves []sdk.LegalMove
+			list.Each(func(m *sdk.LegalMove) bool { moves = append(moves, *m); return true })
+			if len(moves) != len(want.Legal) || len(moves) > 0 && !reflect.DeepEqual(moves, want.Legal) {
+				t.Errorf("grpcOnly %v, ply %d: legal moves with both packed %+v, want %+v", grpcOnly, ply, moves, want.Legal)
+			}
+			want.Legal, want.Board = nil, nil
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("grpcOnly %v, ply %d: View with both packed\n%+v\nwant\n%+v", grpcOnly, ply, got, want)
+			}
+			var changed []int
+			if !board.Changes(prev, func(at int, c *sdk.Cell) { changed = append(changed, at) }) {
+				t.Fatalf("grpcOnly %v, ply %d: Changes false", grpcOnly, ply)
+			}
+			if len(changed) != 1 || changed[0] != m.To {
+				t.Errorf("grpcOnly %v, ply %d: %s changed cells %v, want [%d]", grpcOnly, ply, m.Move, changed, m.To)
+			}
+			if _, _, err := c.Play(ctx, id, s, m.Seat, "no such move", host.PackedBoard(&board)); err == nil {
+				t.Fatalf("grpcOnly %v: an illegal move was played", grpcOnly)
+			}
+			checkBoard(t, grpcOnly, ply, board, boardOf(ctx, t, c, next))
+			s, prev = next, board
+			if v, err = c.View(ctx, id, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if (host.Board{}).Changes(prev, func(int, *sdk.Cell) { t.Error("called for boards of two sizes") }) {
+			t.Error("Changes of two sizes: true")
+		}
+	})
+}
+
+// boardOf is the board of tictactoe's state s, unpacked.
+func boardOf(ctx context.Context, t *testing.T, c *host.Conn, s sdk.State) []sdk.Cell {
+	t.Helper()
+	v, err := c.View(ctx, "tictactoe", s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.Board
+}
+
+func checkBoard(t *testing.T, grpcOnly bool, ply int, b host.Board, want []sdk.Cell) {
+	t.Helper()
+	var cells []sdk.Cell
+	b.Each(func(at int, c *sdk.Cell) bool {
+		if at != len(cells) {
+			t.Errorf("cell %d given as %d", len(cells), at)
+		}
+		cells = append(cells, *c)
+		return true
+	})
+	if b.Len() != len(want) || !reflect.DeepEqual(cells, want) {
+		t.Errorf("grpcOnly %v, ply %d: packed board of %d: %+v; want %+v", grpcOnly, ply, b.Len(), cells, want)
+	}
+}

@@ -69,7 +69,7 @@ var shapes = map[reflect.Type]string{
 		`Key string json:"key,omitempty"|Message string json:"message,omitempty"|Reason string json:"reason,omitempty"|` +
 		`SeatCode string json:"seatCode,omitempty"|Expires *time.Time json:"expires,omitempty"|Room string json:"room,omitempty"|` +
 		`Variant string json:"variant,omitempty"|SeatKey string json:"seatKey,omitempty"|Resync string json:"resync,omitempty"|` +
-		`Broken *room.Broken json:"broken,omitempty"|Settings sdk.Options json:"settings,omitempty"|legal room.legalFor `,
+		`Broken *room.Broken json:"broken,omitempty"|Settings sdk.Options json:"settings,omitempty"|packed room.packedFor `,
 	reflect.TypeFor[CellAt]():       `At int json:"at"|Cell sdk.Cell json:"cell"`,
 	reflect.TypeFor[Clock]():        `Seat sdk.Seat json:"seat"|Limit int64 json:"limit"|Remaining int64 json:"remaining"`,
 	reflect.TypeFor[Pending]():      `By sdk.Seat json:"by"|Accepted []sdk.Seat json:"accepted"`,
@@ -228,7 +228,7 @@ func appendEvent(b []byte, ev *Event) ([]byte, error) {
 		b = append(appendInt(b, `,"remaining":`, c.Remaining), '}')
 	}
 	if ev.View != nil {
-		b = appendView(append(b, `,"view":`...), ev.View, ev.legal)
+		b = appendView(append(b, `,"view":`...), ev.View, ev.packed)
 	}
 	if len(ev.Cells) > 0 {
 		b = appendList(b, `,"cells":`, ev.Cells, func(b []byte, c *CellAt) []byte {
@@ -309,13 +309,13 @@ func appendLegal(b []byte, l *sdk.LegalMove) []byte {
 	return append(appendStrOmit(b, `,"key":`, l.Key), '}')
 }
 
-// appendLegalFor appends `,"legal":` and lf's moves as appendList writes
+// appendLegalFor appends `,"legal":` and pf's moves as appendList writes
 // a View's Legal that holds them.
-func appendLegalFor(b []byte, lf legalFor) []byte {
+func appendLegalFor(b []byte, pf packedFor) []byte {
 	b = append(b, `,"legal":[`...)
 	first := true
-	lf.list.Each(func(m *sdk.LegalMove) bool {
-		if m.Seat == lf.seat {
+	pf.legal.Each(func(m *sdk.LegalMove) bool {
+		if m.Seat == pf.seat {
 			if !first {
 				b = append(b, ',')
 			}
@@ -357,12 +357,31 @@ func appendHand(b []byte, h *[]sdk.HandPiece) []byte {
 	return append(b, ']')
 }
 
-// appendView appends v, with the legal moves of lf when it has a list.
-func appendView(b []byte, v *sdk.View, lf legalFor) []byte {
+// appendBoard appends `,"board":` and board's cells as appendList writes
+// a View's Board that holds them.
+func appendBoard(b []byte, board Board) []byte {
+	b = append(b, `,"board":[`...)
+	board.Each(func(at int, c *sdk.Cell) bool {
+		if at > 0 {
+			b = append(b, ',')
+		}
+		b = appendCell(b, c)
+		return true
+	})
+	return append(b, ']')
+}
+
+// appendView appends v, with the legal moves and the board of pf where it
+// has them.
+func appendView(b []byte, v *sdk.View, pf packedFor) []byte {
 	b = appendInt(append(b, '{'), `"ply":`, v.Ply)
 	b = appendStr(b, `,"status":`, v.Status)
 	b = appendStr(b, `,"position":`, v.Position)
-	b = appendList(b, `,"board":`, v.Board, appendCell)
+	if pf.board != nil {
+		b = appendBoard(b, pf.board)
+	} else {
+		b = appendList(b, `,"board":`, v.Board, appendCell)
+	}
 	if len(v.Hands) > 0 {
 		b = appendList(b, `,"hands":`, v.Hands, appendHand)
 	}
@@ -374,8 +393,8 @@ func appendView(b []byte, v *sdk.View, lf legalFor) []byte {
 		b = appendLegal(append(b, `,"lastMove":`...), v.LastMove)
 	}
 	b = appendList(b, `,"history":`, v.History, appendPlayed)
-	if lf.list != nil {
-		b = appendLegalFor(b, lf)
+	if pf.legal != nil {
+		b = appendLegalFor(b, pf)
 	} else {
 		b = appendList(b, `,"legal":`, v.Legal, appendLegal)
 	}

@@ -120,8 +120,9 @@ func TestAppendEventIsJSONMarshal(t *testing.T) {
 	}
 }
 
-// TestAppendEventLegalFor: a view encoded with a packed list (legalFor)
-// is, byte for byte, the view whose Legal holds that seat's moves of it.
+// TestAppendEventLegalFor: a view encoded with a packed list and board
+// (packedFor) is, byte for byte, the view whose Legal holds that seat's
+// moves of it and whose Board holds the cells.
 func TestAppendEventLegalFor(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 5000 {
@@ -136,12 +137,18 @@ func TestAppendEventLegalFor(t *testing.T) {
 		if v.Legal = listedMoves(list, seat); v.Legal == nil {
 			v.Legal = []sdk.LegalMove{}
 		}
+		pf := packedFor{legal: list, seat: seat}
+		gv := *ev.View
+		gv.Legal = []sdk.LegalMove{}
+		if i%2 == 0 { // the board packed too
+			pf.board = sliceBoard(v.Board)
+			v.Board = listedCells(pf.board)
+			gv.Board = nil
+		}
 		want.View = &v
 		wantB, wantErr := json.Marshal(want)
 		got := ev
-		gv := *ev.View
-		gv.Legal = []sdk.LegalMove{}
-		got.View, got.legal = &gv, legalFor{list: list, seat: seat}
+		got.View, got.packed = &gv, pf
 		gotB, err := appendEvent(nil, &got)
 		if (err != nil) != (wantErr != nil) || !bytes.Equal(gotB, wantB) {
 			t.Fatalf("event %d:\n got %s (%v)\nwant %s (%v)", i, gotB, err, wantB, wantErr)

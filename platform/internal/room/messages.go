@@ -341,9 +341,10 @@ type Event struct {
 	// and the host settings): every visitor sees them.
 	Settings sdk.Options `json:"settings,omitempty"`
 
-	// legal is the legal moves View is encoded with when the room holds
-	// them packed (viewFor); the View's own Legal is then empty.
-	legal legalFor
+	// packed is what View is encoded with of what the room holds packed
+	// (viewFor): the legal moves (the View's own Legal is then empty) and
+	// the board (the View's Board is then nil).
+	packed packedFor
 }
 
 // Pending is a new-round request waiting for consent.

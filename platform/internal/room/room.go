@@ -45,10 +45,31 @@ type Rules interface {
 // every move it confirmed, so it asks for the new one only: at ply 160 of
 // shogi that halves the bytes and the CPU of the call through the plugin.
 // spare is a View whose Board and Legal arrays the room no longer reads,
-// for the answer's (host.Reuse). The legal moves may come back as a
-// LegalList, the View's Legal then nil (host.PackedLegal).
+// for the answer's (host.Reuse). The legal moves and the board may come
+// back packed, the View's Legal and Board then nil (host.PackedLegal,
+// host.PackedBoard).
 type LeanRules interface {
-	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, LegalList, error)
+	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, Packed, error)
+}
+
+// Packed is the parts of a View that the rules kept packed: those not nil
+// are nil in the View.
+type Packed struct {
+	Legal LegalList
+	Board Board
+}
+
+// Board is a View's board kept packed (host.Board): the room compares it
+// with the one before (a move changes two or three cells of 81) and holds
+// no Cell, whose kind string the garbage collector would scan, per cell.
+type Board interface {
+	// Each calls f with each cell in order until f returns false; c is
+	// reused between calls.
+	Each(f func(at int, c *sdk.Cell) bool)
+	// Changes calls f with each cell that differs from prev's, and is
+	// false, calling f for none, when prev is not a Board of the same
+	// kind and size.
+	Changes(prev Board, f func(at int, c *sdk.Cell)) bool
 }
 
 // LegalList is a View's legal moves kept packed (host.LegalList): the room
@@ -215,7 +236,7 @@ func (m *Manager) Create(ctx context.Context, variant string, opts sdk.Options) 
 	r.init(meta, desc)
 	r.keys[0] = hash
 	r.taken[0] = true
-	r.state, r.view, r.legal = state, view, nil
+	r.state, r.view, r.packed = state, view, Packed{}
 	close(r.ready)
 	m.mu.Lock()
 	m.rooms[meta.ID] = r
@@ -407,9 +428,9 @@ type Room struct {
 	lent    []*[]byte
 	held    holdBack // broadcastAck's, kept for its array
 	scratch sdk.View // sendEvent's, for the view of the event it encodes
-	// legal is view's legal moves when the rules kept them packed (view's
-	// Legal is then nil), else nil.
-	legal LegalList
+	// packed is view's legal moves and board where the rules kept them
+	// packed (view's Legal, Board are then nil).
+	packed Packed
 }
 
 type seatCode struct {
@@ -521,29 +542,29 @@ func (r *Room) load(ctx context.Context) error {
 
 // play asks the rules for the move, through the lean call where the rules
 // offer one; the View it returns has the whole History either way.
-func (r *Room) play(ctx context.Context, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, LegalList, error) {
+func (r *Room) play(ctx context.Context, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, Packed, error) {
 	lean, ok := r.m.cfg.Rules.(LeanRules)
 	if !ok {
 		st, v, err := r.m.cfg.Rules.Play(ctx, r.meta.Variant, r.state, seat, m)
-		return st, v, nil, err
+		return st, v, Packed{}, err
 	}
 	held := r.view.History
-	st, v, legal, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held), &r.spare)
+	st, v, packed, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held), &r.spare)
 	if err != nil {
-		return nil, sdk.View{}, nil, err
+		return nil, sdk.View{}, Packed{}, err
 	}
 	// The plugin's serve side drops exactly the first len(held) entries.
 	// Appending past len(held) leaves r.view unchanged until the effect is
 	// committed; a refused action's entry is overwritten by the next one.
 	v.History = append(held, v.History...)
-	return st, v, legal, nil
+	return st, v, packed, nil
 }
 
 // effect is what a checked action will change once it is committed.
 type effect struct {
 	state    sdk.State
 	view     sdk.View
-	legal    LegalList // view's legal moves, when the rules kept them packed
+	packed   Packed // view's parts the rules kept packed
 	played   *sdk.PlayedMove
 	newRound bool
 	ev       string
@@ -558,11 +579,11 @@ func (r *Room) prepare(ctx context.Context, a store.Action) (effect, error) {
 	}
 	switch a.Kind {
 	case kindMove, kindComputer:
-		st, v, legal, err := r.play(ctx, seat, sdk.Move(a.Move))
+		st, v, packed, err := r.play(ctx, seat, sdk.Move(a.Move))
 		if err != nil {
 			return effect{}, err
 		}
-		e := effect{state: st, view: v, legal: legal, ev: EvMove}
+		e := effect{state: st, view: v, packed: packed, ev: EvMove}
 		if n := len(v.History); n > len(r.view.History) {
 			e.played = &v.History[n-1]
 		}
@@ -639,7 +660,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 	var cells []CellAt
 	switch a.Kind {
 	case kindMove, kindComputer:
-		if c, ok := boardChanges(r.view.Board, e.view.Board); ok && !e.newRound {
+		if c, ok := r.boardChanges(e); ok && !e.newRound {
 			cells = c
 			if cells == nil {
 				cells = []CellAt{} // the board did not change (a resignation)
@@ -647,7 +668,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		}
 		// The View before this one is read no more (broadcasts encode at
 		// once, under r.mu): the next Play's answer is written into it.
-		r.state, r.view, r.spare, r.legal = e.state, e.view, r.view, e.legal
+		r.state, r.view, r.spare, r.packed = e.state, e.view, r.view, e.packed
 		r.turnAt = a.At
 	case kindStart:
 		r.started = true
@@ -674,7 +695,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		r.pending = nil
 	}
 	if e.newRound {
-		r.state, r.view, r.legal = e.state, e.view, e.legal
+		r.state, r.view, r.packed = e.state, e.view, e.packed
 		r.round++
 		r.pending = nil
 		r.turnAt = a.At
@@ -927,8 +948,8 @@ func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	}
 	if !catchUp {
 		w.Resync = "full"
-		v, lf := r.viewFor(s.seat, true)
-		w.View, w.legal = &v, lf
+		v, pf := r.viewFor(s.seat, true)
+		w.View, w.packed = &v, pf
 		s.send(r.encode(w))
 		return
 	}
@@ -942,45 +963,91 @@ func (r *Room) welcome(s *Session, since *int64, newKey string) {
 	}
 	for i, ev := range missed {
 		if i == last {
-			v, lf := r.viewFor(s.seat, false)
-			ev.View, ev.legal = &v, lf
+			v, pf := r.viewFor(s.seat, false)
+			ev.View, ev.packed = &v, pf
 		}
 		s.send(r.encode(ev))
 	}
 }
 
 // viewFor is the current view as seat receives it: legal moves only for a
-// seat to move, the history only in a full snapshot. When the room holds
-// the legal moves packed, they go in the legalFor, which the event that
-// carries the view encodes (Event.legal), and the View's Legal is empty.
-func (r *Room) viewFor(seat sdk.Seat, history bool) (sdk.View, legalFor) {
+// seat to move, the history only in a full snapshot. What the room holds
+// packed goes in the packedFor, which the event that carries the view
+// encodes (Event.packed); the View's Legal is then empty, its Board nil.
+func (r *Room) viewFor(seat sdk.Seat, history bool) (sdk.View, packedFor) {
 	v := r.view
 	if !history {
 		v.History = nil
 	}
 	v.Legal = nil
-	var lf legalFor
+	var pf packedFor
+	if r.packed.Board != nil {
+		if shapesKnown {
+			pf.board = r.packed.Board
+		} else { // encoding/json writes the event: it needs them in the View
+			v.Board = listedCells(r.packed.Board)
+		}
+	}
 	if seat >= 0 && slices.Contains(r.view.ToMove, seat) {
 		switch {
-		case r.legal == nil:
+		case r.packed.Legal == nil:
 			v.Legal = ownMoves(r.view.Legal, seat)
 		case shapesKnown:
-			lf = legalFor{list: r.legal, seat: seat}
-		default: // encoding/json writes the event: it needs them in the View
-			v.Legal = listedMoves(r.legal, seat)
+			pf.legal, pf.seat = r.packed.Legal, seat
+		default:
+			v.Legal = listedMoves(r.packed.Legal, seat)
 		}
 	}
 	if v.Legal == nil {
 		v.Legal = []sdk.LegalMove{}
 	}
-	return v, lf
+	return v, pf
 }
 
-// legalFor is the legal moves a view is encoded with when the room holds
-// them packed: seat's, read from list (nil: the View's own Legal).
-type legalFor struct {
-	list LegalList
-	seat sdk.Seat
+// packedFor is what a view is encoded with of what the room holds packed:
+// seat's legal moves, read from legal (nil: the View's own Legal), and the
+// board (nil: the View's own Board).
+type packedFor struct {
+	legal LegalList
+	seat  sdk.Seat
+	board Board
+}
+
+// listedCells is board's cells, copied out.
+func listedCells(board Board) []sdk.Cell {
+	out := []sdk.Cell{}
+	board.Each(func(_ int, c *sdk.Cell) bool {
+		out = append(out, *c)
+		return true
+	})
+	return out
+}
+
+// boardChanges is the cells e's move changed, compared with the board the
+// room shows; false when the two boards differ in size. Packed boards are
+// compared packed; a plain one (a Start's, once a round) unpacks the other.
+func (r *Room) boardChanges(e effect) ([]CellAt, bool) {
+	prev, next := r.packed.Board, e.packed.Board
+	if prev != nil && next != nil {
+		var out []CellAt
+		if !next.Changes(prev, func(at int, c *sdk.Cell) {
+			if out == nil {
+				out = make([]CellAt, 0, 4) // a move changes one to three cells in these games
+			}
+			out = append(out, CellAt{At: at, Cell: *c})
+		}) {
+			return nil, false
+		}
+		return out, true
+	}
+	a, b := r.view.Board, e.view.Board
+	if prev != nil {
+		a = listedCells(prev)
+	}
+	if next != nil {
+		b = listedCells(next)
+	}
+	return boardChanges(a, b)
 }
 
 // listedMoves is seat's moves of list, copied out; nil for none.
@@ -1041,9 +1108,10 @@ func (r *Room) sendEvent(ev Event) {
 			e := ev
 			// The view is encoded at once: it goes in the room's own
 			// scratch View, not in one of its own on the heap per move.
-			r.scratch, e.legal = r.viewFor(aud, false)
+			r.scratch, e.packed = r.viewFor(aud, false)
 			if ev.Cells != nil {
-				r.scratch.Board = nil // the receivers apply ev.Cells to the board they have
+				// The receivers apply ev.Cells to the board they have.
+				r.scratch.Board, e.packed.board = nil, nil
 			}
 			e.View = &r.scratch
 			b = r.encodeLent(e)

@@ -461,6 +461,15 @@ func TestNothingBroadcastUnlessStored(t *testing.T) {
 // (host.Reuse), the board built from the changes stays the board shown.
 func TestMoveEventsCarryBoardChanges(t *testing.T) {
 	t.Run("plain", func(t *testing.T) { testBoardChanges(t, newEnv(t)) })
+	t.Run("packed", func(t *testing.T) {
+		r := &packingRules{Rules: ttt}
+		e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: r}
+		e.restart()
+		testBoardChanges(t, e)
+		if r.packed == 0 {
+			t.Error("no move was answered packed")
+		}
+	})
 	t.Run("reusing", func(t *testing.T) {
 		r := &reusingRules{Rules: ttt}
 		e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: r}
@@ -479,10 +488,10 @@ type reusingRules struct {
 	reused int
 }
 
-func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, LegalList, error) {
+func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, Packed, error) {
 	st, v, err := r.Play(ctx, variant, s, seat, m)
 	if err != nil {
-		return st, v, nil, err
+		return st, v, Packed{}, err
 	}
 	v.History = v.History[min(historyFrom, len(v.History)):]
 	if spare != nil && cap(spare.Board) >= len(v.Board) && cap(spare.Legal) >= len(v.Legal) && len(v.Board) > 0 {
@@ -490,26 +499,58 @@ func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State
 		v.Legal = append(spare.Legal[:0], v.Legal...)
 		r.reused++
 	}
-	return st, v, nil, nil
+	return st, v, Packed{}, nil
 }
 
-// packingRules is LeanRules answering as host.PackedLegal does: the legal
-// moves in a LegalList, the View's Legal nil.
+// packingRules is LeanRules answering as host.PackedLegal and
+// host.PackedBoard do: the legal moves in a LegalList, the board in a
+// Board, the View's Legal and Board nil. With legalOnly, the board stays
+// plain.
 type packingRules struct {
 	Rules
-	packed int
+	legalOnly bool
+	packed    int
 }
 
-func (r *packingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, LegalList, error) {
+func (r *packingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, Packed, error) {
 	st, v, err := r.Play(ctx, variant, s, seat, m)
 	if err != nil {
-		return st, v, nil, err
+		return st, v, Packed{}, err
 	}
 	v.History = v.History[min(historyFrom, len(v.History)):]
-	list := sliceLegal(v.Legal)
+	p := Packed{Legal: sliceLegal(v.Legal)}
 	v.Legal = nil
+	if !r.legalOnly {
+		p.Board = sliceBoard(v.Board)
+		v.Board = nil
+	}
 	r.packed++
-	return st, v, list, nil
+	return st, v, p, nil
+}
+
+type sliceBoard []sdk.Cell
+
+func (b sliceBoard) Each(f func(at int, c *sdk.Cell) bool) {
+	var c sdk.Cell
+	for i := range b {
+		c = b[i]
+		if !f(i, &c) {
+			return
+		}
+	}
+}
+
+func (b sliceBoard) Changes(prev Board, f func(at int, c *sdk.Cell)) bool {
+	p, ok := prev.(sliceBoard)
+	if !ok || len(p) != len(b) {
+		return false
+	}
+	for i := range b {
+		if c := b[i]; c != p[i] {
+			f(i, &c)
+		}
+	}
+	return true
 }
 
 type sliceLegal []sdk.LegalMove
@@ -526,11 +567,12 @@ func (l sliceLegal) Each(f func(m *sdk.LegalMove) bool) {
 	}
 }
 
-// TestPackedLegalEventsAsPlain: a room whose rules keep the legal moves
-// packed sends what one with plain lists sends (each seat its own moves,
-// in every live event, welcome and catch-up), and so does the JSON
-// encoder's fallback when it runs.
-func TestPackedLegalEventsAsPlain(t *testing.T) {
+// TestPackedEventsAsPlain: a room whose rules keep the legal moves, or
+// them and the board, packed sends what one with plain lists sends (each
+// seat its own moves and the cells a move changed, in every live event,
+// welcome and catch-up), and so does the JSON encoder's fallback when it
+// runs.
+func TestPackedEventsAsPlain(t *testing.T) {
 	script := func(t *testing.T, e *env) [][]Event {
 		c, host, guest, hs, gs, gkey := twoPlayers(t, e)
 		_, ss := e.join(c.Room, Hello{})
@@ -572,15 +614,17 @@ func TestPackedLegalEventsAsPlain(t *testing.T) {
 			shapesKnown = false // as when a struct the encoder writes has changed
 			defer func() { shapesKnown = known }()
 		}
-		pr := &packingRules{Rules: ttt}
-		e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: pr}
-		e.restart()
-		packed := blank(script(t, e))
-		if pr.packed == 0 {
-			t.Fatal("no move was answered packed")
-		}
-		if !reflect.DeepEqual(packed, plain) {
-			t.Fatalf("fallback %v: with packed legal moves the room sent\n%+v\nwith plain ones\n%+v", fallback, packed, plain)
+		for _, legalOnly := range []bool{true, false} {
+			pr := &packingRules{Rules: ttt, legalOnly: legalOnly}
+			e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: pr}
+			e.restart()
+			packed := blank(script(t, e))
+			if pr.packed == 0 {
+				t.Fatal("no move was answered packed")
+			}
+			if !reflect.DeepEqual(packed, plain) {
+				t.Fatalf("fallback %v, legal moves only %v: packed, the room sent\n%+v\nwith plain views\n%+v", fallback, legalOnly, packed, plain)
+			}
 		}
 	}
 	legal := 0

@@ -37,20 +37,33 @@ func (r roomRules) Play(ctx context.Context, variant string, s sdk.State, seat s
 	return st, v, err
 }
 
+// The room finds the lean Play by a type assertion: a change of its
+// signature must not turn it off unnoticed.
+var _ room.LeanRules = roomRules{}
+
 // PlayFrom is the lean Play of room.LeanRules: the View's History from entry
-// historyFrom on only, and its legal moves packed.
-func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, room.LegalList, error) {
+// historyFrom on only, its legal moves and board packed.
+func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, room.Packed, error) {
 	p := playCalls.Get().(*playCall)
 	p.variant, p.s, p.seat, p.m, p.historyFrom, p.spare = variant, s, seat, m, historyFrom, spare
 	err := r.g.Call(ctx, variant, "play", p.fn)
-	st, v, legal := p.st, p.v, p.legal
+	st, v, legal, board := p.st, p.v, p.legal, p.board
 	fn := p.fn
 	*p = playCall{fn: fn}
 	playCalls.Put(p)
 	if err != nil {
-		return nil, sdk.View{}, nil, err
+		return nil, sdk.View{}, room.Packed{}, err
 	}
-	return st, v, legal, nil
+	return st, v, room.Packed{Legal: legal, Board: packedBoard{board}}, nil
+}
+
+// packedBoard is a host.Board as the room holds it (room.Board).
+type packedBoard struct{ host.Board }
+
+// Changes is host.Board's, for a prev that is one too.
+func (b packedBoard) Changes(prev room.Board, f func(at int, c *sdk.Cell)) bool {
+	p, ok := prev.(packedBoard)
+	return ok && b.Board.Changes(p.Board, f)
 }
 
 // playCall is one PlayFrom's arguments and results, kept between calls with
@@ -66,6 +79,7 @@ type playCall struct {
 	st          sdk.State
 	v           sdk.View
 	legal       host.LegalList // the View's legal moves, packed (host.PackedLegal)
+	board       host.Board     // the View's board, packed (host.PackedBoard)
 	fn          func(ctx context.Context, c *host.Conn) error
 }
 
@@ -76,7 +90,7 @@ var playCalls = sync.Pool{New: func() any {
 }}
 
 func (p *playCall) play(ctx context.Context, c *host.Conn) (err error) {
-	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare), host.PackedLegal(&p.legal))
+	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare), host.PackedLegal(&p.legal), host.PackedBoard(&p.board))
 	return err
 }
 

@@ -25,7 +25,7 @@ import (
 // if not nil, is a View whose Board and Legal the caller no longer reads:
 // the new ones are written into their arrays where they fit.
 func DecodeGame(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, rule error, err error) {
-	st, v, _, _, rule, err = decodeGame(b, spare, false)
+	st, v, _, rule, err = decodeGame(b, spare, keep{})
 	return st, v, rule, err
 }
 
@@ -34,35 +34,56 @@ func DecodeGame(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, rule error
 // plain list packed) and n its length. Unpacked, a list was a LegalMove
 // of six strings per move, in every room a host holds.
 func DecodeGameLegal(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, legal string, n int, rule error, err error) {
-	return decodeGame(b, spare, true)
+	st, v, p, rule, err := decodeGame(b, spare, keep{legal: true})
+	return st, v, p.Legal, p.NLegal, rule, err
 }
 
-func decodeGame(b []byte, spare *sdk.View, keepLegal bool) (st sdk.State, v sdk.View, legal string, n int, rule error, err error) {
+// Packed is the parts of a View that DecodeGamePacked leaves packed,
+// checked (CheckLegal, CheckBoard), or plain ones packed.
+type Packed struct {
+	Legal  string
+	NLegal int
+	Board  string
+	NBoard int
+}
+
+// DecodeGamePacked is DecodeGameLegal leaving the board packed too: the
+// View's Board is nil. A room compares each board with the one before it
+// (BoardChanges) and sends the cells that changed; unpacked, a board was
+// 81 cells written and compared on every move.
+func DecodeGamePacked(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
+	return decodeGame(b, spare, keep{legal: true, board: true})
+}
+
+// keep names the parts of a View decodeGame leaves packed.
+type keep struct{ legal, board bool }
+
+func decodeGame(b []byte, spare *sdk.View, keep keep) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
 	d := decoders.Get().(*gameDecoder)
 	defer func() {
 		*d = gameDecoder{}
 		decoders.Put(d)
 	}()
 	d.s = string(b)
-	d.keepLegal = keepLegal
+	d.keepLegal, d.keepBoard = keep.legal, keep.board
 	if spare != nil {
 		d.cells, d.legal = spare.Board[:0], spare.Legal[:0]
 	}
 	d.game(d.s)
 	if d.err != nil {
-		return nil, sdk.View{}, "", 0, nil, d.err
+		return nil, sdk.View{}, Packed{}, nil, d.err
 	}
 	if d.ruleSet {
 		re := d.rule
-		return nil, sdk.View{}, "", 0, &re, nil
+		return nil, sdk.View{}, Packed{}, &re, nil
 	}
 	if !d.viewSet {
-		return d.state, sdk.View{}, "", 0, nil, nil
+		return d.state, sdk.View{}, Packed{}, nil, nil
 	}
 	if err := d.finish(); err != nil {
-		return nil, sdk.View{}, "", 0, nil, err
+		return nil, sdk.View{}, Packed{}, nil, err
 	}
-	return d.state, d.v, d.packedLegal, d.nLegal, nil, nil
+	return d.state, d.v, d.packed, nil, nil
 }
 
 // decoders keeps gameDecoders between calls: the closures of its field
@@ -93,9 +114,10 @@ type gameDecoder struct {
 	packedLegal          string
 	hasBoard, hasLegal   bool // a packed string was sent (not empty)
 	plainCells, plainLgl int  // plain cells and moves (with a packed one: refused)
-	// keepLegal: the legal moves stay packed, in packedLegal (nLegal of them).
-	keepLegal bool
-	nLegal    int
+	// keepLegal, keepBoard: the legal moves, the board stay packed, in
+	// packed.
+	keepLegal, keepBoard bool
+	packed               Packed
 }
 
 func (d *gameDecoder) fail(what string) {
@@ -482,40 +504,42 @@ func (d *gameDecoder) finish() error {
 		v.History = []sdk.PlayedMove{}
 	}
 	var err error
-	if v.Board, err = settle(d.cells, d.plainCells, d.hasBoard, d.packedBoard, unpackBoard, "board"); err != nil {
+	if d.keepBoard {
+		d.packed.Board, d.packed.NBoard, err = keepPacked(d.hasBoard, d.packedBoard, d.cells[:d.plainCells], CheckBoard, PackBoard, "board")
+	} else {
+		v.Board, err = settle(d.cells, d.plainCells, d.hasBoard, d.packedBoard, unpackBoard, "board")
+	}
+	if err != nil {
 		return err
 	}
 	if d.keepLegal {
-		return d.keepPacked()
+		d.packed.Legal, d.packed.NLegal, err = keepPacked(d.hasLegal, d.packedLegal, d.legal[:d.plainLgl], CheckLegal, PackLegal, "legal moves")
+	} else {
+		v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves")
 	}
-	if v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves"); err != nil {
-		return err
-	}
-	return nil
+	return err
 }
 
-// keepPacked settles the legal moves as packedLegal for DecodeGameLegal:
-// the packed string checked, or the plain moves packed (a plugin that does
-// not pack), refusing both at once as settle does.
-func (d *gameDecoder) keepPacked() error {
+// keepPacked settles a board or legal list that stays packed: the packed
+// string checked, or the plain elements packed (a plugin that does not
+// pack), refusing both at once as settle does.
+func keepPacked[T any](hasPacked bool, packed string, plain []T,
+	check func(string) (int, error), pack func([]T) ([]byte, error), what string) (string, int, error) {
 	switch {
-	case d.hasLegal && d.plainLgl > 0:
-		return fmt.Errorf("%w: both packed and plain legal moves", ErrPacked)
-	case d.hasLegal:
-		n, err := CheckLegal(d.packedLegal)
+	case hasPacked && len(plain) > 0:
+		return "", 0, fmt.Errorf("%w: both packed and plain %s", ErrPacked, what)
+	case hasPacked:
+		n, err := check(packed)
 		if err != nil {
-			return err
+			return "", 0, err
 		}
-		d.nLegal = n
-	default:
-		b, err := PackLegal(d.legal[:d.plainLgl])
-		if err != nil {
-			return err
-		}
-		d.packedLegal, d.nLegal = string(b), d.plainLgl
+		return packed, n, nil
 	}
-	d.v.Legal = nil
-	return nil
+	b, err := pack(plain)
+	if err != nil {
+		return "", 0, err
+	}
+	return string(b), len(plain), nil
 }
 
 // settle is a View's board or legal list as ToView makes it: the plain

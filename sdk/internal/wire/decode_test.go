@@ -58,7 +58,8 @@ func checkDecodeGame(t *testing.T, b []byte) {
 }
 
 // checkDecodeGameLegal: DecodeGameLegal answers as DecodeGame, with the
-// legal moves packed instead of in the View, and EachLegal reads them back.
+// legal moves packed instead of in the View, and EachLegal reads them back;
+// DecodeGamePacked the same with the board packed too, read by EachCell.
 func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.View, wantRule error, ok bool) {
 	t.Helper()
 	for _, spare := range []*sdk.View{nil, junkSpare(), {}} {
@@ -84,6 +85,23 @@ func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.Vie
 		w.Legal = nil
 		if !reflect.DeepEqual(v, w) {
 			t.Fatalf("view\n%#v\nwant\n%#v", v, w)
+		}
+		// DecodeGamePacked: the same, with the board packed too.
+		st, v, p, rule, err := DecodeGamePacked(b, spare)
+		if err != nil || !bytes.Equal(st, wantSt) || rule != nil {
+			t.Fatalf("DecodeGamePacked: state %q, rule %v, error %v", st, rule, err)
+		}
+		var cells []sdk.Cell
+		EachCell(p.Board, func(at int, c *sdk.Cell) bool { cells = append(cells, *c); return true })
+		if p.NBoard != len(want.Board) || len(cells) != p.NBoard || (p.NBoard > 0 && !reflect.DeepEqual(cells, want.Board)) {
+			t.Fatalf("packed board: %d cells, read %v; want %v", p.NBoard, cells, want.Board)
+		}
+		if p.Legal != legal || p.NLegal != n {
+			t.Fatalf("DecodeGamePacked legal %q (%d), DecodeGameLegal %q (%d)", p.Legal, p.NLegal, legal, n)
+		}
+		w.Board = nil
+		if !reflect.DeepEqual(v, w) {
+			t.Fatalf("DecodeGamePacked view\n%#v\nwant\n%#v", v, w)
 		}
 	}
 }

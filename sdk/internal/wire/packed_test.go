@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -119,6 +121,29 @@ func FuzzUnpack(f *testing.F) {
 				t.Fatalf("board %x: %+v packs and unpacks to %+v (%v)", b, c, c2, err)
 			}
 		}
+		// CheckBoard accepts what UnpackBoard does, EachCell reads the
+		// same cells, and BoardChanges against the sample board finds
+		// the cells that differ.
+		c, err := UnpackBoard(b)
+		nc, cerr := CheckBoard(string(b))
+		if (err == nil) != (cerr == nil) {
+			t.Fatalf("board %x: UnpackBoard %v, CheckBoard %v", b, err, cerr)
+		}
+		if err == nil {
+			var each []sdk.Cell
+			EachCell(string(b), func(at int, c *sdk.Cell) bool {
+				if at != len(each) {
+					t.Fatalf("board %x: cell %d given as %d", b, len(each), at)
+				}
+				each = append(each, *c)
+				return true
+			})
+			if nc != len(c) || len(each) != nc || (nc > 0 && !reflect.DeepEqual(each, c)) {
+				t.Fatalf("board %x: CheckBoard %d, EachCell %+v; UnpackBoard %+v", b, nc, each, c)
+			}
+			checkBoardChanges(t, string(board), string(b))
+			checkBoardChanges(t, string(b), string(board))
+		}
 		// CheckLegal accepts what UnpackLegal does, and EachLegal reads
 		// the same moves.
 		m, err := UnpackLegal(b)
@@ -143,4 +168,73 @@ func FuzzUnpack(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkBoardChanges: BoardChanges gives the cells of next that differ
+// from prev's, each once and in order, or is false when the sizes differ.
+func checkBoardChanges(t *testing.T, prev, next string) {
+	t.Helper()
+	p, _ := UnpackBoard([]byte(prev))
+	q, _ := UnpackBoard([]byte(next))
+	var got []int
+	ok := BoardChanges(prev, next, func(at int, c *sdk.Cell) {
+		if at < 0 || at >= len(q) || *c != q[at] {
+			t.Fatalf("BoardChanges gave cell %d as %+v; next %+v", at, *c, q)
+		}
+		got = append(got, at)
+	})
+	if ok != (len(p) == len(q)) {
+		t.Fatalf("BoardChanges ok=%v for %d and %d cells", ok, len(p), len(q))
+	}
+	if !ok {
+		if got != nil {
+			t.Fatalf("BoardChanges false but gave cells %v", got)
+		}
+		return
+	}
+	var want []int
+	for i := range q {
+		if p[i] != q[i] {
+			want = append(want, i)
+		}
+	}
+	// A cell packed otherwise but equal may count as changed (a longer
+	// varint): want must be among got, and got beyond it only such cells.
+	j := 0
+	for _, at := range got {
+		if j < len(want) && want[j] == at {
+			j++
+		} else if p[at] != q[at] {
+			t.Fatalf("BoardChanges %v, want %v", got, want)
+		}
+	}
+	if j != len(want) || !sort.IntsAreSorted(got) {
+		t.Fatalf("BoardChanges %v, want %v", got, want)
+	}
+}
+
+func TestBoardChanges(t *testing.T) {
+	cells, _ := samplePacked()
+	before, _ := PackBoard(cells)
+	after := slices.Clone(cells)
+	after[0] = sdk.Cell{Kind: "G", Owner: 2}
+	after[len(after)-1] = sdk.Cell{Kind: "king", Owner: 1, Promoted: true}
+	moved, _ := PackBoard(after)
+	var got []int
+	if !BoardChanges(string(before), string(moved), func(at int, c *sdk.Cell) {
+		if *c != after[at] {
+			t.Errorf("cell %d: %+v, want %+v", at, *c, after[at])
+		}
+		got = append(got, at)
+	}) || !slices.Equal(got, []int{0, len(after) - 1}) {
+		t.Errorf("changed cells %v, want [0 %d]", got, len(after)-1)
+	}
+	if !BoardChanges(string(before), string(before), func(at int, c *sdk.Cell) { t.Errorf("unchanged board: cell %d", at) }) {
+		t.Error("same board: false")
+	}
+	shorter, _ := PackBoard(cells[1:])
+	if BoardChanges(string(before), string(shorter), func(int, *sdk.Cell) { t.Error("called for boards of two sizes") }) {
+		t.Error("boards of two sizes: true")
+	}
+	checkBoardChanges(t, string(before), string(moved))
 }
