@@ -98,7 +98,7 @@ func fill(rng *rand.Rand, v reflect.Value, depth int) {
 		v.Set(m)
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() { // Event.legal: TestAppendEventLegalFor
+			if v.Type().Field(i).IsExported() { // Event.packed: TestAppendEventLegalFor
 				fill(rng, v.Field(i), depth+1)
 			}
 		}
