@@ -315,11 +315,10 @@ func BoardChanges(prev, next string, f func(at int, c *sdk.Cell)) bool {
 	if p.count(4) != n || p.err != nil || q.err != nil {
 		return false
 	}
-	a, b := p.i, q.i
 	// The cells before the first byte that differs are the same: only
 	// prev's are walked there.
 	same := commonPrefix(prev, next)
-	at := 0
+	a, at := p.i, 0
 	for ; at < n; at++ {
 		e := cellEnd(prev, a)
 		if e < 0 {
@@ -330,7 +329,9 @@ func BoardChanges(prev, next string, f func(at int, c *sdk.Cell)) bool {
 		}
 		a = e
 	}
-	b = a
+	// next's cells begin where prev's do but for the count's length, the
+	// same unless one was packed longer (then no cell was walked).
+	b := q.i + a - p.i
 	var c sdk.Cell
 	for ; at < n; at++ {
 		ea, eb := cellEnd(prev, a), cellEnd(next, b)

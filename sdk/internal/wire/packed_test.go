@@ -237,4 +237,16 @@ func TestBoardChanges(t *testing.T) {
 		t.Error("boards of two sizes: true")
 	}
 	checkBoardChanges(t, string(before), string(moved))
+	// A count packed longer than it need be (4 as two bytes) moves next's
+	// cells by a byte: they are still read where they are.
+	longer := "\x84\x00" + string(moved[1:])
+	got = nil
+	if !BoardChanges(string(before), longer, func(at int, c *sdk.Cell) {
+		if *c != after[at] {
+			t.Errorf("count packed longer: cell %d: %+v, want %+v", at, *c, after[at])
+		}
+		got = append(got, at)
+	}) || !slices.Equal(got, []int{0, len(after) - 1}) {
+		t.Errorf("count packed longer: changed cells %v, want [0 %d]", got, len(after)-1)
+	}
 }
