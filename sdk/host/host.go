@@ -254,30 +254,19 @@ var gameCalls = sync.Pool{New: func() any {
 }}
 
 func (g *gameCall) decode(b []byte) (err error) {
-	switch {
-	case g.legal == nil && g.board == nil:
+	if g.legal == nil && g.board == nil {
 		g.st, g.v, g.rule, err = wire.DecodeGame(b, g.spare)
-	case g.board == nil:
-		var l LegalList
-		g.st, g.v, l.s, l.n, g.rule, err = wire.DecodeGameLegal(b, g.spare)
-		if err == nil && g.rule == nil {
-			*g.legal = l
-		}
-	default:
-		var p wire.Packed
-		g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare)
-		if err != nil || g.rule != nil {
-			break
-		}
-		if g.legal == nil { // the board alone kept packed
-			if g.v.Legal, err = wire.UnpackLegal([]byte(p.Legal)); err != nil {
-				g.st, g.v = nil, sdk.View{}
-				break
-			}
-		} else {
+		return err
+	}
+	var p wire.Packed
+	g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare, wire.Keep{Legal: g.legal != nil, Board: g.board != nil})
+	if err == nil && g.rule == nil {
+		if g.legal != nil {
 			*g.legal = LegalList{s: p.Legal, n: p.NLegal}
 		}
-		*g.board = Board{s: p.Board, n: p.NBoard}
+		if g.board != nil {
+			*g.board = Board{s: p.Board, n: p.NBoard}
+		}
 	}
 	return err
 }
@@ -416,20 +405,24 @@ func (b Board) Changes(prev Board, f func(at int, c *sdk.Cell)) bool {
 // PackedLegal and PackedBoard asked for them (a call over gRPC, whose
 // answer arrives unpacked).
 func (o *callOptions) pack(v *sdk.View) error {
+	var legal, board []byte
+	var err error
 	if o.legal != nil {
-		b, err := wire.PackLegal(v.Legal)
-		if err != nil {
+		if legal, err = wire.PackLegal(v.Legal); err != nil {
 			return err
 		}
-		*o.legal = LegalList{s: string(b), n: len(v.Legal)}
+	}
+	if o.board != nil {
+		if board, err = wire.PackBoard(v.Board); err != nil {
+			return err
+		}
+	}
+	if o.legal != nil {
+		*o.legal = LegalList{s: string(legal), n: len(v.Legal)}
 		v.Legal = nil
 	}
 	if o.board != nil {
-		b, err := wire.PackBoard(v.Board)
-		if err != nil {
-			return err
-		}
-		*o.board = Board{s: string(b), n: len(v.Board)}
+		*o.board = Board{s: string(board), n: len(v.Board)}
 		v.Board = nil
 	}
 	return nil

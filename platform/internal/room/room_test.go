@@ -108,8 +108,11 @@ type env struct {
 	m     *Manager
 }
 
-func newEnv(t *testing.T) *env {
-	e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: ttt}
+func newEnv(t *testing.T) *env { return newEnvWith(t, ttt) }
+
+// newEnvWith is newEnv with other rules.
+func newEnvWith(t *testing.T, rules Rules) *env {
+	e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: rules}
 	e.restart()
 	return e
 }
@@ -463,8 +466,7 @@ func TestMoveEventsCarryBoardChanges(t *testing.T) {
 	t.Run("plain", func(t *testing.T) { testBoardChanges(t, newEnv(t)) })
 	t.Run("packed", func(t *testing.T) {
 		r := &packingRules{Rules: ttt}
-		e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: r}
-		e.restart()
+		e := newEnvWith(t, r)
 		testBoardChanges(t, e)
 		if r.packed == 0 {
 			t.Error("no move was answered packed")
@@ -472,8 +474,7 @@ func TestMoveEventsCarryBoardChanges(t *testing.T) {
 	})
 	t.Run("reusing", func(t *testing.T) {
 		r := &reusingRules{Rules: ttt}
-		e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: r}
-		e.restart()
+		e := newEnvWith(t, r)
 		testBoardChanges(t, e)
 		if r.reused == 0 {
 			t.Error("no answer was written into a spare View")
@@ -616,8 +617,7 @@ func TestPackedEventsAsPlain(t *testing.T) {
 		}
 		for _, legalOnly := range []bool{true, false} {
 			pr := &packingRules{Rules: ttt, legalOnly: legalOnly}
-			e := &env{t: t, path: filepath.Join(t.TempDir(), "rooms.db"), clock: &clock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}, rules: pr}
-			e.restart()
+			e := newEnvWith(t, pr)
 			packed := blank(script(t, e))
 			if pr.packed == 0 {
 				t.Fatal("no move was answered packed")

@@ -25,17 +25,8 @@ import (
 // if not nil, is a View whose Board and Legal the caller no longer reads:
 // the new ones are written into their arrays where they fit.
 func DecodeGame(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, rule error, err error) {
-	st, v, _, rule, err = decodeGame(b, spare, keep{})
+	st, v, _, rule, err = decodeGame(b, spare, Keep{})
 	return st, v, rule, err
-}
-
-// DecodeGameLegal is DecodeGame leaving the legal moves packed: the View's
-// Legal is nil, legal is the packed list (checked by CheckLegal, and a
-// plain list packed) and n its length. Unpacked, a list was a LegalMove
-// of six strings per move, in every room a host holds.
-func DecodeGameLegal(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, legal string, n int, rule error, err error) {
-	st, v, p, rule, err := decodeGame(b, spare, keep{legal: true})
-	return st, v, p.Legal, p.NLegal, rule, err
 }
 
 // Packed is the parts of a View that DecodeGamePacked leaves packed,
@@ -47,25 +38,28 @@ type Packed struct {
 	NBoard int
 }
 
-// DecodeGamePacked is DecodeGameLegal leaving the board packed too: the
-// View's Board is nil. A room compares each board with the one before it
-// (BoardChanges) and sends the cells that changed; unpacked, a board was
-// 81 cells written and compared on every move.
-func DecodeGamePacked(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
-	return decodeGame(b, spare, keep{legal: true, board: true})
+// Keep names the parts of a View DecodeGamePacked leaves packed.
+type Keep struct{ Legal, Board bool }
+
+// DecodeGamePacked is DecodeGame leaving the parts keep names packed: the
+// View's Legal, Board are then nil, and p holds them as the plugin sent
+// them (checked by CheckLegal, CheckBoard) or, sent plain, packed. A room
+// passes the seat to move's moves on and compares each board with the one
+// before it (BoardChanges); unpacked, a list was a LegalMove of six
+// strings per move and a board 81 cells written and compared on every
+// move, in every room a host holds.
+func DecodeGamePacked(b []byte, spare *sdk.View, keep Keep) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
+	return decodeGame(b, spare, keep)
 }
 
-// keep names the parts of a View decodeGame leaves packed.
-type keep struct{ legal, board bool }
-
-func decodeGame(b []byte, spare *sdk.View, keep keep) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
+func decodeGame(b []byte, spare *sdk.View, keep Keep) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
 	d := decoders.Get().(*gameDecoder)
 	defer func() {
 		*d = gameDecoder{}
 		decoders.Put(d)
 	}()
 	d.s = string(b)
-	d.keepLegal, d.keepBoard = keep.legal, keep.board
+	d.keepLegal, d.keepBoard = keep.Legal, keep.Board
 	if spare != nil {
 		d.cells, d.legal = spare.Board[:0], spare.Legal[:0]
 	}

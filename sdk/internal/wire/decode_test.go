@@ -57,15 +57,17 @@ func checkDecodeGame(t *testing.T, b []byte) {
 	checkDecodeGameLegal(t, b, wantSt, want, wantRule, ok)
 }
 
-// checkDecodeGameLegal: DecodeGameLegal answers as DecodeGame, with the
-// legal moves packed instead of in the View, and EachLegal reads them back;
-// DecodeGamePacked the same with the board packed too, read by EachCell.
+// checkDecodeGameLegal: DecodeGamePacked keeping the legal moves answers
+// as DecodeGame, with the legal moves packed instead of in the View, and
+// EachLegal reads them back; keeping the board too, the same with the
+// board packed, read by EachCell.
 func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.View, wantRule error, ok bool) {
 	t.Helper()
 	for _, spare := range []*sdk.View{nil, junkSpare(), {}} {
-		st, v, legal, n, rule, err := DecodeGameLegal(b, spare)
+		st, v, pl, rule, err := DecodeGamePacked(b, spare, Keep{Legal: true})
+		legal, n := pl.Legal, pl.NLegal
 		if (err == nil) != ok {
-			t.Fatalf("DecodeGameLegal error %v, proto.Unmarshal+ToView ok=%v", err, ok)
+			t.Fatalf("DecodeGamePacked (legal moves) error %v, proto.Unmarshal+ToView ok=%v", err, ok)
 		}
 		if !ok {
 			continue
@@ -87,7 +89,7 @@ func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.Vie
 			t.Fatalf("view\n%#v\nwant\n%#v", v, w)
 		}
 		// DecodeGamePacked: the same, with the board packed too.
-		st, v, p, rule, err := DecodeGamePacked(b, spare)
+		st, v, p, rule, err := DecodeGamePacked(b, spare, Keep{Legal: true, Board: true})
 		if err != nil || !bytes.Equal(st, wantSt) || rule != nil {
 			t.Fatalf("DecodeGamePacked: state %q, rule %v, error %v", st, rule, err)
 		}
@@ -97,7 +99,7 @@ func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.Vie
 			t.Fatalf("packed board: %d cells, read %v; want %v", p.NBoard, cells, want.Board)
 		}
 		if p.Legal != legal || p.NLegal != n {
-			t.Fatalf("DecodeGamePacked legal %q (%d), DecodeGameLegal %q (%d)", p.Legal, p.NLegal, legal, n)
+			t.Fatalf("DecodeGamePacked legal %q (%d), with the legal moves alone %q (%d)", p.Legal, p.NLegal, legal, n)
 		}
 		w.Board = nil
 		if !reflect.DeepEqual(v, w) {
