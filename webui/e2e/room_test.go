@@ -40,6 +40,23 @@ const socketHook = `(() => {
 	window.WebSocket = Hooked;
 })();`
 
+// restoreAndReconnect gives a person whose network socketHook cut it
+// back and has them press Reconnect. Cut, the page retries by itself, and
+// each attempt hides the button for the ~20 ms its socket takes to fail:
+// the network comes back and the button is pressed in one step of the
+// page, at a moment it shows, so the press never lands on a hidden button
+// nor waits behind a retry begun while still cut.
+func restoreAndReconnect(t *testing.T, ctx context.Context) {
+	t.Helper()
+	wait(t, ctx, `(() => {
+		const b = document.getElementById('reconnect');
+		if (document.body.dataset.conn !== 'reconnecting' || b.hidden) return false;
+		window.__cut = false;
+		b.click();
+		return true;
+	})()`)
+}
+
 // person opens a tab in a new browser context: a visitor with storage of
 // their own.
 func person(t *testing.T, w, h int64, opts ...chromedp.EmulateViewportOption) context.Context {
@@ -239,7 +256,7 @@ func TestRoomShogi(t *testing.T) {
 	wait(t, guest, `document.body.dataset.pending === 'true' && document.querySelector('#history li.pending') !== null`)
 	do(t, host, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
 	shot(t, host, "room-waiting-phone.png")
-	do(t, guest, chromedp.Evaluate[chromedp.Void](`window.__cut = false`), chromedp.Click(chromedp.ID("reconnect")))
+	restoreAndReconnect(t, guest)
 	wait(t, guest, `document.body.dataset.conn === 'open' && document.body.dataset.pending === 'false' && document.body.dataset.ply === '4'`)
 	waitPly(t, host, 4)
 	if n := eval[int](t, guest, `document.querySelectorAll('#history li.pending').length`); n != 0 {
@@ -298,7 +315,7 @@ func TestRoomShogi(t *testing.T) {
 	if s := statusText(host); !strings.Contains(s, "Gote wins") {
 		t.Errorf("after the host resigned the status says %q", s)
 	}
-	do(t, guest, chromedp.Evaluate[chromedp.Void](`window.__cut = false`), chromedp.Click(chromedp.ID("reconnect")))
+	restoreAndReconnect(t, guest)
 	wait(t, guest, `document.body.dataset.conn === 'open' && document.body.dataset.status === 'over' && document.body.dataset.pending === 'false'`)
 	wait(t, guest, `document.querySelector('#notices [data-key="room.notPlayed"]') !== null`)
 	wait(t, spectator, `document.body.dataset.status === 'over'`)
