@@ -4,11 +4,17 @@
 // read through a small pool of reader connections.
 //
 // The log is kept in commit order (table log, by seq), each action pointing
-// at its room's previous one, and each room's version, last action and its
-// time are a row of heads: a group commit then dirties the log's last pages
-// and a few pages of heads, not a page per room, and a group's plain
-// appends are one INSERT and one UPDATE (appendMany). A room's actions are
-// read by walking back from its head.
+// at its room's previous one: a group commit dirties the log's last pages,
+// not a page per room, and a group's plain appends are one INSERT
+// (appendMany). A room's actions are read by walking back from its head:
+// its version, last action and that action's time.
+//
+// The writer keeps the heads of the rooms it appends to in memory and
+// arbitrates there (an append must name the version after its room's
+// head); it writes them to table heads about once a second (flush), with
+// the log's seq they are complete up to (table heads_seq). Open rolls the
+// heads forward from the log rows above that mark, so a crash between two
+// flushes loses no head: the log is the truth, the table a checkpoint.
 //
 // It must never hold a seat key (only hashes) and never interpret a move.
 package sqlite
@@ -95,6 +101,14 @@ INSERT INTO heads(room, version, last, at)
 	FROM rooms LEFT JOIN (SELECT room, MAX(version) AS version, seq, at FROM log GROUP BY room) AS l ON l.room = rooms.id;
 DROP TABLE actions;
 `,
+	// 3: the heads are moved in the writer's memory and written to the
+	// table once a second, not on every commit (see flush); heads_seq is
+	// the log's seq the table's heads are complete up to, and Open rolls
+	// them forward from the log rows above it.
+	3: `
+CREATE TABLE heads_seq (seq INTEGER NOT NULL) STRICT;
+INSERT INTO heads_seq(seq) SELECT COALESCE(MAX(seq), 0) FROM log;
+`,
 }
 
 // maxBatch bounds how many appends share one transaction.
@@ -114,13 +128,49 @@ type Store struct {
 	// The statements of every append, prepared once on the writer
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
-	savepoint, release, insert, head *sql.Stmt
-	// The writer's scratch space for appendMany, kept between batches.
-	plain, round                  []int
-	seen                          map[string]struct{}
-	rows                          []byte
-	insertMany, headMany, lastSeq *sql.Stmt
+	savepoint, release, insert, insertMany, headGet, flushMany, flushOne, mark *sql.Stmt
+	// The writer's scratch space, kept between batches.
+	plain []int
+	rows  []byte
+
+	// The heads the writer knows (see the package comment). heads holds
+	// committed ones: those not yet flushed to the table (dirty) and
+	// those read from it or flushed since the last flush (clean, dropped
+	// at the next one). Only the writer changes it, under hmu; readers
+	// take the dirty ones under hmu.RLock.
+	hmu   sync.RWMutex
+	heads map[string]headEntry
+	// The batch's own, dropped when it does not commit: the heads it read
+	// or moved, the rooms it purged, the last seq it gave, whether it
+	// flushed.
+	txHeads   map[string]headEntry
+	txGone    map[string]bool
+	txSeq     int64
+	txFlushed bool
+	// seq is the last committed log row's; flushed when the heads were
+	// last flushed; stale that a commit failed, so seq and the heads may
+	// lag behind the file (reread at the next batch, see catchUp).
+	seq     int64
+	flushed time.Time
+	stale   bool
 }
+
+// head is a room's head: its version, its last action's seq (0: none) and
+// time (UnixNano).
+type head struct{ version, last, at int64 }
+
+// headEntry is a head the writer holds, dirty when the table's row lags.
+type headEntry struct {
+	head
+	dirty bool
+}
+
+// flushEvery is how often the writer writes its dirty heads to the table,
+// and flushAt how many heads it holds before it flushes anyway (memory).
+const (
+	flushEvery = time.Second
+	flushAt    = 1 << 14
+)
 
 var _ store.Store = (*Store)(nil)
 
@@ -200,7 +250,8 @@ func Open(path string) (*Store, error) {
 		return nil, err
 	}
 	r.SetMaxOpenConns(4)
-	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{}), seen: map[string]struct{}{}}
+	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{}),
+		heads: map[string]headEntry{}, txHeads: map[string]headEntry{}, txGone: map[string]bool{}}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
@@ -208,17 +259,26 @@ func Open(path string) (*Store, error) {
 		{&s.savepoint, `SAVEPOINT req`},
 		{&s.release, `RELEASE req`},
 		{&s.insert, appendSQL},
-		{&s.head, headSQL},
 		{&s.insertMany, appendManySQL},
-		{&s.headMany, headManySQL},
-		{&s.lastSeq, `SELECT COALESCE(MAX(seq), 0) FROM log`},
+		{&s.headGet, `SELECT version, last, at FROM heads WHERE room = ?`},
+		{&s.flushMany, flushManySQL},
+		{&s.flushOne, `UPDATE heads SET version = ?2, last = ?3, at = ?4 WHERE room = ?1`},
+		{&s.mark, `UPDATE heads_seq SET seq = ?`},
 	} {
 		if *p.st, err = w.Prepare(p.sql); err != nil {
+			s.closeStmts()
 			w.Close()
 			r.Close()
 			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
 		}
 	}
+	if s.seq, err = rollForward(w); err != nil {
+		s.closeStmts()
+		w.Close()
+		r.Close()
+		return nil, fmt.Errorf("roll the heads of %s forward: %w", path, err)
+	}
+	s.flushed = time.Now()
 	go s.writer()
 	return s, nil
 }
@@ -252,6 +312,48 @@ func migrate(db *sql.DB) error {
 		}
 	}
 	return nil
+}
+
+// rollForwardSQL moves each room's head in the table to its last log row
+// above the mark (the rows appended since the last flush).
+const rollForwardSQL = `UPDATE heads SET version = n.version, last = n.seq, at = n.at
+	FROM (SELECT room, version, seq, at FROM log
+		WHERE seq IN (SELECT MAX(seq) FROM log WHERE seq > ?1 GROUP BY room)) AS n
+	WHERE heads.room = n.room`
+
+// rollForward brings table heads up to the log (what a crash left between
+// two flushes) and returns the log's last seq.
+func rollForward(db *sql.DB) (int64, error) {
+	tx, err := db.Begin()
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var mark, last int64
+	if err := tx.QueryRow(`SELECT seq FROM heads_seq`).Scan(&mark); err != nil {
+		return 0, err
+	}
+	if err := tx.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM log`).Scan(&last); err != nil {
+		return 0, err
+	}
+	if last == mark {
+		return last, nil
+	}
+	if _, err := tx.Exec(rollForwardSQL, mark); err != nil {
+		return 0, err
+	}
+	if _, err := tx.Exec(`UPDATE heads_seq SET seq = ?`, last); err != nil {
+		return 0, err
+	}
+	return last, tx.Commit()
+}
+
+func (s *Store) closeStmts() {
+	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert, s.insertMany, s.headGet, s.flushMany, s.flushOne, s.mark} {
+		if st != nil {
+			st.Close()
+		}
+	}
 }
 
 // writer is the only user of the writer connection. It takes the requests
@@ -307,6 +409,29 @@ func (s *Store) writer() {
 		s.commit(batch)
 		last, prev = time.Since(start), len(batch)
 	}
+	s.flushLast()
+}
+
+// flushLast writes the dirty heads at Close, so that the next Open has
+// nothing to roll forward (it would, were this to fail).
+func (s *Store) flushLast() {
+	dirty := false
+	for _, e := range s.heads {
+		dirty = dirty || e.dirty
+	}
+	if !dirty {
+		return
+	}
+	tx, err := s.w.Begin()
+	if err != nil {
+		return
+	}
+	s.begin()
+	if err := s.flush(tx); err != nil {
+		tx.Rollback()
+		return
+	}
+	tx.Commit()
 }
 
 // commitDelay is how long the writer waits for more appends before a
@@ -338,6 +463,13 @@ func (s *Store) commit(batch []*request) {
 			r.res <- fmt.Errorf("begin: %w", err)
 		}
 		return
+	}
+	s.begin()
+	if s.stale {
+		if err := s.catchUp(tx); err != nil {
+			s.abort(tx, batch, fmt.Errorf("reread the heads after a failed commit: %w", err))
+			return
+		}
 	}
 	plain := s.plain[:0]
 	for i, r := range batch {
@@ -388,16 +520,171 @@ func (s *Store) commit(batch []*request) {
 		s.abort(tx, batch, err)
 		return
 	}
+	if time.Since(s.flushed) >= flushEvery || len(s.heads)+len(s.txHeads) >= flushAt {
+		// In a savepoint: a flush that fails leaves the batch's appends to
+		// commit (the heads stay dirty, for the next flush).
+		if _, err := tx.Exec(`SAVEPOINT flush`); err == nil {
+			if err := s.flush(tx); err != nil {
+				if _, err := tx.Exec(`ROLLBACK TO flush`); err != nil {
+					s.abort(tx, batch, fmt.Errorf("rollback to savepoint: %w", err))
+					return
+				}
+			}
+			tx.Exec(`RELEASE flush`)
+		}
+	}
 	if err := tx.Commit(); err != nil {
+		// The commit may have reached the file or not: reread the log's
+		// end before the next batch.
+		s.stale = true
 		for _, r := range batch {
 			r.res <- fmt.Errorf("commit: %w", err)
 		}
 		return
 	}
+	s.committed()
 	s.commits.Add(1)
 	for i, r := range batch {
 		r.res <- results[i]
 	}
+}
+
+// begin starts a batch's view of the heads: nothing of its own yet.
+func (s *Store) begin() {
+	clear(s.txHeads)
+	clear(s.txGone)
+	s.txSeq, s.txFlushed = s.seq, false
+}
+
+// committed makes the batch's heads the writer's, once its transaction
+// has committed (and before any of its requests hears back). After a
+// flush every head held is in the table: only the batch's own are kept.
+func (s *Store) committed() {
+	s.hmu.Lock()
+	if s.txFlushed {
+		clear(s.heads)
+	}
+	for room, e := range s.txHeads {
+		s.heads[room] = e
+	}
+	for room := range s.txGone {
+		delete(s.heads, room)
+	}
+	s.hmu.Unlock()
+	s.seq = s.txSeq
+	if s.txFlushed {
+		s.flushed = time.Now()
+	}
+}
+
+// catchUp rereads the log's end after a commit that failed (and may have
+// reached the file all the same): the rows above the last seq the writer
+// knows are its rooms' heads, dirty until the next flush.
+func (s *Store) catchUp(tx *sql.Tx) error {
+	rows, err := tx.Query(`SELECT room, version, seq, at FROM log
+		WHERE seq IN (SELECT MAX(seq) FROM log WHERE seq > ?1 GROUP BY room)`, s.seq)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var room string
+		var h head
+		if err := rows.Scan(&room, &h.version, &h.last, &h.at); err != nil {
+			return err
+		}
+		s.txHeads[room] = headEntry{h, true}
+		s.txSeq = max(s.txSeq, h.last)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	s.stale = false // (set again if this batch fails to commit)
+	return nil
+}
+
+// headOf is room's head as the batch sees it, ok false when the room does
+// not exist.
+func (s *Store) headOf(tx *sql.Tx, room string) (h head, ok bool, err error) {
+	if s.txGone[room] {
+		return head{}, false, nil
+	}
+	if e, ok := s.txHeads[room]; ok {
+		return e.head, true, nil
+	}
+	if e, ok := s.heads[room]; ok {
+		return e.head, true, nil
+	}
+	err = tx.Stmt(s.headGet).QueryRow(room).Scan(&h.version, &h.last, &h.at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return head{}, false, nil
+	}
+	if err != nil {
+		return head{}, false, err
+	}
+	s.txHeads[room] = headEntry{h, false}
+	return h, true, nil
+}
+
+// flushManySQL writes heads given as one JSON array of [room, version,
+// last, at].
+const flushManySQL = `UPDATE heads SET version = j.value->>1, last = j.value->>2, at = j.value->>3
+	FROM jsonb_each(?1) AS j WHERE heads.room = j.value->>0`
+
+// flush writes every dirty head, the writer's and the batch's, to the
+// table, and marks the table complete up to the batch's last seq.
+func (s *Store) flush(tx *sql.Tx) error {
+	b := append(s.rows[:0], '[')
+	var odd []string // rooms JSON cannot carry as they are, written one by one
+	put := func(room string, h head) {
+		if !jsonSafe(room) {
+			odd = append(odd, room)
+			return
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(append(b, '['), room)
+		b = strconv.AppendInt(append(b, ','), h.version, 10)
+		b = strconv.AppendInt(append(b, ','), h.last, 10)
+		b = strconv.AppendInt(append(b, ','), h.at, 10)
+		b = append(b, ']')
+	}
+	for room, e := range s.heads {
+		if _, mine := s.txHeads[room]; e.dirty && !mine && !s.txGone[room] {
+			put(room, e.head)
+		}
+	}
+	for room, e := range s.txHeads {
+		if e.dirty {
+			put(room, e.head)
+		}
+	}
+	b = append(b, ']')
+	s.rows = b
+	if len(b) > 2 {
+		if _, err := tx.Stmt(s.flushMany).Exec(b); err != nil {
+			return err
+		}
+	}
+	for _, room := range odd {
+		h, _, err := s.headOf(tx, room)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Stmt(s.flushOne).Exec(room, h.version, h.last, h.at); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Stmt(s.mark).Exec(s.txSeq); err != nil {
+		return err
+	}
+	for room, e := range s.txHeads {
+		e.dirty = false
+		s.txHeads[room] = e
+	}
+	s.txFlushed = true
+	return nil
 }
 
 // fatal is a request's error that leaves the transaction in a state no
@@ -460,132 +747,75 @@ func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte
 		if _, err := tx.Exec(`INSERT INTO heads(room, version, last, at) VALUES (?, 0, 0, 0)`, r.ID); err != nil {
 			return err
 		}
-		_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, 0, ?)`, r.ID, hostKeyHash)
-		return err
+		if _, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, 0, ?)`, r.ID, hostKeyHash); err != nil {
+			return err
+		}
+		delete(s.txGone, r.ID)
+		s.txHeads[r.ID] = headEntry{}
+		return nil
 	})
 }
 
-// appendSQL adds an action to the log when the room's head is at the
-// version before a.Version; the row points at the room's previous action
-// (the head's last). headSQL then moves the head to it.
-const (
-	appendSQL = `INSERT INTO log(room, version, prev, kind, seat, move, at)
-	SELECT ?1, ?2, last, ?3, ?4, ?5, ?6 FROM heads WHERE room = ?1 AND version = ?2 - 1`
-	headSQL = `UPDATE heads SET version = ?2, last = last_insert_rowid(), at = ?3 WHERE room = ?1`
-)
+// appendSQL adds an action to the log, its seq and its prev (the room's
+// last action's seq) given.
+const appendSQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 
 // appendManySQL is appendSQL for many actions at once, given as one JSON
-// array of [room, version, kind, seat, move, at] (of different rooms), each
-// row with its own seq above ?2 in the array's order; headManySQL then moves
-// the heads of the rooms it added to. (The room and version are taken from
-// the head they matched, so that each is extracted from the JSON once; the
-// seq says the order, so the rows may go in any.) One statement for a whole group
-// instead of one per action: the statement's fixed cost (binding, cursors,
-// database/sql) was most of an append's.
-const (
-	appendManySQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
-	SELECT ?2 + 1 + j.key, heads.room, heads.version + 1, heads.last, j.value->>2, j.value->>3, j.value->>4, j.value->>5
-	FROM jsonb_each(?1) AS j JOIN heads ON heads.room = j.value->>0 AND heads.version = (j.value->>1) - 1`
-	headManySQL = `UPDATE heads SET version = n.version, last = n.seq, at = n.at
-	FROM (SELECT room, version, seq, at FROM log WHERE seq > ?1) AS n
-	WHERE heads.room = n.room AND heads.version = n.version - 1`
-)
+// array of [seq, room, version, prev, kind, seat, move, at]. One statement
+// for a whole group instead of one per action: the statement's fixed cost
+// (binding, cursors, database/sql) was most of an append's.
+const appendManySQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
+	SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7
+	FROM jsonb_each(?1) AS j`
 
-// appendMany adds the plain appends batch[i] for i in idx: in rounds of
-// one append per room (a second append of a room in the same batch goes in
-// the next round, after the first has moved the head), each round one
-// appendManySQL and one headManySQL. An error it returns leaves the
-// transaction unfit to commit.
+// appendMany adds the plain appends batch[i] for i in idx, in that order,
+// each arbitrated against its room's head as the batch has moved it
+// (ErrNotFound, ErrConflict), in one statement. An error it returns leaves
+// the transaction unfit to commit.
 func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []error) error {
-	for len(idx) > 0 {
-		// rest keeps in idx's own array, behind the one being read, the
-		// appends left for the next round.
-		round, rest := s.round[:0], idx[:0]
-		clear(s.seen)
-		b := append(s.rows[:0], '[')
-		for _, i := range idx {
-			a := batch[i].act
-			if _, dup := s.seen[a.Room]; dup {
-				rest = append(rest, i)
-				continue
-			}
-			s.seen[a.Room] = struct{}{}
-			if len(round) > 0 {
-				b = append(b, ',')
-			}
-			b = appendRow(b, a)
-			round = append(round, i)
-		}
-		b = append(b, ']')
-		s.rows, s.round = b, round
-		var last int64
-		if err := tx.Stmt(s.lastSeq).QueryRow().Scan(&last); err != nil {
+	b := append(s.rows[:0], '[')
+	n := 0
+	for _, i := range idx {
+		a := batch[i].act
+		h, ok, err := s.headOf(tx, a.Room)
+		switch {
+		case err != nil:
 			return err
+		case !ok:
+			results[i] = store.ErrNotFound
+			continue
+		case a.Version != h.version+1:
+			results[i] = store.ErrConflict
+			continue
 		}
-		res, err := tx.Stmt(s.insertMany).Exec(b, last)
-		if err != nil {
-			return err
+		s.txSeq++
+		if n > 0 {
+			b = append(b, ',')
 		}
-		added, _ := res.RowsAffected()
-		if res, err = tx.Stmt(s.headMany).Exec(last); err != nil {
-			return err
-		}
-		if moved, _ := res.RowsAffected(); moved != added {
-			return fmt.Errorf("appended %d actions but moved %d heads", added, moved)
-		}
-		if int(added) < len(round) {
-			if err := s.refused(tx, batch, round, last, results); err != nil {
-				return err
-			}
-		}
-		idx = rest
+		b = appendRow(b, s.txSeq, h.last, a)
+		n++
+		s.txHeads[a.Room] = headEntry{head{a.Version, s.txSeq, a.At.UnixNano()}, true}
 	}
-	return nil
-}
-
-// refused sets the results of the appends of a round that were not added
-// (those whose room has no row above seq last): ErrNotFound or ErrConflict.
-func (s *Store) refused(tx *sql.Tx, batch []*request, round []int, last int64, results []error) error {
-	rows, err := tx.Query(`SELECT room FROM log WHERE seq > ?`, last)
+	s.rows = append(b, ']')
+	if n == 0 {
+		return nil
+	}
+	res, err := tx.Stmt(s.insertMany).Exec(s.rows)
 	if err != nil {
 		return err
 	}
-	added := map[string]bool{}
-	for rows.Next() {
-		var room string
-		if err := rows.Scan(&room); err != nil {
-			rows.Close()
-			return err
-		}
-		added[room] = true
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	for _, i := range round {
-		if room := batch[i].act.Room; !added[room] {
-			results[i] = roomRefusal(tx, room)
-		}
+	if added, _ := res.RowsAffected(); added != int64(n) {
+		return fmt.Errorf("appended %d actions of %d", added, n)
 	}
 	return nil
 }
 
-// roomRefusal is why an append to room was not added: ErrNotFound when
-// the room does not exist, else ErrConflict.
-func roomRefusal(tx *sql.Tx, room string) error {
-	var one int
-	if err := tx.QueryRow(`SELECT 1 FROM rooms WHERE id = ?`, room).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-		return store.ErrNotFound
-	} else if err != nil {
-		return err
-	}
-	return store.ErrConflict
-}
-
 // appendRow appends a's row of appendManySQL's JSON array to b.
-func appendRow(b []byte, a *store.Action) []byte {
-	b = appendJSONString(append(b, '['), a.Room)
+func appendRow(b []byte, seq, prev int64, a *store.Action) []byte {
+	b = strconv.AppendInt(append(b, '['), seq, 10)
+	b = appendJSONString(append(b, ','), a.Room)
 	b = strconv.AppendInt(append(b, ','), a.Version, 10)
+	b = strconv.AppendInt(append(b, ','), prev, 10)
 	b = appendJSONString(append(b, ','), a.Kind)
 	b = strconv.AppendInt(append(b, ','), int64(a.Seat), 10)
 	b = appendJSONString(append(b, ','), a.Move)
@@ -643,26 +873,32 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 }
 
 // appendOne is the request function of an append that appendMany does not
-// take: its log row and head, and its seat's key hash when it has one (in
-// the request's savepoint).
+// take: its log row, and its seat's key hash when it has one (in the
+// request's savepoint). The batch's head moves once both are written.
 func (s *Store) appendOne(a store.Action) func(tx *sql.Tx) error {
 	return func(tx *sql.Tx) error {
-		res, err := tx.Stmt(s.insert).Exec(a.Room, a.Version, a.Kind, a.Seat, a.Move, a.At.UnixNano())
-		if err != nil {
+		h, ok, err := s.headOf(tx, a.Room)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			return store.ErrNotFound
+		case a.Version != h.version+1:
+			return store.ErrConflict
+		}
+		seq := s.txSeq + 1
+		if _, err := tx.Stmt(s.insert).Exec(seq, a.Room, a.Version, h.last, a.Kind, a.Seat, a.Move, a.At.UnixNano()); err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return roomRefusal(tx, a.Room)
+		if a.KeyHash != nil {
+			if _, err := tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
+			ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.Stmt(s.head).Exec(a.Room, a.Version, a.At.UnixNano()); err != nil {
-			return &fatal{err}
-		}
-		if a.KeyHash == nil {
-			return nil
-		}
-		_, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
-			ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash)
-		return err
+		s.txSeq = seq
+		s.txHeads[a.Room] = headEntry{head{a.Version, seq, a.At.UnixNano()}, true}
+		return nil
 	}
 }
 
@@ -699,62 +935,92 @@ const purgeSQL = `DELETE FROM rooms WHERE touched < ?1
 // roomSQL reads a room: its version is its head's, its touch time the
 // later of the row's (creation, Touch) and the last action's. The
 // rooms.version column of the first schema is no longer written.
-const roomSQL = `SELECT variant, options, seats, rules_version, created, MAX(touched, heads.at), heads.version
+const roomSQL = `SELECT variant, options, seats, rules_version, created, touched, heads.version, heads.at
 	FROM rooms JOIN heads ON heads.room = rooms.id WHERE id = ?1`
 
 // actionsSQL reads a room's actions after a version: back from its head
-// along prev, then in order. A row's prev is always below its seq (a new
+// (the writer's, version ?3 at seq ?4, when newer than the table's) along
+// prev, then in order. A row's prev is always below its seq (a new
 // row's seq is above every row's), which also bounds the walk.
 const actionsSQL = `WITH RECURSIVE chain(seq, version, kind, seat, move, at, prev) AS (
 		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
-		FROM heads JOIN log ON log.seq = heads.last WHERE heads.room = ?1 AND log.version > ?2
+		FROM heads JOIN log ON log.seq = (CASE WHEN ?3 > heads.version THEN ?4 ELSE heads.last END)
+		WHERE heads.room = ?1 AND log.version > ?2
 		UNION ALL
 		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
 		FROM chain JOIN log ON log.seq = chain.prev WHERE chain.prev < chain.seq AND log.version > ?2)
 	SELECT version, kind, seat, move, at FROM chain ORDER BY version`
 
-// Purge implements store.Store.
+// Purge implements store.Store. It flushes the heads first (the queries
+// read them from the table), in the same transaction; any failure after
+// that rolls the whole batch back (a request of one statement, see
+// request.single), which leaves the heads dirty.
 func (s *Store) Purge(ctx context.Context, cutoff time.Time) ([]string, error) {
 	var ids []string
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	r := &request{ctx: detach(ctx), res: make(chan error, 1), single: true}
+	r.fn = func(tx *sql.Tx) error {
 		ids = ids[:0]
+		if err := s.flush(tx); err != nil {
+			return &fatal{err}
+		}
 		if _, err := tx.Exec(purgeLogSQL, cutoff.UnixNano()); err != nil {
-			return err
+			return &fatal{err}
 		}
 		rows, err := tx.Query(purgeSQL, cutoff.UnixNano())
 		if err != nil {
-			return err
+			return &fatal{err}
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var id string
 			if err := rows.Scan(&id); err != nil {
-				return err
+				return &fatal{err}
 			}
 			ids = append(ids, id)
 		}
-		return rows.Err()
-	})
+		if err := rows.Err(); err != nil {
+			return &fatal{err}
+		}
+		for _, id := range ids {
+			s.txGone[id] = true
+			delete(s.txHeads, id)
+		}
+		return nil
+	}
+	err := s.send(ctx, r)
 	return ids, err
+}
+
+// pending is the writer's head of room when it holds one (a reader takes
+// it before its query, then the newer of it and the table's).
+func (s *Store) pending(room string) (head, bool) {
+	s.hmu.RLock()
+	e, ok := s.heads[room]
+	s.hmu.RUnlock()
+	return e.head, ok
 }
 
 // Room implements store.Store.
 func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
 	r := store.Room{ID: id}
+	h, held := s.pending(id)
 	var opts string
-	var created, touched int64
+	var created, touched, at int64
 	err := s.r.QueryRowContext(ctx, roomSQL, id).
-		Scan(&r.Variant, &opts, &r.Seats, &r.RulesVersion, &created, &touched, &r.Version)
+		Scan(&r.Variant, &opts, &r.Seats, &r.RulesVersion, &created, &touched, &r.Version, &at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, store.ErrNotFound
 	}
 	if err != nil {
 		return r, err
 	}
+	if held && h.version > r.Version {
+		r.Version, at = h.version, h.at
+	}
 	if err := json.Unmarshal([]byte(opts), &r.Options); err != nil {
 		return r, fmt.Errorf("room %s options: %w", id, err)
 	}
-	r.Created, r.Touched = time.Unix(0, created), time.Unix(0, touched)
+	r.Created, r.Touched = time.Unix(0, created), time.Unix(0, max(touched, at))
 	return r, nil
 }
 
@@ -778,7 +1044,11 @@ func (s *Store) SeatKeys(ctx context.Context, id string) ([]store.SeatKey, error
 
 // Actions implements store.Store.
 func (s *Store) Actions(ctx context.Context, id string, after int64) ([]store.Action, error) {
-	rows, err := s.r.QueryContext(ctx, actionsSQL, id, after)
+	h, held := s.pending(id)
+	if !held {
+		h.version = -1
+	}
+	rows, err := s.r.QueryContext(ctx, actionsSQL, id, after, h.version, h.last)
 	if err != nil {
 		return nil, err
 	}
@@ -808,8 +1078,6 @@ func (s *Store) Close() error {
 	close(s.reqs)
 	s.mu.Unlock()
 	<-s.done
-	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert, s.head, s.insertMany, s.headMany, s.lastSeq} {
-		st.Close()
-	}
+	s.closeStmts()
 	return errors.Join(s.r.Close(), s.w.Close())
 }

@@ -525,13 +525,12 @@ func TestGroupCommitWritesFewPages(t *testing.T) {
 	}
 }
 
-// TestFailedHeadsUpdateRollsTheBatchBack: when moving the heads fails
-// after a group's actions were inserted, the whole batch is rolled back
-// and every append in it gets the error: no action is left without its
-// head, none is reported done, and the rooms take the same appends once
-// the fault is gone. (A temporary trigger on the writer's connection makes
-// the UPDATE fail for room c.)
-func TestFailedHeadsUpdateRollsTheBatchBack(t *testing.T) {
+// TestFailedInsertRollsTheBatchBack: when a group's INSERT fails, the
+// whole batch is rolled back and every append in it gets the error: none
+// is reported done, the heads the writer holds stay where they were, and
+// the rooms take the same appends once the fault is gone. (A temporary
+// trigger on the writer's connection makes the INSERT fail for room c.)
+func TestFailedInsertRollsTheBatchBack(t *testing.T) {
 	s, err := Open(filepath.Join(t.TempDir(), "rooms.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -547,8 +546,8 @@ func TestFailedHeadsUpdateRollsTheBatchBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`CREATE TEMP TRIGGER poison BEFORE UPDATE ON main.heads WHEN NEW.room = 'c'
-			BEGIN SELECT RAISE(ABORT, 'poisoned head'); END`)
+		_, err := tx.Exec(`CREATE TEMP TRIGGER poison BEFORE INSERT ON main.log WHEN NEW.room = 'c'
+			BEGIN SELECT RAISE(ABORT, 'poisoned log'); END`)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -580,7 +579,7 @@ func TestFailedHeadsUpdateRollsTheBatchBack(t *testing.T) {
 	}
 	for i, err := range appendAll() {
 		if err == nil || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrNotFound) {
-			t.Errorf("append %d in the failed batch: %v, want the heads' error", i, err)
+			t.Errorf("append %d in the failed batch: %v, want the insert's error", i, err)
 		}
 	}
 	for id, want := range map[string]int{"a": 1, "b": 0, "c": 0} {
@@ -614,5 +613,214 @@ func TestFailedHeadsUpdateRollsTheBatchBack(t *testing.T) {
 		if got, _ := s.Actions(ctx, id, 0); len(got) != want {
 			t.Errorf("room %s holds %d actions, want %d", id, len(got), want)
 		}
+	}
+}
+
+// holdFlushes has the writer flush at the end of a batch of its own (now)
+// or not for an hour (!now): a request, so that the writer's own goroutine
+// sets it.
+func holdFlushes(t *testing.T, s *Store, now bool) {
+	t.Helper()
+	if err := s.write(context.Background(), func(*sql.Tx) error {
+		if now {
+			s.flushed = time.Time{}
+		} else {
+			s.flushed = time.Now().Add(time.Hour)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tableHeads is table heads as it is in the file, room by room.
+func tableHeads(t *testing.T, db *sql.DB) map[string][2]int64 {
+	t.Helper()
+	rows, err := db.Query(`SELECT room, version, last FROM heads`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string][2]int64{}
+	for rows.Next() {
+		var room string
+		var v, last int64
+		if err := rows.Scan(&room, &v, &last); err != nil {
+			t.Fatal(err)
+		}
+		out[room] = [2]int64{v, last}
+	}
+	return out
+}
+
+// TestHeadsRollForwardAfterACrash: the heads are written to the table
+// once a second, so a crash leaves the table behind the log; the next Open
+// rolls them forward, and the rooms read and take appends as if nothing
+// happened. The crash is a copy of the database and its WAL taken while
+// the writer waits inside a transaction (what a SIGKILL leaves: every
+// commit, nothing of the open transaction).
+func TestHeadsRollForwardAfterACrash(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(filepath.Join(dir, "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	for _, id := range []string{"a", "b", "idle"} {
+		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play := func(room string, v int64) {
+		t.Helper()
+		if err := s.Append(ctx, store.Action{Room: room, Version: v, Kind: "move", Move: fmt.Sprintf("%s%d", room, v), At: time.Unix(0, v)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play("a", 1)
+	play("a", 2)
+	play("b", 1)
+	play("a", 3)
+	holdFlushes(t, s, true) // a at 3, b at 1 in the table
+	holdFlushes(t, s, false)
+	play("a", 4)
+	play("b", 2)
+	play("b", 3)
+	if r, err := s.Room(ctx, "b"); err != nil || r.Version != 3 {
+		t.Fatalf("Room(b) before the crash: version %d, %v; want 3 (the writer's head)", r.Version, err)
+	}
+	crash := t.TempDir()
+	gate, release := make(chan struct{}), make(chan struct{})
+	go s.write(ctx, func(*sql.Tx) error { close(gate); <-release; return nil })
+	<-gate
+	for _, name := range []string{"rooms.db", "rooms.db-wal"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(crash, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(release)
+
+	raw, err := sql.Open("sqlite", "file:"+filepath.Join(crash, "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tableHeads(t, raw)
+	raw.Close()
+	if got["a"][0] != 3 || got["b"][0] != 1 {
+		t.Fatalf("the crashed file's heads: %v; want a at 3 and b at 1 (the last flush)", got)
+	}
+	c, err := Open(filepath.Join(crash, "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := tableHeads(t, c.r); got["a"][0] != 4 || got["b"][0] != 3 || got["idle"] != [2]int64{0, 0} {
+		t.Errorf("heads after Open: %v; want a at 4, b at 3, idle at 0", got)
+	}
+	for room, want := range map[string]int64{"a": 4, "b": 3, "idle": 0} {
+		r, err := c.Room(ctx, room)
+		if err != nil || r.Version != want {
+			t.Errorf("Room(%s) after the crash: version %d, %v; want %d", room, r.Version, err, want)
+		}
+		acts, err := c.Actions(ctx, room, 0)
+		if err != nil || int64(len(acts)) != want {
+			t.Fatalf("Actions(%s) after the crash: %d, %v; want %d", room, len(acts), err, want)
+		}
+		for i, a := range acts {
+			if a.Version != int64(i+1) || a.Move != fmt.Sprintf("%s%d", room, i+1) {
+				t.Errorf("%s's action %d: %+v", room, i, a)
+			}
+		}
+	}
+	if err := c.Append(ctx, store.Action{Room: "b", Version: 3, Kind: "move"}); err != store.ErrConflict {
+		t.Errorf("a replayed append after the crash: %v, want ErrConflict", err)
+	}
+	if err := c.Append(ctx, store.Action{Room: "b", Version: 4, Kind: "move", Move: "b4"}); err != nil {
+		t.Errorf("the next append after the crash: %v", err)
+	}
+	if acts, _ := c.Actions(ctx, "b", 2); len(acts) != 2 || acts[1].Move != "b4" {
+		t.Errorf("b's actions after version 2: %+v", acts)
+	}
+}
+
+// TestFailedFlushKeepsTheAppends: a flush that fails (a trigger refuses
+// one room's head) leaves the batch's appends committed and every head
+// dirty in the writer; reads still see the writer's heads, the next flush
+// writes them once the fault is gone, and Close flushes what is left.
+func TestFailedFlushKeepsTheAppends(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, id := range []string{"a", "c"} {
+		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`CREATE TEMP TRIGGER poison BEFORE UPDATE ON main.heads WHEN NEW.room = 'c'
+			BEGIN SELECT RAISE(ABORT, 'poisoned head'); END`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	holdFlushes(t, s, false) // until c's head is dirty: then every flush fails
+	for v := int64(1); v <= 3; v++ {
+		for _, room := range []string{"a", "c"} {
+			if err := s.Append(ctx, store.Action{Room: room, Version: v, Kind: "move", Move: "m"}); err != nil {
+				t.Fatalf("append %s %d with the flush failing: %v", room, v, err)
+			}
+		}
+		holdFlushes(t, s, true) // fails
+	}
+	if got := tableHeads(t, s.r); got["a"][0] != 0 || got["c"][0] != 0 {
+		t.Errorf("heads in the table with every flush failing: %v, want both at 0", got)
+	}
+	for _, room := range []string{"a", "c"} {
+		if r, err := s.Room(ctx, room); err != nil || r.Version != 3 {
+			t.Errorf("Room(%s): version %d, %v; want 3", room, r.Version, err)
+		}
+		if acts, err := s.Actions(ctx, room, 1); err != nil || len(acts) != 2 {
+			t.Errorf("Actions(%s, 1): %d, %v; want 2", room, len(acts), err)
+		}
+	}
+	if err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec(`DROP TRIGGER temp.poison`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 4, Kind: "move", Move: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	holdFlushes(t, s, true)
+	if got := tableHeads(t, s.r); got["a"][0] != 4 || got["c"][0] != 3 {
+		t.Errorf("heads once the fault is gone: %v, want a at 4, c at 3", got)
+	}
+	holdFlushes(t, s, false)
+	if err := s.Append(ctx, store.Action{Room: "c", Version: 4, Kind: "move", Move: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var mark, last int64
+	if err := raw.QueryRow(`SELECT (SELECT seq FROM heads_seq), (SELECT MAX(seq) FROM log)`).Scan(&mark, &last); err != nil || mark != last {
+		t.Errorf("after Close the mark is %d and the log ends at %d (%v): want them equal (flushed)", mark, last, err)
+	}
+	if got := tableHeads(t, raw); got["c"][0] != 4 {
+		t.Errorf("heads after Close: %v, want c at 4", got)
 	}
 }
