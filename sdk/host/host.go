@@ -220,7 +220,7 @@ func (c *Conn) transport(call string, err error) error {
 func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.Message, g *gameCall) (sdk.State, sdk.View, error) {
 	err := c.ch.CallFunc(ctx, kind, req, g.fn)
 	st, v, rule := g.st, g.v, g.rule
-	g.spare, g.legal, g.board, g.st, g.v, g.rule = nil, nil, nil, nil, sdk.View{}, nil
+	g.spare, g.legal, g.each, g.board, g.st, g.v, g.rule = nil, nil, nil, nil, nil, sdk.View{}, nil
 	proto.Reset(&g.play)
 	gameCalls.Put(g)
 	if err != nil {
@@ -238,8 +238,9 @@ func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.
 // of a Play, kept with it for the same reason.
 type gameCall struct {
 	spare *sdk.View
-	legal *LegalList // where PackedLegal asked for the legal moves
-	board *Board     // where PackedBoard asked for the board
+	legal *LegalList             // where PackedLegal asked for the legal moves
+	each  func(m *sdk.LegalMove) // EachLegal's
+	board *Board                 // where PackedBoard asked for the board
 	st    sdk.State
 	v     sdk.View
 	rule  error
@@ -259,7 +260,7 @@ func (g *gameCall) decode(b []byte) (err error) {
 		return err
 	}
 	var p wire.Packed
-	g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare, wire.Keep{Legal: g.legal != nil, Board: g.board != nil})
+	g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare, wire.Keep{Legal: g.legal != nil, Board: g.board != nil, EachLegal: g.each})
 	if err == nil && g.rule == nil {
 		if g.legal != nil {
 			*g.legal = LegalList{s: p.Legal, n: p.NLegal}
@@ -274,6 +275,9 @@ func (g *gameCall) decode(b []byte) (err error) {
 func newGameCall(o *callOptions) *gameCall {
 	g := gameCalls.Get().(*gameCall)
 	g.spare, g.legal, g.board = o.spare, o.legal, o.board
+	if o.legal != nil {
+		g.each = o.each
+	}
 	return g
 }
 
@@ -319,6 +323,7 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	historyFrom int32
 	legal       *LegalList
+	each        func(m *sdk.LegalMove) // EachLegal's
 	board       *Board
 	lang        string
 	spare       *sdk.View
@@ -339,6 +344,16 @@ func Reuse(spare *sdk.View) CallOption { return func(o *callOptions) { o.spare =
 // pointers its garbage collector scanned. *into is not written when the
 // call fails.
 func PackedLegal(into *LegalList) CallOption { return func(o *callOptions) { o.legal = into } }
+
+// EachLegal has Play and View, with PackedLegal, call f with each legal
+// move as the list is checked on arrival: a host that encodes the moves
+// (a room, for the seat to move) then reads the list once, not once to
+// check it and once more to encode it. m is one LegalMove reused for every
+// move, its strings slices of the answer. f is called before the whole
+// answer has been checked: when the call fails, drop what f made of it.
+func EachLegal(f func(m *sdk.LegalMove)) CallOption {
+	return func(o *callOptions) { o.each = f }
+}
 
 // LegalList is a View's legal moves in the wire's packed form (PackedLegal).
 // The zero value is an empty list.
@@ -418,6 +433,11 @@ func (o *callOptions) pack(v *sdk.View) error {
 		}
 	}
 	if o.legal != nil {
+		if o.each != nil {
+			for i := range v.Legal {
+				o.each(&v.Legal[i])
+			}
+		}
 		*o.legal = LegalList{s: string(legal), n: len(v.Legal)}
 		v.Legal = nil
 	}

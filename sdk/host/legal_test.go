@@ -10,7 +10,8 @@ import (
 )
 
 // PackedLegal moves the legal moves out of the View and changes nothing
-// else, on both lanes; a refused move leaves the list as it was.
+// else, on both lanes; a refused move leaves the list as it was; EachLegal
+// sees every move of the list as it arrives.
 func TestPackedLegal(t *testing.T) {
 	onBothLanes(t, func(ctx context.Context, c *host.Conn, grpcOnly bool, s sdk.State, v sdk.View) {
 		const id = "tictactoe"
@@ -21,11 +22,16 @@ func TestPackedLegal(t *testing.T) {
 				t.Fatal(err)
 			}
 			var list host.LegalList
-			st, got, err := c.Play(ctx, id, s, m.Seat, m.Move, host.PackedLegal(&list))
+			var seen []sdk.LegalMove
+			st, got, err := c.Play(ctx, id, s, m.Seat, m.Move, host.PackedLegal(&list),
+				host.EachLegal(func(m *sdk.LegalMove) { seen = append(seen, *m) }))
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkPacked(t, grpcOnly, ply, "Play", list, got, want)
+			if len(seen) != len(want.Legal) || (len(seen) > 0 && !reflect.DeepEqual(seen, want.Legal)) {
+				t.Errorf("grpcOnly %v, ply %d: EachLegal saw %+v; want %+v", grpcOnly, ply, seen, want.Legal)
+			}
 			if string(st) != string(next) {
 				t.Errorf("grpcOnly %v, ply %d: state %q, want %q", grpcOnly, ply, st, next)
 			}

@@ -312,6 +312,9 @@ func appendLegal(b []byte, l *sdk.LegalMove) []byte {
 // appendLegalFor appends `,"legal":` and pf's moves as appendList writes
 // a View's Legal that holds them.
 func appendLegalFor(b []byte, pf packedFor) []byte {
+	if pf.json != nil {
+		return pf.json.appendFor(b, pf.seat)
+	}
 	b = append(b, `,"legal":[`...)
 	first := true
 	pf.legal.Each(func(m *sdk.LegalMove) bool {
@@ -466,4 +469,72 @@ var plainASCII = func() (t [256]bool) {
 func appendQuoted(b []byte, s string) []byte {
 	q, _ := json.Marshal(s) // a string always marshals
 	return append(b, q...)
+}
+
+// legalJSON is a legal list encoded as appendLegalFor writes it, move by
+// move as the rules' answer is read (LeanRules' each), so that the list is
+// read once, not once to check it and once more to encode it. runs are
+// the moves of one seat in a row (in two-player games the whole list).
+type legalJSON struct {
+	b    []byte
+	runs []legalRun
+	n    int // moves put
+	put  func(m *sdk.LegalMove)
+}
+
+type legalRun struct {
+	seat       sdk.Seat
+	start, end int
+}
+
+var legalJSONs = sync.Pool{New: func() any {
+	j := &legalJSON{}
+	j.put = j.add
+	return j
+}}
+
+func newLegalJSON() *legalJSON { return legalJSONs.Get().(*legalJSON) }
+
+// maxLegalJSON bounds the buffer a legalJSON keeps in the pool.
+const maxLegalJSON = 64 << 10
+
+// free gives j back (nil: nothing).
+func (j *legalJSON) free() {
+	if j == nil {
+		return
+	}
+	j.b, j.runs, j.n = j.b[:0], j.runs[:0], 0
+	if cap(j.b) <= maxLegalJSON {
+		legalJSONs.Put(j)
+	}
+}
+
+func (j *legalJSON) add(m *sdk.LegalMove) {
+	n := len(j.runs)
+	if n > 0 && j.runs[n-1].seat == m.Seat {
+		j.b = append(j.b, ',')
+	} else {
+		j.runs = append(j.runs, legalRun{seat: m.Seat, start: len(j.b)})
+		n++
+	}
+	j.b = appendLegal(j.b, m)
+	j.runs[n-1].end = len(j.b)
+	j.n++
+}
+
+// appendFor appends `,"legal":` and seat's moves.
+func (j *legalJSON) appendFor(b []byte, seat sdk.Seat) []byte {
+	b = append(b, `,"legal":[`...)
+	first := true
+	for _, r := range j.runs {
+		if r.seat != seat {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, j.b[r.start:r.end]...)
+	}
+	return append(b, ']')
 }

@@ -47,9 +47,12 @@ type Rules interface {
 // spare is a View whose Board and Legal arrays the room no longer reads,
 // for the answer's (host.Reuse). The legal moves and the board may come
 // back packed, the View's Legal and Board then nil (host.PackedLegal,
-// host.PackedBoard).
+// host.PackedBoard). each, when the legal moves come back packed, is called
+// with every one of them as the answer is checked (host.EachLegal): the
+// room encodes the seat to move's list once, as it is read; it drops what
+// it made when the call fails.
 type LeanRules interface {
-	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, Packed, error)
+	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(m *sdk.LegalMove)) (sdk.State, sdk.View, Packed, error)
 }
 
 // Packed is the parts of a View that the rules kept packed: those not nil
@@ -57,6 +60,9 @@ type LeanRules interface {
 type Packed struct {
 	Legal LegalList
 	Board Board
+	// json is Legal encoded as it arrived (LeanRules' each), until the
+	// room has sent the event of the move that brought it (giveBack).
+	json *legalJSON
 }
 
 // Board is a View's board kept packed (host.Board): the room compares it
@@ -76,6 +82,8 @@ type Board interface {
 // encodes them from it for the seat to move, and holds no LegalMove (six
 // strings) per move, which the garbage collector would scan in every room.
 type LegalList interface {
+	// Len is how many moves the list holds.
+	Len() int
 	// Each calls f with each move in order until f returns false; m is
 	// reused between calls.
 	Each(f func(m *sdk.LegalMove) bool)
@@ -236,6 +244,7 @@ func (m *Manager) Create(ctx context.Context, variant string, opts sdk.Options) 
 	r.init(meta, desc)
 	r.keys[0] = hash
 	r.taken[0] = true
+	r.packed.json.free()
 	r.state, r.view, r.packed = state, view, Packed{}
 	close(r.ready)
 	m.mu.Lock()
@@ -549,9 +558,16 @@ func (r *Room) play(ctx context.Context, seat sdk.Seat, m sdk.Move) (sdk.State, 
 		return st, v, Packed{}, err
 	}
 	held := r.view.History
-	st, v, packed, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held), &r.spare)
+	j := newLegalJSON()
+	st, v, packed, err := lean.PlayFrom(ctx, r.meta.Variant, r.state, seat, m, len(held), &r.spare, j.put)
 	if err != nil {
+		j.free()
 		return nil, sdk.View{}, Packed{}, err
+	}
+	if packed.Legal != nil && j.n == packed.Legal.Len() { // (rules that never call each leave it empty)
+		packed.json = j
+	} else {
+		j.free()
 	}
 	// The plugin's serve side drops exactly the first len(held) entries.
 	// Appending past len(held) leaves r.view unchanged until the effect is
@@ -668,6 +684,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		}
 		// The View before this one is read no more (broadcasts encode at
 		// once, under r.mu): the next Play's answer is written into it.
+		r.packed.json.free()
 		r.state, r.view, r.spare, r.packed = e.state, e.view, r.view, e.packed
 		r.turnAt = a.At
 	case kindStart:
@@ -695,6 +712,7 @@ func (r *Room) commit(a store.Action, e effect) Event {
 		r.pending = nil
 	}
 	if e.newRound {
+		r.packed.json.free()
 		r.state, r.view, r.packed = e.state, e.view, e.packed
 		r.round++
 		r.pending = nil
@@ -993,7 +1011,7 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) (sdk.View, packedFor) {
 		case r.packed.Legal == nil:
 			v.Legal = ownMoves(r.view.Legal, seat)
 		case shapesKnown:
-			pf.legal, pf.seat = r.packed.Legal, seat
+			pf.legal, pf.json, pf.seat = r.packed.Legal, r.packed.json, seat
 		default:
 			v.Legal = listedMoves(r.packed.Legal, seat)
 		}
@@ -1009,6 +1027,7 @@ func (r *Room) viewFor(seat sdk.Seat, history bool) (sdk.View, packedFor) {
 // board (nil: the View's own Board).
 type packedFor struct {
 	legal LegalList
+	json  *legalJSON // legal encoded, when the room still has it
 	seat  sdk.Seat
 	board Board
 }
@@ -1155,6 +1174,10 @@ func (r *Room) giveBack() {
 		r.lent[i] = nil
 	}
 	r.lent = r.lent[:0]
+	// The legal moves' JSON served the events of the move that brought
+	// them; a later view encodes them from the packed list again.
+	r.packed.json.free()
+	r.packed.json = nil
 }
 
 func (r *Room) errorEvent(code, msg string) []byte {

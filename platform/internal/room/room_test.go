@@ -489,7 +489,7 @@ type reusingRules struct {
 	reused int
 }
 
-func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, Packed, error) {
+func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, _ func(*sdk.LegalMove)) (sdk.State, sdk.View, Packed, error) {
 	st, v, err := r.Play(ctx, variant, s, seat, m)
 	if err != nil {
 		return st, v, Packed{}, err
@@ -506,20 +506,29 @@ func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State
 // packingRules is LeanRules answering as host.PackedLegal and
 // host.PackedBoard do: the legal moves in a LegalList, the board in a
 // Board, the View's Legal and Board nil. With legalOnly, the board stays
-// plain.
+// plain. With each, it calls each with every move as host.EachLegal does;
+// eachCalls counts the calls of the lists' Each.
 type packingRules struct {
 	Rules
 	legalOnly bool
+	each      bool
 	packed    int
+	eachCalls int
 }
 
-func (r *packingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View) (sdk.State, sdk.View, Packed, error) {
+func (r *packingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(*sdk.LegalMove)) (sdk.State, sdk.View, Packed, error) {
 	st, v, err := r.Play(ctx, variant, s, seat, m)
 	if err != nil {
 		return st, v, Packed{}, err
 	}
 	v.History = v.History[min(historyFrom, len(v.History)):]
-	p := Packed{Legal: sliceLegal(v.Legal)}
+	if r.each {
+		for i := range v.Legal {
+			m := v.Legal[i]
+			each(&m)
+		}
+	}
+	p := Packed{Legal: countedLegal{sliceLegal(v.Legal), &r.eachCalls}}
 	v.Legal = nil
 	if !r.legalOnly {
 		p.Board = sliceBoard(v.Board)
@@ -558,6 +567,17 @@ type sliceLegal []sdk.LegalMove
 
 func (l sliceLegal) Len() int { return len(l) }
 
+// countedLegal counts the calls of its Each.
+type countedLegal struct {
+	sliceLegal
+	calls *int
+}
+
+func (l countedLegal) Each(f func(m *sdk.LegalMove) bool) {
+	*l.calls++
+	l.sliceLegal.Each(f)
+}
+
 func (l sliceLegal) Each(f func(m *sdk.LegalMove) bool) {
 	var m sdk.LegalMove
 	for i := range l {
@@ -572,7 +592,8 @@ func (l sliceLegal) Each(f func(m *sdk.LegalMove) bool) {
 // them and the board, packed sends what one with plain lists sends (each
 // seat its own moves and the cells a move changed, in every live event,
 // welcome and catch-up), and so does the JSON encoder's fallback when it
-// runs.
+// runs; and so does one that encodes the moves as the rules' answer is
+// read (LeanRules' each), which then reads the lists less often.
 func TestPackedEventsAsPlain(t *testing.T) {
 	script := func(t *testing.T, e *env) [][]Event {
 		c, host, guest, hs, gs, gkey := twoPlayers(t, e)
@@ -616,14 +637,21 @@ func TestPackedEventsAsPlain(t *testing.T) {
 			defer func() { shapesKnown = known }()
 		}
 		for _, legalOnly := range []bool{true, false} {
-			pr := &packingRules{Rules: ttt, legalOnly: legalOnly}
-			e := newEnvWith(t, pr)
-			packed := blank(script(t, e))
-			if pr.packed == 0 {
-				t.Fatal("no move was answered packed")
+			calls := map[bool]int{}
+			for _, each := range []bool{false, true} {
+				pr := &packingRules{Rules: ttt, legalOnly: legalOnly, each: each}
+				e := newEnvWith(t, pr)
+				packed := blank(script(t, e))
+				if pr.packed == 0 {
+					t.Fatal("no move was answered packed")
+				}
+				if !reflect.DeepEqual(packed, plain) {
+					t.Fatalf("fallback %v, legal moves only %v, each %v: packed, the room sent\n%+v\nwith plain views\n%+v", fallback, legalOnly, each, packed, plain)
+				}
+				calls[each] = pr.eachCalls
 			}
-			if !reflect.DeepEqual(packed, plain) {
-				t.Fatalf("fallback %v, legal moves only %v: packed, the room sent\n%+v\nwith plain views\n%+v", fallback, legalOnly, packed, plain)
+			if !fallback && calls[true] >= calls[false] {
+				t.Errorf("legal moves only %v: the lists were read %d times with each, %d without; want fewer", legalOnly, calls[true], calls[false])
 			}
 		}
 	}

@@ -38,8 +38,15 @@ type Packed struct {
 	NBoard int
 }
 
-// Keep names the parts of a View DecodeGamePacked leaves packed.
-type Keep struct{ Legal, Board bool }
+// Keep names the parts of a View DecodeGamePacked leaves packed. With
+// Legal, EachLegal (when not nil) is called with each move as the list is
+// checked, so that a caller that encodes them reads the list once; it is
+// called before the answer has been wholly checked, so what it makes of
+// an answer that fails must be dropped. m is reused between calls.
+type Keep struct {
+	Legal, Board bool
+	EachLegal    func(m *sdk.LegalMove)
+}
 
 // DecodeGamePacked is DecodeGame leaving the parts keep names packed: the
 // View's Legal, Board are then nil, and p holds them as the plugin sent
@@ -59,7 +66,7 @@ func decodeGame(b []byte, spare *sdk.View, keep Keep) (st sdk.State, v sdk.View,
 		decoders.Put(d)
 	}()
 	d.s = string(b)
-	d.keepLegal, d.keepBoard = keep.Legal, keep.Board
+	d.keepLegal, d.keepBoard, d.eachLegal = keep.Legal, keep.Board, keep.EachLegal
 	if spare != nil {
 		d.cells, d.legal = spare.Board[:0], spare.Legal[:0]
 	}
@@ -111,6 +118,7 @@ type gameDecoder struct {
 	// keepLegal, keepBoard: the legal moves, the board stay packed, in
 	// packed.
 	keepLegal, keepBoard bool
+	eachLegal            func(m *sdk.LegalMove)
 	packed               Packed
 }
 
@@ -507,7 +515,7 @@ func (d *gameDecoder) finish() error {
 		return err
 	}
 	if d.keepLegal {
-		d.packed.Legal, d.packed.NLegal, err = keepPacked(d.hasLegal, d.packedLegal, d.legal[:d.plainLgl], CheckLegal, PackLegal, "legal moves")
+		d.packed.Legal, d.packed.NLegal, err = keepLegal(d.hasLegal, d.packedLegal, d.legal[:d.plainLgl], d.eachLegal)
 	} else {
 		v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves")
 	}
@@ -534,6 +542,21 @@ func keepPacked[T any](hasPacked bool, packed string, plain []T,
 		return "", 0, err
 	}
 	return string(b), len(plain), nil
+}
+
+// keepLegal is keepPacked for the legal moves, calling each (when not nil)
+// with every move of the list, as CheckLegal reads a packed one.
+func keepLegal(hasPacked bool, packed string, plain []sdk.LegalMove, each func(m *sdk.LegalMove)) (string, int, error) {
+	if each == nil {
+		return keepPacked(hasPacked, packed, plain, CheckLegal, PackLegal, "legal moves")
+	}
+	s, n, err := keepPacked(hasPacked, packed, plain, func(s string) (int, error) { return checkLegal(s, each) }, PackLegal, "legal moves")
+	if err == nil && !hasPacked {
+		for i := range plain {
+			each(&plain[i])
+		}
+	}
+	return s, n, err
 }
 
 // settle is a View's board or legal list as ToView makes it: the plain

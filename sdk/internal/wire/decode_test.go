@@ -88,8 +88,11 @@ func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.Vie
 		if !reflect.DeepEqual(v, w) {
 			t.Fatalf("view\n%#v\nwant\n%#v", v, w)
 		}
-		// DecodeGamePacked: the same, with the board packed too.
-		st, v, p, rule, err := DecodeGamePacked(b, spare, Keep{Legal: true, Board: true})
+		// DecodeGamePacked: the same, with the board packed too, and the
+		// moves seen as they are checked.
+		var seen []sdk.LegalMove
+		st, v, p, rule, err := DecodeGamePacked(b, spare, Keep{Legal: true, Board: true,
+			EachLegal: func(m *sdk.LegalMove) { seen = append(seen, *m) }})
 		if err != nil || !bytes.Equal(st, wantSt) || rule != nil {
 			t.Fatalf("DecodeGamePacked: state %q, rule %v, error %v", st, rule, err)
 		}
@@ -100,6 +103,9 @@ func checkDecodeGameLegal(t *testing.T, b []byte, wantSt sdk.State, want sdk.Vie
 		}
 		if p.Legal != legal || p.NLegal != n {
 			t.Fatalf("DecodeGamePacked legal %q (%d), with the legal moves alone %q (%d)", p.Legal, p.NLegal, legal, n)
+		}
+		if len(seen) != n || (n > 0 && !reflect.DeepEqual(seen, want.Legal)) {
+			t.Fatalf("EachLegal saw %v; want %v", seen, want.Legal)
 		}
 		w.Board = nil
 		if !reflect.DeepEqual(v, w) {
