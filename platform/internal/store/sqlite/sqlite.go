@@ -135,9 +135,9 @@ type Store struct {
 
 	// The heads the writer knows (see the package comment). heads holds
 	// committed ones: those not yet flushed to the table (dirty) and
-	// those read from it or flushed since the last flush (clean, dropped
-	// at the next one). Only the writer changes it, under hmu; readers
-	// take the dirty ones under hmu.RLock.
+	// those read from it or written by the last flush (clean, dropped at
+	// the next one unless moved before it; see committed). Only the
+	// writer changes it, under hmu; readers take them under hmu.RLock.
 	hmu   sync.RWMutex
 	heads map[string]headEntry
 	// The batch's own, dropped when it does not commit: the heads it read
@@ -558,11 +558,22 @@ func (s *Store) begin() {
 
 // committed makes the batch's heads the writer's, once its transaction
 // has committed (and before any of its requests hears back). After a
-// flush every head held is in the table: only the batch's own are kept.
+// flush every head held is in the table: those it wrote are kept, clean
+// (their rooms are playing: rereading each from the table after every
+// flush cost more than the flush), and those already clean before it
+// are dropped (rooms quiet for a whole interval), which bounds the map by
+// the rooms active in the last two intervals.
 func (s *Store) committed() {
 	s.hmu.Lock()
 	if s.txFlushed {
-		clear(s.heads)
+		for room, e := range s.heads {
+			if !e.dirty {
+				delete(s.heads, room)
+				continue
+			}
+			e.dirty = false
+			s.heads[room] = e
+		}
 	}
 	for room, e := range s.txHeads {
 		s.heads[room] = e
