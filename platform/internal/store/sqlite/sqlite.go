@@ -5,8 +5,8 @@
 //
 // The log is kept in commit order (table log, by seq), each action pointing
 // at its room's previous one: a group commit dirties the log's last pages,
-// not a page per room, and a group's plain appends are one INSERT
-// (appendMany). A room's actions are read by walking back from its head:
+// not a page per room, and a group's plain appends are a few multi-row
+// INSERTs (appendMany). A room's actions are read by walking back from its head:
 // its version, last action and that action's time.
 //
 // The writer keeps the heads of the rooms it appends to in memory and
@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -128,10 +129,13 @@ type Store struct {
 	// The statements of every append, prepared once on the writer
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
-	savepoint, release, insert, insertMany, headGet, flushMany, flushOne, mark *sql.Stmt
+	savepoint, release, insert, headGet, flushMany, flushOne, mark *sql.Stmt
+	// insertRows[k] appends 1<<k actions (appendRowsSQL).
+	insertRows [rowsStmts]*sql.Stmt
 	// The writer's scratch space, kept between batches.
 	plain []int
 	rows  []byte
+	args  []any
 
 	// The heads the writer knows (see the package comment). heads holds
 	// committed ones: those not yet flushed to the table (dirty) and
@@ -259,7 +263,6 @@ func Open(path string) (*Store, error) {
 		{&s.savepoint, `SAVEPOINT req`},
 		{&s.release, `RELEASE req`},
 		{&s.insert, appendSQL},
-		{&s.insertMany, appendManySQL},
 		{&s.headGet, `SELECT version, last, at FROM heads WHERE room = ?`},
 		{&s.flushMany, flushManySQL},
 		{&s.flushOne, `UPDATE heads SET version = ?2, last = ?3, at = ?4 WHERE room = ?1`},
@@ -270,6 +273,15 @@ func Open(path string) (*Store, error) {
 			w.Close()
 			r.Close()
 			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
+		}
+	}
+	for k := range s.insertRows {
+		q := appendRowsSQL(1 << k)
+		if s.insertRows[k], err = w.Prepare(q); err != nil {
+			s.closeStmts()
+			w.Close()
+			r.Close()
+			return nil, fmt.Errorf("prepare %q: %w", q, err)
 		}
 	}
 	if s.seq, err = rollForward(w); err != nil {
@@ -349,7 +361,7 @@ func rollForward(db *sql.DB) (int64, error) {
 }
 
 func (s *Store) closeStmts() {
-	for _, st := range []*sql.Stmt{s.savepoint, s.release, s.insert, s.insertMany, s.headGet, s.flushMany, s.flushOne, s.mark} {
+	for _, st := range append([]*sql.Stmt{s.savepoint, s.release, s.insert, s.headGet, s.flushMany, s.flushOne, s.mark}, s.insertRows[:]...) {
 		if st != nil {
 			st.Close()
 		}
@@ -771,20 +783,35 @@ func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte
 // last action's seq) given.
 const appendSQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 
-// appendManySQL is appendSQL for many actions at once, given as one JSON
-// array of [seq, room, version, prev, kind, seat, move, at]. One statement
-// for a whole group instead of one per action: the statement's fixed cost
-// (binding, cursors, database/sql) was most of an append's.
-const appendManySQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at)
-	SELECT j.value->>0, j.value->>1, j.value->>2, j.value->>3, j.value->>4, j.value->>5, j.value->>6, j.value->>7
-	FROM jsonb_each(?1) AS j`
+// appendRowsSQL is appendSQL for n actions at once, their values bound in
+// order. A few statements for a whole group instead of one per action: the
+// statement's fixed cost (cursors, database/sql) was most of an append's,
+// and binding the values costs less than reading them out of one JSON
+// argument (the load test's profile: SQLite's JSON functions took 5% of
+// the host's CPU).
+func appendRowsSQL(n int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO log(seq, room, version, prev, kind, seat, move, at) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`(?,?,?,?,?,?,?,?)`)
+	}
+	return b.String()
+}
+
+// rowsStmts is how many appendRowsSQL statements are prepared: for 1, 2,
+// 4, … 64 rows. A group of n is appended 64 at a time, then by the binary
+// digits of what is left.
+const rowsStmts = 7
 
 // appendMany adds the plain appends batch[i] for i in idx, in that order,
 // each arbitrated against its room's head as the batch has moved it
 // (ErrNotFound, ErrConflict), in one statement. An error it returns leaves
 // the transaction unfit to commit.
 func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []error) error {
-	b := append(s.rows[:0], '[')
+	args := s.args[:0]
 	n := 0
 	for _, i := range idx {
 		a := batch[i].act
@@ -800,38 +827,29 @@ func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []er
 			continue
 		}
 		s.txSeq++
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = appendRow(b, s.txSeq, h.last, a)
+		args = append(args, s.txSeq, a.Room, a.Version, h.last, a.Kind, int64(a.Seat), a.Move, a.At.UnixNano())
 		n++
 		s.txHeads[a.Room] = headEntry{head{a.Version, s.txSeq, a.At.UnixNano()}, true}
 	}
-	s.rows = append(b, ']')
+	clear(args[len(args):cap(args)]) // the last batch's, held no longer than needed
+	s.args = args
 	if n == 0 {
 		return nil
 	}
-	res, err := tx.Stmt(s.insertMany).Exec(s.rows)
-	if err != nil {
-		return err
-	}
-	if added, _ := res.RowsAffected(); added != int64(n) {
-		return fmt.Errorf("appended %d actions of %d", added, n)
+	for k := rowsStmts - 1; k >= 0; k-- {
+		rows := 1 << k
+		for len(args) >= 8*rows {
+			res, err := tx.Stmt(s.insertRows[k]).Exec(args[:8*rows]...)
+			if err != nil {
+				return err
+			}
+			if added, _ := res.RowsAffected(); added != int64(rows) {
+				return fmt.Errorf("appended %d actions of %d", added, rows)
+			}
+			args = args[8*rows:]
+		}
 	}
 	return nil
-}
-
-// appendRow appends a's row of appendManySQL's JSON array to b.
-func appendRow(b []byte, seq, prev int64, a *store.Action) []byte {
-	b = strconv.AppendInt(append(b, '['), seq, 10)
-	b = appendJSONString(append(b, ','), a.Room)
-	b = strconv.AppendInt(append(b, ','), a.Version, 10)
-	b = strconv.AppendInt(append(b, ','), prev, 10)
-	b = appendJSONString(append(b, ','), a.Kind)
-	b = strconv.AppendInt(append(b, ','), int64(a.Seat), 10)
-	b = appendJSONString(append(b, ','), a.Move)
-	b = strconv.AppendInt(append(b, ','), a.At.UnixNano(), 10)
-	return append(b, ']')
 }
 
 // appendJSONString appends s as a JSON string; s must be jsonSafe.
@@ -848,8 +866,8 @@ func appendJSONString(b []byte, s string) []byte {
 }
 
 // jsonSafe: s is valid UTF-8 without control characters, so that it goes
-// through appendJSONString and SQLite's JSON functions unchanged. An
-// action with other text is appended on its own (as one with a key hash).
+// through appendJSONString and SQLite's JSON functions unchanged. A head
+// of a room with another id is flushed on its own.
 func jsonSafe(s string) bool {
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
@@ -874,8 +892,8 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 	r := appends.Get().(*request)
 	r.ctx, r.action = detach(ctx), a
 	r.act = &r.action
-	if a.KeyHash != nil || !jsonSafe(a.Room) || !jsonSafe(a.Kind) || !jsonSafe(a.Move) {
-		r.act, r.fn, r.single = nil, s.appendOne(a), a.KeyHash == nil
+	if a.KeyHash != nil {
+		r.act, r.fn = nil, s.appendOne(a)
 	}
 	err := s.send(ctx, r)
 	*r = request{res: r.res} // (send returns with res empty: its result taken, or never sent)

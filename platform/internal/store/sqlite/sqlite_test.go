@@ -361,12 +361,12 @@ func BenchmarkActions(b *testing.B) {
 	}
 }
 
-// TestAppendManyInOneBatch: the plain appends of one batch go in one
-// statement (appendMany), and each still gets its own answer: two rooms
-// appended twice in the same batch (the second in a later round), a
-// duplicate version (exactly one wins), a gap, an unknown room, and move
-// texts that JSON must carry exactly or that are appended on their own
-// (control characters, invalid UTF-8).
+// TestAppendManyInOneBatch: the plain appends of one batch go in a few
+// multi-row statements (appendMany), and each still gets its own
+// answer: two rooms appended twice in the same batch (the second in a
+// later round), a duplicate version (exactly one wins), a gap, an unknown
+// room, and move texts of every kind (quotes, control characters, invalid
+// UTF-8), stored exactly.
 func TestAppendManyInOneBatch(t *testing.T) {
 	s, err := Open(filepath.Join(t.TempDir(), "rooms.db"))
 	if err != nil {
