@@ -374,11 +374,7 @@ func TestAppendManyInOneBatch(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	for _, id := range []string{"a", "b", `q"\r`, "é"} {
-		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createRooms(t, s, "a", "b", `q"\r`, "é")
 	texts := []string{`7g7f`, `say "hi" \ bye`, "日本 ☗", "tab\there", "bad\xffutf8", "nul\x00", ""}
 	type want struct {
 		a   store.Action
@@ -537,21 +533,12 @@ func TestFailedInsertRollsTheBatchBack(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	for _, id := range []string{"a", "b", "c"} {
-		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createRooms(t, s, "a", "b", "c")
 	if err := s.Append(ctx, store.Action{Room: "a", Version: 1, Kind: "move", Move: "first"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`CREATE TEMP TRIGGER poison BEFORE INSERT ON main.log WHEN NEW.room = 'c'
+	poison(t, s, `CREATE TEMP TRIGGER poison BEFORE INSERT ON main.log WHEN NEW.room = 'c'
 			BEGIN SELECT RAISE(ABORT, 'poisoned log'); END`)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
 	acts := []store.Action{
 		{Room: "a", Version: 2, Kind: "move", Move: "second"},
 		{Room: "b", Version: 1, Kind: "move", Move: "first"},
@@ -667,11 +654,7 @@ func TestHeadsRollForwardAfterACrash(t *testing.T) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	for _, id := range []string{"a", "b", "idle"} {
-		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
-			t.Fatal(err)
-		}
-	}
+	createRooms(t, s, "a", "b", "idle")
 	play := func(room string, v int64) {
 		t.Helper()
 		if err := s.Append(ctx, store.Action{Room: room, Version: v, Kind: "move", Move: fmt.Sprintf("%s%d", room, v), At: time.Unix(0, v)}); err != nil {
@@ -759,18 +742,9 @@ func TestFailedFlushKeepsTheAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, id := range []string{"a", "c"} {
-		if err := s.CreateRoom(ctx, store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`CREATE TEMP TRIGGER poison BEFORE UPDATE ON main.heads WHEN NEW.room = 'c'
+	createRooms(t, s, "a", "c")
+	poison(t, s, `CREATE TEMP TRIGGER poison BEFORE UPDATE ON main.heads WHEN NEW.room = 'c'
 			BEGIN SELECT RAISE(ABORT, 'poisoned head'); END`)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
 	holdFlushes(t, s, false) // until c's head is dirty: then every flush fails
 	for v := int64(1); v <= 3; v++ {
 		for _, room := range []string{"a", "c"} {
@@ -822,5 +796,27 @@ func TestFailedFlushKeepsTheAppends(t *testing.T) {
 	}
 	if got := tableHeads(t, raw); got["c"][0] != 4 {
 		t.Errorf("heads after Close: %v, want c at 4", got)
+	}
+}
+
+// createRooms creates rooms of two seats with the given ids.
+func createRooms(t testing.TB, s *Store, ids ...string) {
+	t.Helper()
+	for _, id := range ids {
+		if err := s.CreateRoom(context.Background(), store.Room{ID: id, Variant: "v", Seats: 2}, []byte("h")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// poison creates a temporary trigger on the writer's connection, to make
+// some of its statements fail.
+func poison(t testing.TB, s *Store, trigger string) {
+	t.Helper()
+	if err := s.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(trigger)
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
