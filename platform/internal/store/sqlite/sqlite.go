@@ -6,8 +6,8 @@
 // The log is kept in commit order (table log, by seq), each action pointing
 // at its room's previous one: a group commit dirties the log's last pages,
 // not a page per room, and a group's plain appends are a few multi-row
-// INSERTs (appendMany). A room's actions are read by walking back from its head:
-// its version, last action and that action's time.
+// INSERTs (appendMany). A room's actions are read by walking back from its
+// head: its version, last action and that action's time.
 //
 // The writer keeps the heads of the rooms it appends to in memory and
 // arbitrates there (an append must name the version after its room's
@@ -129,8 +129,8 @@ type Store struct {
 	// The statements of every append, prepared once on the writer
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
-	savepoint, release, insert, headGet, flushMany, flushOne, mark *sql.Stmt
-	// insertRows[k] appends 1<<k actions (appendRowsSQL).
+	savepoint, release, headGet, flushMany, flushOne, mark *sql.Stmt
+	// insertRows[k] appends 1<<k actions (appendRowsSQL); [0] one alone.
 	insertRows [rowsStmts]*sql.Stmt
 	// The writer's scratch space, kept between batches.
 	plain []int
@@ -262,7 +262,6 @@ func Open(path string) (*Store, error) {
 	}{
 		{&s.savepoint, `SAVEPOINT req`},
 		{&s.release, `RELEASE req`},
-		{&s.insert, appendSQL},
 		{&s.headGet, `SELECT version, last, at FROM heads WHERE room = ?`},
 		{&s.flushMany, flushManySQL},
 		{&s.flushOne, `UPDATE heads SET version = ?2, last = ?3, at = ?4 WHERE room = ?1`},
@@ -361,7 +360,7 @@ func rollForward(db *sql.DB) (int64, error) {
 }
 
 func (s *Store) closeStmts() {
-	for _, st := range append([]*sql.Stmt{s.savepoint, s.release, s.insert, s.headGet, s.flushMany, s.flushOne, s.mark}, s.insertRows[:]...) {
+	for _, st := range append([]*sql.Stmt{s.savepoint, s.release, s.headGet, s.flushMany, s.flushOne, s.mark}, s.insertRows[:]...) {
 		if st != nil {
 			st.Close()
 		}
@@ -779,12 +778,9 @@ func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte
 	})
 }
 
-// appendSQL adds an action to the log, its seq and its prev (the room's
-// last action's seq) given.
-const appendSQL = `INSERT INTO log(seq, room, version, prev, kind, seat, move, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
-
-// appendRowsSQL is appendSQL for n actions at once, their values bound in
-// order. A few statements for a whole group instead of one per action: the
+// appendRowsSQL adds n actions to the log, each with its seq and its prev
+// (the room's last action's seq), their values bound in order (logColumns
+// each). A few statements for a whole group instead of one per action: the
 // statement's fixed cost (cursors, database/sql) was most of an append's,
 // and binding the values costs less than reading them out of one JSON
 // argument (the load test's profile: SQLite's JSON functions took 5% of
@@ -806,13 +802,15 @@ func appendRowsSQL(n int) string {
 // digits of what is left.
 const rowsStmts = 7
 
+// logColumns is how many values appendRowsSQL binds per action.
+const logColumns = 8
+
 // appendMany adds the plain appends batch[i] for i in idx, in that order,
 // each arbitrated against its room's head as the batch has moved it
-// (ErrNotFound, ErrConflict), in one statement. An error it returns leaves
+// (ErrNotFound, ErrConflict), in a few statements. An error it returns leaves
 // the transaction unfit to commit.
 func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []error) error {
 	args := s.args[:0]
-	n := 0
 	for _, i := range idx {
 		a := batch[i].act
 		h, ok, err := s.headOf(tx, a.Room)
@@ -828,25 +826,21 @@ func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []er
 		}
 		s.txSeq++
 		args = append(args, s.txSeq, a.Room, a.Version, h.last, a.Kind, int64(a.Seat), a.Move, a.At.UnixNano())
-		n++
 		s.txHeads[a.Room] = headEntry{head{a.Version, s.txSeq, a.At.UnixNano()}, true}
 	}
 	clear(args[len(args):cap(args)]) // the last batch's, held no longer than needed
 	s.args = args
-	if n == 0 {
-		return nil
-	}
 	for k := rowsStmts - 1; k >= 0; k-- {
 		rows := 1 << k
-		for len(args) >= 8*rows {
-			res, err := tx.Stmt(s.insertRows[k]).Exec(args[:8*rows]...)
+		for len(args) >= logColumns*rows {
+			res, err := tx.Stmt(s.insertRows[k]).Exec(args[:logColumns*rows]...)
 			if err != nil {
 				return err
 			}
 			if added, _ := res.RowsAffected(); added != int64(rows) {
 				return fmt.Errorf("appended %d actions of %d", added, rows)
 			}
-			args = args[8*rows:]
+			args = args[logColumns*rows:]
 		}
 	}
 	return nil
@@ -916,7 +910,7 @@ func (s *Store) appendOne(a store.Action) func(tx *sql.Tx) error {
 			return store.ErrConflict
 		}
 		seq := s.txSeq + 1
-		if _, err := tx.Stmt(s.insert).Exec(seq, a.Room, a.Version, h.last, a.Kind, a.Seat, a.Move, a.At.UnixNano()); err != nil {
+		if _, err := tx.Stmt(s.insertRows[0]).Exec(seq, a.Room, a.Version, h.last, a.Kind, a.Seat, a.Move, a.At.UnixNano()); err != nil {
 			return err
 		}
 		if a.KeyHash != nil {
