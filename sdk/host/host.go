@@ -238,9 +238,9 @@ func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.
 // of a Play, kept with it for the same reason.
 type gameCall struct {
 	spare *sdk.View
-	legal *LegalList             // where PackedLegal asked for the legal moves
-	each  func(m *sdk.LegalMove) // EachLegal's
-	board *Board                 // where PackedBoard asked for the board
+	legal *LegalList                       // where PackedLegal asked for the legal moves
+	each  func(seat sdk.Seat, json []byte) // EachLegalJSON's
+	board *Board                           // where PackedBoard asked for the board
 	st    sdk.State
 	v     sdk.View
 	rule  error
@@ -260,7 +260,7 @@ func (g *gameCall) decode(b []byte) (err error) {
 		return err
 	}
 	var p wire.Packed
-	g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare, wire.Keep{Legal: g.legal != nil, Board: g.board != nil, EachLegal: g.each})
+	g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare, wire.Keep{Legal: g.legal != nil, Board: g.board != nil, EachJSON: g.each})
 	if err == nil && g.rule == nil {
 		if g.legal != nil {
 			*g.legal = LegalList{s: p.Legal, n: p.NLegal}
@@ -323,7 +323,7 @@ type CallOption func(*callOptions)
 type callOptions struct {
 	historyFrom int32
 	legal       *LegalList
-	each        func(m *sdk.LegalMove) // EachLegal's
+	each        func(seat sdk.Seat, json []byte) // EachLegalJSON's
 	board       *Board
 	lang        string
 	spare       *sdk.View
@@ -345,13 +345,14 @@ func Reuse(spare *sdk.View) CallOption { return func(o *callOptions) { o.spare =
 // call fails.
 func PackedLegal(into *LegalList) CallOption { return func(o *callOptions) { o.legal = into } }
 
-// EachLegal has Play and View, with PackedLegal, call f with each legal
-// move as the list is checked on arrival: a host that encodes the moves
-// (a room, for the seat to move) then reads the list once, not once to
-// check it and once more to encode it. m is one LegalMove reused for every
-// move, its strings slices of the answer. f is called before the whole
-// answer has been checked: when the call fails, drop what f made of it.
-func EachLegal(f func(m *sdk.LegalMove)) CallOption {
+// EachLegalJSON has Play and View, with PackedLegal, call f with each legal
+// move's seat and JSON (exactly as encoding/json writes the sdk.LegalMove)
+// as the list is checked on arrival: a host that sends the moves as JSON
+// (a room, to the seat to move) then reads the list once, and each text
+// once, instead of checking the list, unpacking each move and encoding it.
+// json is valid only during the call. f is called before the whole answer
+// has been checked: when the call fails, drop what f made of it.
+func EachLegalJSON(f func(seat sdk.Seat, json []byte)) CallOption {
 	return func(o *callOptions) { o.each = f }
 }
 
@@ -434,8 +435,8 @@ func (o *callOptions) pack(v *sdk.View) error {
 	}
 	if o.legal != nil {
 		if o.each != nil {
-			for i := range v.Legal {
-				o.each(&v.Legal[i])
+			if err := wire.EachLegalJSON(string(legal), o.each); err != nil {
+				return err
 			}
 		}
 		*o.legal = LegalList{s: string(legal), n: len(v.Legal)}

@@ -2,7 +2,9 @@ package host_test
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -10,8 +12,9 @@ import (
 )
 
 // PackedLegal moves the legal moves out of the View and changes nothing
-// else, on both lanes; a refused move leaves the list as it was; EachLegal
-// sees every move of the list as it arrives.
+// else, on both lanes; a refused move leaves the list as it was;
+// EachLegalJSON sees every move of the list as it arrives, as json.Marshal
+// writes it.
 func TestPackedLegal(t *testing.T) {
 	onBothLanes(t, func(ctx context.Context, c *host.Conn, grpcOnly bool, s sdk.State, v sdk.View) {
 		const id = "tictactoe"
@@ -22,15 +25,26 @@ func TestPackedLegal(t *testing.T) {
 				t.Fatal(err)
 			}
 			var list host.LegalList
-			var seen []sdk.LegalMove
+			var seen []string
 			st, got, err := c.Play(ctx, id, s, m.Seat, m.Move, host.PackedLegal(&list),
-				host.EachLegal(func(m *sdk.LegalMove) { seen = append(seen, *m) }))
+				host.EachLegalJSON(func(seat sdk.Seat, js []byte) {
+					var m sdk.LegalMove
+					if json.Unmarshal(js, &m) != nil || m.Seat != seat {
+						t.Errorf("EachLegalJSON: seat %d, JSON %s", seat, js)
+					}
+					seen = append(seen, string(js))
+				}))
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkPacked(t, grpcOnly, ply, "Play", list, got, want)
-			if len(seen) != len(want.Legal) || (len(seen) > 0 && !reflect.DeepEqual(seen, want.Legal)) {
-				t.Errorf("grpcOnly %v, ply %d: EachLegal saw %+v; want %+v", grpcOnly, ply, seen, want.Legal)
+			var wantJSON []string
+			for _, m := range want.Legal {
+				js, _ := json.Marshal(m)
+				wantJSON = append(wantJSON, string(js))
+			}
+			if !slices.Equal(seen, wantJSON) {
+				t.Errorf("grpcOnly %v, ply %d: EachLegalJSON saw %q; want %q", grpcOnly, ply, seen, wantJSON)
 			}
 			if string(st) != string(next) {
 				t.Errorf("grpcOnly %v, ply %d: state %q, want %q", grpcOnly, ply, st, next)

@@ -472,14 +472,15 @@ func appendQuoted(b []byte, s string) []byte {
 }
 
 // legalJSON is a legal list encoded as appendLegalFor writes it, move by
-// move as the rules' answer is read (LeanRules' each), so that the list is
-// read once, not once to check it and once more to encode it. runs are
-// the moves of one seat in a row (in two-player games the whole list).
+// move as the rules' answer is checked (LeanRules' each gives each move's
+// JSON, host.EachLegalJSON), so that the list is read once, not once to
+// check it and once more to encode it. runs are the moves of one seat in a
+// row (in two-player games the whole list).
 type legalJSON struct {
 	b    []byte
 	runs []legalRun
 	n    int // moves put
-	put  func(m *sdk.LegalMove)
+	put  func(seat sdk.Seat, json []byte)
 }
 
 type legalRun struct {
@@ -509,15 +510,15 @@ func (j *legalJSON) free() {
 	}
 }
 
-func (j *legalJSON) add(m *sdk.LegalMove) {
+func (j *legalJSON) add(seat sdk.Seat, json []byte) {
 	n := len(j.runs)
-	if n > 0 && j.runs[n-1].seat == m.Seat {
+	if n > 0 && j.runs[n-1].seat == seat {
 		j.b = append(j.b, ',')
 	} else {
-		j.runs = append(j.runs, legalRun{seat: m.Seat, start: len(j.b)})
+		j.runs = append(j.runs, legalRun{seat: seat, start: len(j.b)})
 		n++
 	}
-	j.b = appendLegal(j.b, m)
+	j.b = append(j.b, json...)
 	j.runs[n-1].end = len(j.b)
 	j.n++
 }

@@ -48,11 +48,11 @@ type Rules interface {
 // for the answer's (host.Reuse). The legal moves and the board may come
 // back packed, the View's Legal and Board then nil (host.PackedLegal,
 // host.PackedBoard). each, when the legal moves come back packed, is called
-// with every one of them as the answer is checked (host.EachLegal): the
-// room encodes the seat to move's list once, as it is read; it drops what
-// it made when the call fails.
+// with every one's seat and JSON (as json.Marshal writes the LegalMove) as
+// the answer is checked (host.EachLegalJSON): the room keeps the seat to
+// move's list as it is read; it drops what it kept when the call fails.
 type LeanRules interface {
-	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(m *sdk.LegalMove)) (sdk.State, sdk.View, Packed, error)
+	PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(seat sdk.Seat, json []byte)) (sdk.State, sdk.View, Packed, error)
 }
 
 // Packed is the parts of a View that the rules kept packed: those not nil

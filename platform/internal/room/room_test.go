@@ -482,6 +482,13 @@ func TestMoveEventsCarryBoardChanges(t *testing.T) {
 	})
 }
 
+// The test rules are LeanRules: a change of its signature must not turn
+// the lean path off in these tests unnoticed.
+var (
+	_ LeanRules = (*reusingRules)(nil)
+	_ LeanRules = (*packingRules)(nil)
+)
+
 // reusingRules is LeanRules answering as host.Reuse does: the board and the
 // legal moves are written into the spare's arrays where they fit.
 type reusingRules struct {
@@ -489,7 +496,7 @@ type reusingRules struct {
 	reused int
 }
 
-func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, _ func(*sdk.LegalMove)) (sdk.State, sdk.View, Packed, error) {
+func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, _ func(sdk.Seat, []byte)) (sdk.State, sdk.View, Packed, error) {
 	st, v, err := r.Play(ctx, variant, s, seat, m)
 	if err != nil {
 		return st, v, Packed{}, err
@@ -506,7 +513,8 @@ func (r *reusingRules) PlayFrom(ctx context.Context, variant string, s sdk.State
 // packingRules is LeanRules answering as host.PackedLegal and
 // host.PackedBoard do: the legal moves in a LegalList, the board in a
 // Board, the View's Legal and Board nil. With legalOnly, the board stays
-// plain. With each, it calls each with every move as host.EachLegal does;
+// plain. With each, it calls each with every move as host.EachLegalJSON
+// does;
 // eachCalls counts the calls of the lists' Each.
 type packingRules struct {
 	Rules
@@ -516,16 +524,19 @@ type packingRules struct {
 	eachCalls int
 }
 
-func (r *packingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(*sdk.LegalMove)) (sdk.State, sdk.View, Packed, error) {
+func (r *packingRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(sdk.Seat, []byte)) (sdk.State, sdk.View, Packed, error) {
 	st, v, err := r.Play(ctx, variant, s, seat, m)
 	if err != nil {
 		return st, v, Packed{}, err
 	}
 	v.History = v.History[min(historyFrom, len(v.History)):]
 	if r.each {
-		for i := range v.Legal {
-			m := v.Legal[i]
-			each(&m)
+		for _, m := range v.Legal {
+			js, err := json.Marshal(m)
+			if err != nil {
+				return nil, sdk.View{}, Packed{}, err
+			}
+			each(m.Seat, js)
 		}
 	}
 	p := Packed{Legal: countedLegal{sliceLegal(v.Legal), &r.eachCalls}}

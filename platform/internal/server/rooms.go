@@ -43,7 +43,7 @@ var _ room.LeanRules = roomRules{}
 
 // PlayFrom is the lean Play of room.LeanRules: the View's History from entry
 // historyFrom on only, its legal moves and board packed.
-func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(m *sdk.LegalMove)) (sdk.State, sdk.View, room.Packed, error) {
+func (r roomRules) PlayFrom(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, historyFrom int, spare *sdk.View, each func(seat sdk.Seat, json []byte)) (sdk.State, sdk.View, room.Packed, error) {
 	p := playCalls.Get().(*playCall)
 	p.variant, p.s, p.seat, p.m, p.historyFrom, p.spare, p.each = variant, s, seat, m, historyFrom, spare, each
 	err := r.g.Call(ctx, variant, "play", p.fn)
@@ -76,7 +76,7 @@ type playCall struct {
 	m           sdk.Move
 	historyFrom int
 	spare       *sdk.View
-	each        func(m *sdk.LegalMove) // host.EachLegal's
+	each        func(seat sdk.Seat, json []byte) // host.EachLegalJSON's
 	st          sdk.State
 	v           sdk.View
 	legal       host.LegalList // the View's legal moves, packed (host.PackedLegal)
@@ -91,7 +91,7 @@ var playCalls = sync.Pool{New: func() any {
 }}
 
 func (p *playCall) play(ctx context.Context, c *host.Conn) (err error) {
-	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare), host.PackedLegal(&p.legal), host.EachLegal(p.each), host.PackedBoard(&p.board))
+	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare), host.PackedLegal(&p.legal), host.EachLegalJSON(p.each), host.PackedBoard(&p.board))
 	return err
 }
 

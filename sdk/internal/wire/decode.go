@@ -39,13 +39,13 @@ type Packed struct {
 }
 
 // Keep names the parts of a View DecodeGamePacked leaves packed. With
-// Legal, EachLegal (when not nil) is called with each move as the list is
-// checked, so that a caller that encodes them reads the list once; it is
-// called before the answer has been wholly checked, so what it makes of
-// an answer that fails must be dropped. m is reused between calls.
+// Legal, EachJSON (when not nil) is called with each move's JSON as the
+// list is checked, so that a caller that sends them reads the list once;
+// it is called before the answer has been wholly checked, so what it
+// makes of an answer that fails must be dropped.
 type Keep struct {
 	Legal, Board bool
-	EachLegal    func(m *sdk.LegalMove)
+	EachJSON     EachJSON
 }
 
 // DecodeGamePacked is DecodeGame leaving the parts keep names packed: the
@@ -66,7 +66,7 @@ func decodeGame(b []byte, spare *sdk.View, keep Keep) (st sdk.State, v sdk.View,
 		decoders.Put(d)
 	}()
 	d.s = string(b)
-	d.keepLegal, d.keepBoard, d.eachLegal = keep.Legal, keep.Board, keep.EachLegal
+	d.keepLegal, d.keepBoard, d.eachJSON = keep.Legal, keep.Board, keep.EachJSON
 	if spare != nil {
 		d.cells, d.legal = spare.Board[:0], spare.Legal[:0]
 	}
@@ -118,7 +118,7 @@ type gameDecoder struct {
 	// keepLegal, keepBoard: the legal moves, the board stay packed, in
 	// packed.
 	keepLegal, keepBoard bool
-	eachLegal            func(m *sdk.LegalMove)
+	eachJSON             EachJSON
 	packed               Packed
 }
 
@@ -515,7 +515,7 @@ func (d *gameDecoder) finish() error {
 		return err
 	}
 	if d.keepLegal {
-		d.packed.Legal, d.packed.NLegal, err = keepLegal(d.hasLegal, d.packedLegal, d.legal[:d.plainLgl], d.eachLegal)
+		d.packed.Legal, d.packed.NLegal, err = keepLegal(d.hasLegal, d.packedLegal, d.legal[:d.plainLgl], d.eachJSON)
 	} else {
 		v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves")
 	}
@@ -545,16 +545,15 @@ func keepPacked[T any](hasPacked bool, packed string, plain []T,
 }
 
 // keepLegal is keepPacked for the legal moves, calling each (when not nil)
-// with every move of the list, as CheckLegal reads a packed one.
-func keepLegal(hasPacked bool, packed string, plain []sdk.LegalMove, each func(m *sdk.LegalMove)) (string, int, error) {
+// with every move's JSON: as the packed list is checked, or, for a list
+// sent plain, from the list it was packed into.
+func keepLegal(hasPacked bool, packed string, plain []sdk.LegalMove, each EachJSON) (string, int, error) {
 	if each == nil {
 		return keepPacked(hasPacked, packed, plain, CheckLegal, PackLegal, "legal moves")
 	}
-	s, n, err := keepPacked(hasPacked, packed, plain, func(s string) (int, error) { return checkLegal(s, each) }, PackLegal, "legal moves")
+	s, n, err := keepPacked(hasPacked, packed, plain, func(s string) (int, error) { return checkLegalJSON(s, each) }, PackLegal, "legal moves")
 	if err == nil && !hasPacked {
-		for i := range plain {
-			each(&plain[i])
-		}
+		err = EachLegalJSON(s, each)
 	}
 	return s, n, err
 }

@@ -438,19 +438,12 @@ func (u *unpacker) legal(m *sdk.LegalMove) {
 
 // CheckLegal checks a packed legal list as UnpackLegal reads it, without
 // keeping a move, and returns how many it holds.
-func CheckLegal(s string) (int, error) { return checkLegal(s, nil) }
-
-// checkLegal is CheckLegal calling each (when not nil) with every move read
-// whole, before the rest of the list is checked.
-func checkLegal(s string, each func(m *sdk.LegalMove)) (int, error) {
+func CheckLegal(s string) (int, error) {
 	u := &unpacker{s: s}
 	n := u.count(10)
 	var m sdk.LegalMove
 	for i := 0; i < n && u.err == nil; i++ {
 		u.legal(&m)
-		if each != nil && u.err == nil {
-			each(&m)
-		}
 	}
 	if err := u.end(); err != nil {
 		return 0, err

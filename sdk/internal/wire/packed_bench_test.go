@@ -148,3 +148,20 @@ func BenchmarkBoardChanges(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheckLegalJSON is what a room's host does with a packed legal
+// list when it arrives: checked, each move written as JSON for the seat to
+// move.
+func BenchmarkCheckLegalJSON(b *testing.B) {
+	v := shogiLikeView()
+	p, _ := PackLegal(v.Legal)
+	s := string(p)
+	var out []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		out = out[:0]
+		if _, err := checkLegalJSON(s, func(_ sdk.Seat, js []byte) { out = append(out, js...) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

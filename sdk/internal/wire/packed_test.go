@@ -144,12 +144,21 @@ func FuzzUnpack(f *testing.F) {
 			checkBoardChanges(t, string(board), string(b))
 			checkBoardChanges(t, string(b), string(board))
 		}
-		// CheckLegal accepts what UnpackLegal does, and EachLegal reads
-		// the same moves.
+		// CheckLegal and checkLegalJSON accept what UnpackLegal does,
+		// EachLegal reads the same moves, and checkLegalJSON writes them
+		// as json.Marshal does.
 		m, err := UnpackLegal(b)
 		n, cerr := CheckLegal(string(b))
 		if (err == nil) != (cerr == nil) {
 			t.Fatalf("moves %x: UnpackLegal %v, CheckLegal %v", b, err, cerr)
+		}
+		var js []string
+		nj, jerr := checkLegalJSON(string(b), func(_ sdk.Seat, j []byte) { js = append(js, string(j)) })
+		if (err == nil) != (jerr == nil) {
+			t.Fatalf("moves %x: UnpackLegal %v, checkLegalJSON %v", b, err, jerr)
+		}
+		if want := marshalEach(m); err == nil && (nj != len(m) || !slices.Equal(js, want)) {
+			t.Fatalf("moves %x: checkLegalJSON %d %q; json.Marshal %q", b, nj, js, want)
 		}
 		if err == nil {
 			var each []sdk.LegalMove
