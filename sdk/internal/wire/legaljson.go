@@ -29,7 +29,11 @@ func checkLegalJSON(s string, each EachJSON) (int, error) {
 	u := &unpacker{s: s}
 	n := u.count(10)
 	b := jsonScratch.Get().(*[]byte)
-	defer jsonScratch.Put(b)
+	defer func() {
+		if cap(*b) <= maxJSONScratch { // (a huge text is not kept)
+			jsonScratch.Put(b)
+		}
+	}()
 	for i := 0; i < n && u.err == nil; i++ {
 		seat, js := u.legalJSON((*b)[:0])
 		*b = js
@@ -51,7 +55,10 @@ func EachLegalJSON(s string, each EachJSON) error {
 	return err
 }
 
-// jsonScratch holds the buffer one move's JSON is written in.
+// jsonScratch holds the buffer one move's JSON is written in, given back
+// to it up to maxJSONScratch bytes.
+const maxJSONScratch = 4 << 10
+
 var jsonScratch = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // legalJSON reads one move as legal does and appends its JSON to b, the
