@@ -435,7 +435,7 @@ func (o *callOptions) pack(v *sdk.View) error {
 	}
 	if o.legal != nil {
 		if o.each != nil {
-			if err := wire.EachLegalJSON(string(legal), o.each); err != nil {
+			if _, err := wire.CheckLegalJSON(string(legal), o.each); err != nil {
 				return err
 			}
 		}

@@ -551,9 +551,9 @@ func keepLegal(hasPacked bool, packed string, plain []sdk.LegalMove, each EachJS
 	if each == nil {
 		return keepPacked(hasPacked, packed, plain, CheckLegal, PackLegal, "legal moves")
 	}
-	s, n, err := keepPacked(hasPacked, packed, plain, func(s string) (int, error) { return checkLegalJSON(s, each) }, PackLegal, "legal moves")
+	s, n, err := keepPacked(hasPacked, packed, plain, func(s string) (int, error) { return CheckLegalJSON(s, each) }, PackLegal, "legal moves")
 	if err == nil && !hasPacked {
-		err = EachLegalJSON(s, each)
+		_, err = CheckLegalJSON(s, each)
 	}
 	return s, n, err
 }

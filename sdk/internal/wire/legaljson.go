@@ -14,7 +14,7 @@ import (
 // encoding/json writes each sdk.LegalMove. Unpacking a packed move into a
 // LegalMove, its strings checked for UTF-8, and then encoding that
 // LegalMove read every text twice and wrote every field twice: a tenth of
-// the host's CPU per move. checkLegalJSON reads a packed list once and
+// the host's CPU per move. CheckLegalJSON reads a packed list once and
 // writes each move's JSON as it goes, checking each text while it copies
 // it.
 
@@ -23,14 +23,14 @@ import (
 // json is valid only during the call.
 type EachJSON = func(seat sdk.Seat, json []byte)
 
-// checkLegalJSON is CheckLegal calling each with every move's JSON, the
+// CheckLegalJSON is CheckLegal calling each with every move's JSON, the
 // move read whole, before the rest of the list is checked.
-func checkLegalJSON(s string, each EachJSON) (int, error) {
+func CheckLegalJSON(s string, each EachJSON) (int, error) {
 	u := &unpacker{s: s}
 	n := u.count(10)
 	b := jsonScratch.Get().(*[]byte)
 	defer func() {
-		if cap(*b) <= maxJSONScratch { // (a huge text is not kept)
+		if cap(*b) <= maxJSONScratch {
 			jsonScratch.Put(b)
 		}
 	}()
@@ -47,18 +47,11 @@ func checkLegalJSON(s string, each EachJSON) (int, error) {
 	return n, nil
 }
 
-// EachLegalJSON calls each with the JSON of every move of s, a packed
-// list CheckLegal accepted (the host's path for a list the plugin sent
-// unpacked, packed first).
-func EachLegalJSON(s string, each EachJSON) error {
-	_, err := checkLegalJSON(s, each)
-	return err
-}
-
-// jsonScratch holds the buffer one move's JSON is written in, given back
-// to it up to maxJSONScratch bytes.
+// maxJSONScratch bounds the buffer jsonScratch keeps (a huge text is not
+// kept).
 const maxJSONScratch = 4 << 10
 
+// jsonScratch holds the buffer one move's JSON is written in.
 var jsonScratch = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // legalJSON reads one move as legal does and appends its JSON to b, the

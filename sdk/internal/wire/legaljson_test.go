@@ -30,7 +30,7 @@ var jsonTexts = []string{"", "7g7f", "▲７六歩", "▲同　角", "帥五平�
 	"a\u2028b", "\u2029", "é", "😀 mate", "tab\there", "nul\x00", "\x7f", `quote"`, `back\slash`,
 	"<b>&amp;</b>", "☗☖▲△", "\u2027\u202a", "ｱ", "\uffff", "ﾟ", "x\u00a0y"}
 
-// checkLegalJSON writes each move as json.Marshal writes the LegalMove
+// CheckLegalJSON writes each move as json.Marshal writes the LegalMove
 // UnpackLegal reads, for texts that take every path of its quoting.
 func TestLegalJSONIsMarshal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -48,14 +48,14 @@ func TestLegalJSONIsMarshal(t *testing.T) {
 		}
 		var got []string
 		var seats []sdk.Seat
-		n, err := checkLegalJSON(string(b), func(seat sdk.Seat, js []byte) {
+		n, err := CheckLegalJSON(string(b), func(seat sdk.Seat, js []byte) {
 			got, seats = append(got, string(js)), append(seats, seat)
 		})
 		if err != nil || n != len(moves) {
 			t.Fatalf("%+v: %d moves, %v", moves, n, err)
 		}
 		if want := marshalEach(moves); !slices.Equal(got, want) {
-			t.Fatalf("checkLegalJSON\n%q\njson.Marshal\n%q", got, want)
+			t.Fatalf("CheckLegalJSON\n%q\njson.Marshal\n%q", got, want)
 		}
 		for i, m := range moves {
 			if seats[i] != m.Seat {
@@ -80,9 +80,9 @@ func TestLegalJSONRefusesBadUTF8(t *testing.T) {
 			t.Fatal("the text was not found in the packed move")
 		}
 		_, cerr := CheckLegal(s)
-		_, jerr := checkLegalJSON(s, func(sdk.Seat, []byte) {})
+		_, jerr := CheckLegalJSON(s, func(sdk.Seat, []byte) {})
 		if cerr == nil || jerr == nil {
-			t.Errorf("text %q: CheckLegal %v, checkLegalJSON %v; want both to fail", bad, cerr, jerr)
+			t.Errorf("text %q: CheckLegal %v, CheckLegalJSON %v; want both to fail", bad, cerr, jerr)
 		}
 	}
 }

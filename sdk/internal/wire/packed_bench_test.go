@@ -160,7 +160,7 @@ func BenchmarkCheckLegalJSON(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out = out[:0]
-		if _, err := checkLegalJSON(s, func(_ sdk.Seat, js []byte) { out = append(out, js...) }); err != nil {
+		if _, err := CheckLegalJSON(s, func(_ sdk.Seat, js []byte) { out = append(out, js...) }); err != nil {
 			b.Fatal(err)
 		}
 	}

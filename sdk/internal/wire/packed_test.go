@@ -144,8 +144,8 @@ func FuzzUnpack(f *testing.F) {
 			checkBoardChanges(t, string(board), string(b))
 			checkBoardChanges(t, string(b), string(board))
 		}
-		// CheckLegal and checkLegalJSON accept what UnpackLegal does,
-		// EachLegal reads the same moves, and checkLegalJSON writes them
+		// CheckLegal and CheckLegalJSON accept what UnpackLegal does,
+		// EachLegal reads the same moves, and CheckLegalJSON writes them
 		// as json.Marshal does.
 		m, err := UnpackLegal(b)
 		n, cerr := CheckLegal(string(b))
@@ -153,12 +153,12 @@ func FuzzUnpack(f *testing.F) {
 			t.Fatalf("moves %x: UnpackLegal %v, CheckLegal %v", b, err, cerr)
 		}
 		var js []string
-		nj, jerr := checkLegalJSON(string(b), func(_ sdk.Seat, j []byte) { js = append(js, string(j)) })
+		nj, jerr := CheckLegalJSON(string(b), func(_ sdk.Seat, j []byte) { js = append(js, string(j)) })
 		if (err == nil) != (jerr == nil) {
-			t.Fatalf("moves %x: UnpackLegal %v, checkLegalJSON %v", b, err, jerr)
+			t.Fatalf("moves %x: UnpackLegal %v, CheckLegalJSON %v", b, err, jerr)
 		}
 		if want := marshalEach(m); err == nil && (nj != len(m) || !slices.Equal(js, want)) {
-			t.Fatalf("moves %x: checkLegalJSON %d %q; json.Marshal %q", b, nj, js, want)
+			t.Fatalf("moves %x: CheckLegalJSON %d %q; json.Marshal %q", b, nj, js, want)
 		}
 		if err == nil {
 			var each []sdk.LegalMove
