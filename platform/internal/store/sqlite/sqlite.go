@@ -449,20 +449,25 @@ func (s *Store) flushLast() {
 // commit, given the size and duration of the last one: nothing while the
 // store is quiet (a lone move is committed at once), and while groups
 // form by themselves (at least groupAt appends arrived during a commit)
-// twice as long as one commit takes, up to maxDelay. A commit's cost is
-// mostly fixed (its pages and system calls), so bigger groups cost less
-// per append: at 1000 rooms and ~12,000 moves/s a commit takes ~1.7 ms,
-// and waiting twice that rather than once took the writer's CPU from ~11
-// to ~9.5 µs per append, for ~4 ms more on a move's round trip.
+// twice as long as one commit takes, at least minDelay and at most
+// maxDelay. A commit's cost is mostly fixed (its fsync and WAL frames:
+// ~200 µs of CPU against ~2 µs for each append in it), so bigger groups
+// cost less per append. Twice the last commit alone was too short when
+// moves come evenly spread rather than in bursts: paced at 10,000 moves/s
+// over 1000 rooms a commit took ~0.6 ms, so the writer committed ~500
+// times a second, ~20 moves each, at ~13 µs of the host's CPU a move; the
+// 3 ms floor makes it ~230 commits of ~43 moves, ~6 µs less a move, for
+// ~1.5 ms more on a move's round trip (the load command's paced runs).
 func commitDelay(prev int, last time.Duration) time.Duration {
 	if prev < groupAt {
 		return 0
 	}
-	return min(2*last, maxDelay)
+	return min(max(2*last, minDelay), maxDelay)
 }
 
 const (
 	groupAt  = 4
+	minDelay = 3 * time.Millisecond
 	maxDelay = 4 * time.Millisecond
 )
 

@@ -214,7 +214,8 @@ func TestAppendTouchesThroughTheLog(t *testing.T) {
 }
 
 // TestCommitDelay: a quiet store commits at once; under load the writer
-// waits twice as long as the last commit took, never more than maxDelay.
+// waits twice as long as the last commit took, never less than minDelay
+// nor more than maxDelay.
 func TestCommitDelay(t *testing.T) {
 	for _, c := range []struct {
 		prev int
@@ -224,7 +225,8 @@ func TestCommitDelay(t *testing.T) {
 		{0, time.Millisecond, 0},
 		{1, time.Millisecond, 0},
 		{groupAt - 1, time.Millisecond, 0},
-		{groupAt, 700 * time.Microsecond, 1400 * time.Microsecond},
+		{groupAt, 700 * time.Microsecond, minDelay},
+		{groupAt, 1700 * time.Microsecond, 3400 * time.Microsecond},
 		{maxBatch, time.Second, maxDelay},
 	} {
 		if got := commitDelay(c.prev, c.last); got != c.want {
