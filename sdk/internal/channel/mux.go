@@ -347,6 +347,38 @@ type lane struct {
 	// of its own in the plugin); this one is closed when its last
 	// waiting call has its answer or gives up.
 	retired bool
+	// overlap tells whether calls come often enough to be gathered.
+	overlap overlap
+}
+
+// overlap follows how often a call is sent while another is in flight: a
+// moving average over about the last eight calls, in 256ths. Past a
+// quarter, the caller that writes first waits gatherFor, so the calls
+// that come meanwhile share its write, the plugin's read and write, and
+// the reply's read. A caller that waits for each reply before the next
+// call (a lone game, a test, a replay) never finds another in flight and
+// is never made to wait. Rooms' moves are another matter: paced at 10,000
+// moves/s over 1000 rooms they came ~100 µs apart and were written one
+// by one, each waking the plugin and, with its reply, the host; gathered,
+// a write carries ~5–10 of them, and the host and the shogi plugin took
+// ~9 µs less CPU a move between them, for ~0.5–1 ms on a move's round
+// trip (the Go runtime's timers are that coarse when its threads sleep).
+type overlap int32
+
+const (
+	gatherAt  = 64 // of 256
+	gatherFor = 500 * time.Microsecond
+)
+
+// add counts one call sent, with another in flight or not, and says
+// whether calls are to be gathered now.
+func (o *overlap) add(other bool) bool {
+	sample := overlap(0)
+	if other {
+		sample = 256
+	}
+	*o += (sample - *o) / 8
+	return *o >= gatherAt
 }
 
 // call is one call waiting for its reply.
@@ -507,11 +539,19 @@ func (l *lane) send(cl *call) error {
 	binary.LittleEndian.PutUint32(cl.req[5:], cl.id)
 	l.calls[cl.id] = cl
 	l.out = append(l.out, cl.req...)
+	gather := l.overlap.add(len(l.calls) > 1)
 	if l.writing {
 		l.mu.Unlock()
 		return nil
 	}
 	l.writing = true
+	if gather {
+		// The calls that come meanwhile queue behind this one and go in
+		// the same write.
+		l.mu.Unlock()
+		time.Sleep(gatherFor)
+		l.mu.Lock()
+	}
 	buf := l.out
 	l.out, l.spare = l.spare[:0], nil
 	l.mu.Unlock()

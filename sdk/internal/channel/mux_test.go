@@ -630,3 +630,41 @@ func TestLaneReadsRepliesInAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlapGathersOnlyConcurrentCalls: a caller that waits for each
+// reply before its next call never finds another in flight and is never
+// made to wait; calls that overlap are gathered once a quarter of the
+// recent ones did, and no longer once they stop overlapping.
+func TestOverlapGathersOnlyConcurrentCalls(t *testing.T) {
+	var o overlap
+	for i := range 10000 {
+		if o.add(false) {
+			t.Fatalf("call %d gathered with none other in flight", i)
+		}
+	}
+	gathered := -1
+	for i := range 8 {
+		if o.add(true) {
+			gathered = i
+			break
+		}
+	}
+	if gathered < 0 {
+		t.Fatal("eight overlapping calls in a row were not gathered")
+	}
+	// Paced calls: one in three finds another in flight.
+	for i := range 300 {
+		o.add(i%3 == 0)
+	}
+	if !o.add(false) {
+		t.Error("a third of the calls overlapping: not gathered")
+	}
+	for i := range 32 {
+		if !o.add(false) {
+			return
+		}
+		if i == 31 {
+			t.Error("still gathering after 32 calls alone")
+		}
+	}
+}
