@@ -349,13 +349,34 @@ type lane struct {
 	retired bool
 	// overlap tells whether calls come often enough to be gathered.
 	overlap overlap
+	// While the writer gathers: gathered counts the calls queued since
+	// it began (0: not gathering), and the gatherMax-th kicks it to
+	// write at once. timer is the writer's, reused.
+	gathered int
+	kick     chan struct{}
+	timer    *time.Timer
+}
+
+// gather waits for gatherFor, or until gatherMax calls are queued. Only the
+// writer calls it.
+func (l *lane) gather() {
+	if l.timer == nil {
+		l.timer = time.NewTimer(gatherFor)
+	} else {
+		l.timer.Reset(gatherFor)
+	}
+	select {
+	case <-l.timer.C:
+	case <-l.kick:
+		l.timer.Stop()
+	}
 }
 
 // overlap follows how often a call is sent while another is in flight: a
 // moving average over about the last eight calls, in 256ths. Past a
-// quarter, the caller that writes first waits gatherFor, so the calls
-// that come meanwhile share its write, the plugin's read and write, and
-// the reply's read. A caller that waits for each reply before the next
+// quarter, the caller that writes first waits gatherFor, or until
+// gatherMax calls are queued, so the calls that come meanwhile share its
+// write, the plugin's read and write, and the reply's read. A caller that waits for each reply before the next
 // call (a lone game, a test, a replay) never finds another in flight and
 // is never made to wait. Rooms' moves are another matter: paced at 10,000
 // moves/s over 1000 rooms they came ~100 µs apart and were written one
@@ -368,6 +389,7 @@ type overlap int32
 const (
 	gatherAt  = 64 // of 256
 	gatherFor = 500 * time.Microsecond
+	gatherMax = 16
 )
 
 // add counts one call sent, with another in flight or not, and says
@@ -462,7 +484,7 @@ func (ch *Lane) dial(ctx context.Context) (*lane, error) {
 		c.Close()
 		return nil, err
 	}
-	l := &lane{owner: ch, c: c, calls: make(map[uint32]*call), fr: newFrameReader(c)}
+	l := &lane{owner: ch, c: c, calls: make(map[uint32]*call), fr: newFrameReader(c), kick: make(chan struct{}, 1)}
 	if sc, ok := c.(syscall.Conn); ok && canTryWrite && !ch.viaGoroutine {
 		l.raw, _ = sc.SyscallConn()
 	}
@@ -541,6 +563,12 @@ func (l *lane) send(cl *call) error {
 	l.out = append(l.out, cl.req...)
 	gather := l.overlap.add(len(l.calls) > 1)
 	if l.writing {
+		if l.gathered++; l.gathered == gatherMax {
+			select {
+			case l.kick <- struct{}{}:
+			default:
+			}
+		}
 		l.mu.Unlock()
 		return nil
 	}
@@ -548,9 +576,15 @@ func (l *lane) send(cl *call) error {
 	if gather {
 		// The calls that come meanwhile queue behind this one and go in
 		// the same write.
+		l.gathered = 1
 		l.mu.Unlock()
-		time.Sleep(gatherFor)
+		l.gather()
 		l.mu.Lock()
+		l.gathered = 0
+		select {
+		case <-l.kick: // one that came as the time ran out
+		default:
+		}
 	}
 	buf := l.out
 	l.out, l.spare = l.spare[:0], nil
