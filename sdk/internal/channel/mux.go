@@ -563,10 +563,12 @@ func (l *lane) send(cl *call) error {
 	l.out = append(l.out, cl.req...)
 	gather := l.overlap.add(len(l.calls) > 1)
 	if l.writing {
-		if l.gathered++; l.gathered == gatherMax {
-			select {
-			case l.kick <- struct{}{}:
-			default:
+		if l.gathered > 0 {
+			if l.gathered++; l.gathered == gatherMax {
+				select {
+				case l.kick <- struct{}{}:
+				default:
+				}
 			}
 		}
 		l.mu.Unlock()

@@ -90,7 +90,9 @@ func TestLaneCalls(t *testing.T) {
 	}
 }
 
-// TestLaneConcurrentCalls: many callers at once, each reply to its caller.
+// TestLaneConcurrentCalls: many callers at once, each reply to its caller
+// (and calls gathered, the sixteenth queued waking the writer: 64 callers
+// overlap).
 func TestLaneConcurrentCalls(t *testing.T) {
 	ch, _ := startEcho(t)
 	var wg sync.WaitGroup
