@@ -26,7 +26,8 @@ import (
 // one connection and whoever finds nobody writing writes everything queued
 // in one system call (a leader flush: no writer goroutine to wake; what the
 // socket does not take at once is left to a goroutine, so no caller waits
-// in a write). Whoever holds the reader's role reads the replies, many a
+// in a write); while calls overlap it first waits a little for more (see
+// overlap). Whoever holds the reader's role reads the replies, many a
 // read, and hands each to its caller: a caller alone reads its own (no
 // goroutine in between, as on a connection of its own), and while several
 // wait a goroutine reads for them all (see readFor). The plugin reads every
@@ -376,14 +377,15 @@ func (l *lane) gather() {
 // moving average over about the last eight calls, in 256ths. Past a
 // quarter, the caller that writes first waits gatherFor, or until
 // gatherMax calls are queued, so the calls that come meanwhile share its
-// write, the plugin's read and write, and the reply's read. A caller that waits for each reply before the next
-// call (a lone game, a test, a replay) never finds another in flight and
-// is never made to wait. Rooms' moves are another matter: paced at 10,000
-// moves/s over 1000 rooms they came ~100 µs apart and were written one
-// by one, each waking the plugin and, with its reply, the host; gathered,
-// a write carries ~5–10 of them, and the host and the shogi plugin took
-// ~9 µs less CPU a move between them, for ~0.5–1 ms on a move's round
-// trip (the Go runtime's timers are that coarse when its threads sleep).
+// write, the plugin's read and write, and the reply's read. A caller that
+// waits for each reply before its next call (a lone game, a test, a
+// replay) never finds another in flight and is never made to wait. Rooms'
+// moves are another matter: paced at 10,000 moves/s over 1000 rooms they
+// came ~100 µs apart and were written one by one, each waking the plugin
+// and, with its reply, the host; gathered, a write carries ~5–10 of them,
+// and the host and the shogi plugin took ~9 µs less CPU a move between
+// them, for ~0.5–1 ms on a move's round trip (the Go runtime's timers are
+// that coarse when its threads sleep).
 type overlap int32
 
 const (
