@@ -350,8 +350,8 @@ type lane struct {
 	retired bool
 	// overlap tells whether calls come often enough to be gathered.
 	overlap overlap
-	// While the writer gathers: gathered counts the calls queued since
-	// it began (0: not gathering), and the gatherMax-th kicks it to
+	// While the writer gathers: gathered counts the calls queued, its
+	// own included (0: not gathering), and the gatherMax-th kicks it to
 	// write at once. timer is the writer's, reused.
 	gathered int
 	kick     chan struct{}
