@@ -19,6 +19,39 @@ func checkPlayRequest(t *testing.T, b []byte) {
 	if errGot == nil && (got.State == nil) != (want.State == nil) {
 		t.Fatalf("%x: state %v, protobuf %v", b, got.State, want.State)
 	}
+	if errWant == nil {
+		checkPlayEncoded(t, &want)
+	}
+}
+
+// checkPlayEncoded fails unless AppendEncoded writes r as proto.Marshal
+// does, after what the buffer held.
+func checkPlayEncoded(t *testing.T, r *PlayRequest) {
+	t.Helper()
+	want, errWant := proto.Marshal(r)
+	got, errGot := r.AppendEncoded([]byte("head"))
+	if (errGot == nil) != (errWant == nil) || errGot == nil && string(got) != "head"+string(want) {
+		t.Fatalf("%v: encoded %x (%v), protobuf %x (%v)", r, got, errGot, want, errWant)
+	}
+}
+
+// TestPlayEncodedIsProtobufs: every field alone and together, negative
+// numbers, an empty state, unknown fields and a bad text are written as
+// proto.Marshal writes them.
+func TestPlayEncodedIsProtobufs(t *testing.T) {
+	withUnknown := &PlayRequest{Move: "7g7f"}
+	withUnknown.ProtoReflect().SetUnknown(protowire.AppendVarint(protowire.AppendTag(nil, 9, protowire.VarintType), 3))
+	for _, r := range []*PlayRequest{
+		{},
+		{Variant: "shogi", State: []byte("BNM\x01state"), Seat: 1, Move: "7g7f", HistoryFrom: 160, Packed: true},
+		{Seat: -1, HistoryFrom: -5},
+		{State: []byte{}},
+		{Move: "\xff"},
+		{Variant: "\xffshogi"},
+		withUnknown,
+	} {
+		checkPlayEncoded(t, r)
+	}
 }
 
 func playRequestSeeds() [][]byte {
@@ -46,4 +79,19 @@ func FuzzDecodePlayRequest(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(checkPlayRequest)
+}
+
+func BenchmarkPlayRequestEncode(b *testing.B) {
+	r := &PlayRequest{Variant: "shogi", State: make([]byte, 120), Seat: 1, Move: "7g7f", HistoryFrom: 60, Packed: true}
+	buf := make([]byte, 0, 512)
+	b.Run("protobuf", func(b *testing.B) {
+		for b.Loop() {
+			buf, _ = proto.MarshalOptions{}.MarshalAppend(buf[:0], r)
+		}
+	})
+	b.Run("AppendEncoded", func(b *testing.B) {
+		for b.Loop() {
+			buf, _ = r.AppendEncoded(buf[:0])
+		}
+	})
 }
