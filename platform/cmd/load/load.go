@@ -66,7 +66,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	fs.Int64Var(&o.maxMoves, "moves", 5_000_000, "stop after this many confirmed moves, if sooner")
 	fs.Float64Var(&o.rate, "rate", 0, "moves/s offered over all rooms: each room's next move is due rooms/rate seconds after its last was due (0: closed loop, each room's next move sent as soon as the last is acknowledged)")
 	fs.IntVar(&o.maxPly, "max-ply", 160, "the player to move resigns at this ply (then a new round by consent), so games keep a realistic length")
-	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs first (0: skip)")
+	fs.DurationVar(&o.ref, "ref", 2*time.Second, "how long the reference (a bare loopback WebSocket echo) runs, before the rooms play and again after (0: skip)")
 	fs.IntVar(&o.parallel, "parallel", 32, "rooms created and connected at once while setting up")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
 	fs.StringVar(&o.allocProf, "allocprofile", "", "write where the started host allocated over its whole run here (BANMEN_ALLOCPROFILE; read with -sample_index=alloc_space)")
@@ -114,9 +114,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var echo float64
+	refConns := min(o.rooms, 1000) * 2
+	var before, after echoFigures
 	if o.ref > 0 {
-		if echo, err = echoRate(ctx, min(o.rooms, 1000)*2, o.ref); err != nil {
+		if before, err = echo(ctx, refConns, o.ref); err != nil {
 			return fmt.Errorf("reference: %w", err)
 		}
 	}
@@ -219,6 +220,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return nil
 	})
+	if o.ref > 0 {
+		if after, err = echo(ctx, refConns, o.ref); err != nil {
+			return fmt.Errorf("reference after the rooms: %w", err)
+		}
+	}
 
 	var rtts, fromDue []time.Duration
 	errs := map[string]int{}
@@ -242,8 +248,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	out("load: %d rooms of %s (2 players each) for %s over loopback, %s", o.rooms, o.variant, elapsed.Round(time.Millisecond), base)
-	if echo > 0 {
-		out("reference: bare WebSocket echo on loopback (%d connections, in this process): %.0f messages/s", min(o.rooms, 1000)*2, echo)
+	if o.ref > 0 {
+		out("reference:           bare WebSocket echo on loopback (%d connections, in this process): before the rooms %.0f messages/s, %s of CPU a message; after %.0f/s, %s",
+			refConns, before.rate, perMove(before.cpu, 1), after.rate, perMove(after.cpu, 1))
 	}
 	if o.rate > 0 {
 		out("offered:             %.0f moves/s over %d rooms (each room's next move due every %s, the rooms' phases spread evenly); achieved %.0f/s; due by the end but not sent: %d",

@@ -39,7 +39,7 @@ func TestLoadSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs.String())
 	}
-	for _, want := range []string{"confirmed moves:", "move round trip:", "server CPU per move:", "memory per idle room:",
+	for _, want := range []string{"reference:", "confirmed moves:", "move round trip:", "server CPU per move:", "memory per idle room:",
 		"errors:              0", "4 of 4 rooms with every client on the server's version"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the output lacks %q", want)
