@@ -3,18 +3,19 @@
 // commits the appends of many rooms in one transaction (group commit), and
 // read through a small pool of reader connections.
 //
-// The log is kept in commit order (table log, by seq), each action pointing
-// at its room's previous one: a group commit dirties the log's last pages,
-// not a page per room, and a group's plain appends are a few multi-row
-// INSERTs (appendMany). A room's actions are read by walking back from its
-// head: its version, last action and that action's time.
+// The log is kept in commit order (table log, by seq), and its unique index
+// on (room, version) is the arbiter of every append: a second action at the
+// same version of a room is refused by the database, whoever writes it (this
+// store, a second store or process on the same file). A room's actions and
+// head (its version, last action and that action's time) are read through
+// that index.
 //
-// The writer keeps the heads of the rooms it appends to in memory and
-// arbitrates there (an append must name the version after its room's
-// head); it writes them to table heads about once a second (flush), with
-// the log's seq they are complete up to (table heads_seq). Open rolls the
-// heads forward from the log rows above that mark, so a crash between two
-// flushes loses no head: the log is the truth, the table a checkpoint.
+// The writer keeps the versions of the rooms it appended to in memory, to
+// check an append without a query. That cache is a fast path, never the
+// arbiter: it is dropped whenever another connection has written the file
+// (PRAGMA data_version), a refusal it makes is checked against the log
+// before it is answered, and an insert the index refuses is a conflict, after
+// which the room's head is read from the log again.
 //
 // It must never hold a seat key (only hashes) and never interpret a move.
 package sqlite
@@ -26,12 +27,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/banmen/banmen/platform/internal/store"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
@@ -110,6 +109,51 @@ DROP TABLE actions;
 CREATE TABLE heads_seq (seq INTEGER NOT NULL) STRICT;
 INSERT INTO heads_seq(seq) SELECT COALESCE(MAX(seq), 0) FROM log;
 `,
+	// 4: the database arbitrates again. The log gets a unique index on
+	// (room, version), so that a second action at a room's version is
+	// refused by SQLite itself, whoever writes it, and a trigger refuses an
+	// action that does not follow its room's last one (a gap) or names no
+	// room; the heads and their checkpoint go (a room's head is read through
+	// the index), and so does prev, which only the walk back from a head
+	// read. Before it runs, migrate checks that the log holds no version
+	// twice (noTwice): it fails then, naming the rows, and changes nothing.
+	4: `
+CREATE UNIQUE INDEX log_room_version ON log(room, version);
+CREATE TRIGGER log_follows BEFORE INSERT ON log
+	WHEN NOT EXISTS (SELECT 1 FROM rooms WHERE id = NEW.room)
+		OR (NEW.version <> 1 AND NOT EXISTS (SELECT 1 FROM log WHERE room = NEW.room AND version = NEW.version - 1))
+	BEGIN SELECT RAISE(ABORT, 'log: not the next version of an existing room'); END;
+DROP TABLE heads;
+DROP TABLE heads_seq;
+ALTER TABLE log DROP COLUMN prev;
+`,
+}
+
+// before are the checks a migration needs to pass before it runs, in its
+// transaction; an error leaves the file as it was.
+var before = map[int]func(tx *sql.Tx) error{4: noTwice}
+
+// noTwice fails when the log holds two actions at the same version of a
+// room (something only a second writer or a bug could have left, before
+// migration 4 made the database refuse them). It drops nothing: which of
+// the two a room keeps is for its operator to decide.
+func noTwice(tx *sql.Tx) error {
+	var pairs int64
+	if err := tx.QueryRow(`SELECT COUNT(*) FROM (SELECT 1 FROM log GROUP BY room, version HAVING COUNT(*) > 1)`).Scan(&pairs); err != nil {
+		return err
+	}
+	if pairs == 0 {
+		return nil
+	}
+	var room string
+	var version, rows int64
+	if err := tx.QueryRow(`SELECT room, version, COUNT(*) FROM log GROUP BY room, version HAVING COUNT(*) > 1
+		ORDER BY room, version LIMIT 1`).Scan(&room, &version, &rows); err != nil {
+		return err
+	}
+	return fmt.Errorf("the log holds %d (room, version) pairs more than once (the first: room %q version %d, %d rows; "+
+		"SELECT room, version, seq FROM log WHERE (room, version) IN (SELECT room, version FROM log GROUP BY room, version HAVING COUNT(*) > 1) lists them): "+
+		"the unique index cannot be made; nothing was changed or dropped, remove the extra rows by hand and start again", pairs, room, version, rows)
 }
 
 // maxBatch bounds how many appends share one transaction.
@@ -129,52 +173,30 @@ type Store struct {
 	// The statements of every append, prepared once on the writer
 	// connection: parsing them for each action cost as much CPU as running
 	// them (the load test's profile).
-	savepoint, release, headGet, flushMany, flushOne, mark *sql.Stmt
+	savepoint, release, headGet, dataVersion *sql.Stmt
 	// insertRows[k] appends 1<<k actions (appendRowsSQL); [0] one alone.
 	insertRows [rowsStmts]*sql.Stmt
 	// The writer's scratch space, kept between batches.
-	plain []int
-	rows  []byte
-	args  []any
+	plain, todo []int
+	args        []any
 
-	// The heads the writer knows (see the package comment). heads holds
-	// committed ones: those not yet flushed to the table (dirty) and
-	// those read from it or written by the last flush (clean, dropped at
-	// the next one unless moved before it; see committed). Only the
-	// writer changes it, under hmu; readers take them under hmu.RLock.
-	hmu   sync.RWMutex
-	heads map[string]headEntry
-	// The batch's own, dropped when it does not commit: the heads it read
-	// or moved, the rooms it purged, the last seq it gave, whether it
-	// flushed.
-	txHeads   map[string]headEntry
-	txGone    map[string]bool
-	txSeq     int64
-	txFlushed bool
-	// seq is the last committed log row's; flushed when the heads were
-	// last flushed; stale that a commit failed, so seq and the heads may
-	// lag behind the file (reread at the next batch, see catchUp).
-	seq     int64
-	flushed time.Time
-	stale   bool
+	// The writer's cache of heads (see the package comment), used and
+	// changed by the writer goroutine only. heads holds each room's version
+	// as of the last commit; it is dropped when another connection wrote
+	// the file since (seen, PRAGMA data_version), when a commit fails, and
+	// when it grows past maxHeads.
+	heads map[string]int64
+	seen  int64
+	// The batch's own, dropped when it does not commit: the versions it
+	// read from the log or moved (exact: the batch holds the write lock),
+	// and the rooms it purged.
+	txHeads map[string]int64
+	txGone  map[string]bool
 }
 
-// head is a room's head: its version, its last action's seq (0: none) and
-// time (UnixNano).
-type head struct{ version, last, at int64 }
-
-// headEntry is a head the writer holds, dirty when the table's row lags.
-type headEntry struct {
-	head
-	dirty bool
-}
-
-// flushEvery is how often the writer writes its dirty heads to the table,
-// and flushAt how many heads it holds before it flushes anyway (memory).
-const (
-	flushEvery = time.Second
-	flushAt    = 1 << 14
-)
+// maxHeads bounds the heads the writer caches: past it the cache starts
+// again empty (a query per room the next time it plays).
+const maxHeads = 1 << 14
 
 var _ store.Store = (*Store)(nil)
 
@@ -222,6 +244,12 @@ func dsn(path string) string {
 	// append from ~34 to ~26 µs (BenchmarkAppendParallel).
 	q.Add("_pragma", "cache_size(-65536)")
 	q.Add("_pragma", "wal_autocheckpoint(10000)")
+	// A statement that may be refused (the log's unique index and trigger)
+	// keeps the pages it changes in a statement journal, to undo them;
+	// past 64 KiB that journal spilled to a temporary file, a write system
+	// call per page of the log's index (14% of BenchmarkAppendParallel's
+	// CPU). In memory it costs a copy.
+	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Set("_txlock", "immediate")
 	return "file:" + path + "?" + q.Encode()
 }
@@ -233,6 +261,10 @@ func readerDSN(path string) string {
 	q.Add("_pragma", "query_only(1)")
 	return "file:" + path + "?" + q.Encode()
 }
+
+// headSQL is a room's version, read through the log's index; no row when
+// the room does not exist.
+const headSQL = `SELECT IFNULL((SELECT MAX(version) FROM log WHERE room = ?1), 0) FROM rooms WHERE id = ?1`
 
 // Open opens (creating when missing) the database file at path and applies
 // the migrations it lacks.
@@ -255,17 +287,15 @@ func Open(path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(4)
 	s := &Store{w: w, r: r, reqs: make(chan *request, maxBatch), done: make(chan struct{}),
-		heads: map[string]headEntry{}, txHeads: map[string]headEntry{}, txGone: map[string]bool{}}
+		heads: map[string]int64{}, seen: -1, txHeads: map[string]int64{}, txGone: map[string]bool{}}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
 	}{
 		{&s.savepoint, `SAVEPOINT req`},
 		{&s.release, `RELEASE req`},
-		{&s.headGet, `SELECT version, last, at FROM heads WHERE room = ?`},
-		{&s.flushMany, flushManySQL},
-		{&s.flushOne, `UPDATE heads SET version = ?2, last = ?3, at = ?4 WHERE room = ?1`},
-		{&s.mark, `UPDATE heads_seq SET seq = ?`},
+		{&s.headGet, headSQL},
+		{&s.dataVersion, `PRAGMA data_version`},
 	} {
 		if *p.st, err = w.Prepare(p.sql); err != nil {
 			s.closeStmts()
@@ -283,13 +313,6 @@ func Open(path string) (*Store, error) {
 			return nil, fmt.Errorf("prepare %q: %w", q, err)
 		}
 	}
-	if s.seq, err = rollForward(w); err != nil {
-		s.closeStmts()
-		w.Close()
-		r.Close()
-		return nil, fmt.Errorf("roll the heads of %s forward: %w", path, err)
-	}
-	s.flushed = time.Now()
 	go s.writer()
 	return s, nil
 }
@@ -310,6 +333,12 @@ func migrate(db *sql.DB) error {
 		if err != nil {
 			return err
 		}
+		if check := before[v]; check != nil {
+			if err := check(tx); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migration %d: %w", v, err)
+			}
+		}
 		if _, err := tx.Exec(migrations[v]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migration %d: %w", v, err)
@@ -325,42 +354,8 @@ func migrate(db *sql.DB) error {
 	return nil
 }
 
-// rollForwardSQL moves each room's head in the table to its last log row
-// above the mark (the rows appended since the last flush).
-const rollForwardSQL = `UPDATE heads SET version = n.version, last = n.seq, at = n.at
-	FROM (SELECT room, version, seq, at FROM log
-		WHERE seq IN (SELECT MAX(seq) FROM log WHERE seq > ?1 GROUP BY room)) AS n
-	WHERE heads.room = n.room`
-
-// rollForward brings table heads up to the log (what a crash left between
-// two flushes) and returns the log's last seq.
-func rollForward(db *sql.DB) (int64, error) {
-	tx, err := db.Begin()
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	var mark, last int64
-	if err := tx.QueryRow(`SELECT seq FROM heads_seq`).Scan(&mark); err != nil {
-		return 0, err
-	}
-	if err := tx.QueryRow(`SELECT COALESCE(MAX(seq), 0) FROM log`).Scan(&last); err != nil {
-		return 0, err
-	}
-	if last == mark {
-		return last, nil
-	}
-	if _, err := tx.Exec(rollForwardSQL, mark); err != nil {
-		return 0, err
-	}
-	if _, err := tx.Exec(`UPDATE heads_seq SET seq = ?`, last); err != nil {
-		return 0, err
-	}
-	return last, tx.Commit()
-}
-
 func (s *Store) closeStmts() {
-	for _, st := range append([]*sql.Stmt{s.savepoint, s.release, s.headGet, s.flushMany, s.flushOne, s.mark}, s.insertRows[:]...) {
+	for _, st := range append([]*sql.Stmt{s.savepoint, s.release, s.headGet, s.dataVersion}, s.insertRows[:]...) {
 		if st != nil {
 			st.Close()
 		}
@@ -420,29 +415,6 @@ func (s *Store) writer() {
 		s.commit(batch)
 		last, prev = time.Since(start), len(batch)
 	}
-	s.flushLast()
-}
-
-// flushLast writes the dirty heads at Close, so that the next Open has
-// nothing to roll forward (it would, were this to fail).
-func (s *Store) flushLast() {
-	dirty := false
-	for _, e := range s.heads {
-		dirty = dirty || e.dirty
-	}
-	if !dirty {
-		return
-	}
-	tx, err := s.w.Begin()
-	if err != nil {
-		return
-	}
-	s.begin()
-	if err := s.flush(tx); err != nil {
-		tx.Rollback()
-		return
-	}
-	tx.Commit()
 }
 
 // commitDelay is how long the writer waits for more appends before a
@@ -480,12 +452,18 @@ func (s *Store) commit(batch []*request) {
 		}
 		return
 	}
-	s.begin()
-	if s.stale {
-		if err := s.catchUp(tx); err != nil {
-			s.abort(tx, batch, fmt.Errorf("reread the heads after a failed commit: %w", err))
-			return
-		}
+	clear(s.txHeads)
+	clear(s.txGone)
+	// Another connection (a second store, a second process) committed
+	// since this writer's last commit: the cached heads may be behind.
+	var seen int64
+	if err := tx.Stmt(s.dataVersion).QueryRow().Scan(&seen); err != nil {
+		s.abort(tx, batch, fmt.Errorf("data_version: %w", err))
+		return
+	}
+	if seen != s.seen {
+		clear(s.heads)
+		s.seen = seen
 	}
 	plain := s.plain[:0]
 	for i, r := range batch {
@@ -536,23 +514,10 @@ func (s *Store) commit(batch []*request) {
 		s.abort(tx, batch, err)
 		return
 	}
-	if time.Since(s.flushed) >= flushEvery || len(s.heads)+len(s.txHeads) >= flushAt {
-		// In a savepoint: a flush that fails leaves the batch's appends to
-		// commit (the heads stay dirty, for the next flush).
-		if _, err := tx.Exec(`SAVEPOINT flush`); err == nil {
-			if err := s.flush(tx); err != nil {
-				if _, err := tx.Exec(`ROLLBACK TO flush`); err != nil {
-					s.abort(tx, batch, fmt.Errorf("rollback to savepoint: %w", err))
-					return
-				}
-			}
-			tx.Exec(`RELEASE flush`)
-		}
-	}
 	if err := tx.Commit(); err != nil {
-		// The commit may have reached the file or not: reread the log's
-		// end before the next batch.
-		s.stale = true
+		// The commit may have reached the file or not: what the writer
+		// holds is no longer known to be the file's.
+		clear(s.heads)
 		for _, r := range batch {
 			r.res <- fmt.Errorf("commit: %w", err)
 		}
@@ -565,153 +530,72 @@ func (s *Store) commit(batch []*request) {
 	}
 }
 
-// begin starts a batch's view of the heads: nothing of its own yet.
-func (s *Store) begin() {
-	clear(s.txHeads)
-	clear(s.txGone)
-	s.txSeq, s.txFlushed = s.seq, false
-}
-
 // committed makes the batch's heads the writer's, once its transaction
-// has committed (and before any of its requests hears back). After a
-// flush every head held is in the table: those it wrote are kept, clean
-// (their rooms are playing: rereading each from the table after every
-// flush cost more than the flush), and those already clean before it
-// are dropped (rooms quiet for a whole interval), which bounds the map by
-// the rooms active in the last two intervals.
+// has committed.
 func (s *Store) committed() {
-	s.hmu.Lock()
-	if s.txFlushed {
-		for room, e := range s.heads {
-			if !e.dirty {
-				delete(s.heads, room)
-				continue
-			}
-			e.dirty = false
-			s.heads[room] = e
-		}
+	if len(s.heads)+len(s.txHeads) > maxHeads {
+		clear(s.heads)
 	}
-	for room, e := range s.txHeads {
-		s.heads[room] = e
+	for room, v := range s.txHeads {
+		s.heads[room] = v
 	}
 	for room := range s.txGone {
 		delete(s.heads, room)
 	}
-	s.hmu.Unlock()
-	s.seq = s.txSeq
-	if s.txFlushed {
-		s.flushed = time.Now()
-	}
 }
 
-// catchUp rereads the log's end after a commit that failed (and may have
-// reached the file all the same): the rows above the last seq the writer
-// knows are its rooms' heads, dirty until the next flush.
-func (s *Store) catchUp(tx *sql.Tx) error {
-	rows, err := tx.Query(`SELECT room, version, seq, at FROM log
-		WHERE seq IN (SELECT MAX(seq) FROM log WHERE seq > ?1 GROUP BY room)`, s.seq)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var room string
-		var h head
-		if err := rows.Scan(&room, &h.version, &h.last, &h.at); err != nil {
-			return err
-		}
-		s.txHeads[room] = headEntry{h, true}
-		s.txSeq = max(s.txSeq, h.last)
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	s.stale = false // (set again if this batch fails to commit)
-	return nil
-}
-
-// headOf is room's head as the batch sees it, ok false when the room does
-// not exist.
-func (s *Store) headOf(tx *sql.Tx, room string) (h head, ok bool, err error) {
+// headOf is room's version as the batch sees it, ok false when the room
+// does not exist; exact when it comes from the batch itself or the log,
+// not from the writer's cache.
+func (s *Store) headOf(tx *sql.Tx, room string) (v int64, ok, exact bool, err error) {
 	if s.txGone[room] {
-		return head{}, false, nil
+		return 0, false, true, nil
 	}
-	if e, ok := s.txHeads[room]; ok {
-		return e.head, true, nil
+	if v, ok := s.txHeads[room]; ok {
+		return v, true, true, nil
 	}
-	if e, ok := s.heads[room]; ok {
-		return e.head, true, nil
+	if v, ok := s.heads[room]; ok {
+		return v, true, false, nil
 	}
-	err = tx.Stmt(s.headGet).QueryRow(room).Scan(&h.version, &h.last, &h.at)
+	err = tx.Stmt(s.headGet).QueryRow(room).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return head{}, false, nil
+		return 0, false, true, nil
 	}
 	if err != nil {
-		return head{}, false, err
+		return 0, false, false, err
 	}
-	s.txHeads[room] = headEntry{h, false}
-	return h, true, nil
+	s.txHeads[room] = v
+	return v, true, true, nil
 }
 
-// flushManySQL writes heads given as one JSON array of [room, version,
-// last, at].
-const flushManySQL = `UPDATE heads SET version = j.value->>1, last = j.value->>2, at = j.value->>3
-	FROM jsonb_each(?1) AS j WHERE heads.room = j.value->>0`
+// check says whether a may follow its room's head: nil, ErrNotFound or
+// ErrConflict (refused), or err when the head could not be read. A
+// refusal made on the writer's cache is made again on the log's head.
+func (s *Store) check(tx *sql.Tx, a *store.Action) (refused, err error) {
+	v, ok, exact, err := s.headOf(tx, a.Room)
+	if err != nil {
+		return nil, err
+	}
+	if !exact && a.Version != v+1 {
+		s.forget(a.Room)
+		if v, ok, _, err = s.headOf(tx, a.Room); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case !ok:
+		return store.ErrNotFound, nil
+	case a.Version != v+1:
+		return store.ErrConflict, nil
+	}
+	return nil, nil
+}
 
-// flush writes every dirty head, the writer's and the batch's, to the
-// table, and marks the table complete up to the batch's last seq.
-func (s *Store) flush(tx *sql.Tx) error {
-	b := append(s.rows[:0], '[')
-	var odd []string // rooms JSON cannot carry as they are, written one by one
-	put := func(room string, h head) {
-		if !jsonSafe(room) {
-			odd = append(odd, room)
-			return
-		}
-		if len(b) > 1 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(append(b, '['), room)
-		b = strconv.AppendInt(append(b, ','), h.version, 10)
-		b = strconv.AppendInt(append(b, ','), h.last, 10)
-		b = strconv.AppendInt(append(b, ','), h.at, 10)
-		b = append(b, ']')
-	}
-	for room, e := range s.heads {
-		if _, mine := s.txHeads[room]; e.dirty && !mine && !s.txGone[room] {
-			put(room, e.head)
-		}
-	}
-	for room, e := range s.txHeads {
-		if e.dirty {
-			put(room, e.head)
-		}
-	}
-	b = append(b, ']')
-	s.rows = b
-	if len(b) > 2 {
-		if _, err := tx.Stmt(s.flushMany).Exec(b); err != nil {
-			return err
-		}
-	}
-	for _, room := range odd {
-		h, _, err := s.headOf(tx, room)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Stmt(s.flushOne).Exec(room, h.version, h.last, h.at); err != nil {
-			return err
-		}
-	}
-	if _, err := tx.Stmt(s.mark).Exec(s.txSeq); err != nil {
-		return err
-	}
-	for room, e := range s.txHeads {
-		e.dirty = false
-		s.txHeads[room] = e
-	}
-	s.txFlushed = true
-	return nil
+// forget drops what the writer holds of room's head: the next check reads
+// it from the log.
+func (s *Store) forget(room string) {
+	delete(s.heads, room)
+	delete(s.txHeads, room)
 }
 
 // fatal is a request's error that leaves the transaction in a state no
@@ -722,8 +606,10 @@ func (f *fatal) Error() string { return f.err.Error() }
 func (f *fatal) Unwrap() error { return f.err }
 
 // abort rolls the batch's transaction back and fails every request of it.
+// The writer's heads are dropped: a failure may leave them unsure.
 func (s *Store) abort(tx *sql.Tx, batch []*request, err error) {
 	tx.Rollback()
+	clear(s.heads)
 	for _, r := range batch {
 		r.res <- err
 	}
@@ -771,33 +657,29 @@ func (s *Store) CreateRoom(ctx context.Context, r store.Room, hostKeyHash []byte
 		if n, _ := res.RowsAffected(); n == 0 {
 			return store.ErrExists
 		}
-		if _, err := tx.Exec(`INSERT INTO heads(room, version, last, at) VALUES (?, 0, 0, 0)`, r.ID); err != nil {
-			return err
-		}
 		if _, err = tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, 0, ?)`, r.ID, hostKeyHash); err != nil {
 			return err
 		}
 		delete(s.txGone, r.ID)
-		s.txHeads[r.ID] = headEntry{}
+		s.forget(r.ID) // its head is read from the log at its first append
 		return nil
 	})
 }
 
-// appendRowsSQL adds n actions to the log, each with its seq and its prev
-// (the room's last action's seq), their values bound in order (logColumns
-// each). A few statements for a whole group instead of one per action: the
-// statement's fixed cost (cursors, database/sql) was most of an append's,
-// and binding the values costs less than reading them out of one JSON
-// argument (the load test's profile: SQLite's JSON functions took 5% of
-// the host's CPU).
+// appendRowsSQL adds n actions to the log, their values bound in order
+// (logColumns each). A few statements for a whole group instead of one per
+// action: the statement's fixed cost (cursors, database/sql) was most of
+// an append's, and binding the values costs less than reading them out of
+// one JSON argument (the load test's profile: SQLite's JSON functions took
+// 5% of the host's CPU).
 func appendRowsSQL(n int) string {
 	var b strings.Builder
-	b.WriteString(`INSERT INTO log(seq, room, version, prev, kind, seat, move, at) VALUES `)
+	b.WriteString(`INSERT INTO log(room, version, kind, seat, move, at) VALUES `)
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`(?,?,?,?,?,?,?,?)`)
+		b.WriteString(`(?,?,?,?,?,?)`)
 	}
 	return b.String()
 }
@@ -808,72 +690,122 @@ func appendRowsSQL(n int) string {
 const rowsStmts = 7
 
 // logColumns is how many values appendRowsSQL binds per action.
-const logColumns = 8
+const logColumns = 6
 
 // appendMany adds the plain appends batch[i] for i in idx, in that order,
-// each arbitrated against its room's head as the batch has moved it
-// (ErrNotFound, ErrConflict), in a few statements. An error it returns leaves
-// the transaction unfit to commit.
+// each checked against its room's head as the batch has moved it
+// (ErrNotFound, ErrConflict), in a few statements. When the log refuses
+// one of a statement's rows (what the writer held was not the file's),
+// SQLite undoes that statement, and every append of idx not yet in the log
+// is decided again on heads read from the log, one at a time (appendEach):
+// the refused ones are conflicts, the others go on. An error it returns
+// leaves the transaction unfit to commit.
 func (s *Store) appendMany(tx *sql.Tx, batch []*request, idx []int, results []error) error {
 	args := s.args[:0]
+	todo := s.todo[:0] // the requests args holds, in order
 	for _, i := range idx {
 		a := batch[i].act
-		h, ok, err := s.headOf(tx, a.Room)
-		switch {
-		case err != nil:
+		refused, err := s.check(tx, a)
+		if err != nil {
 			return err
-		case !ok:
-			results[i] = store.ErrNotFound
-			continue
-		case a.Version != h.version+1:
-			results[i] = store.ErrConflict
+		}
+		if refused != nil {
+			results[i] = refused
 			continue
 		}
-		s.txSeq++
-		args = append(args, s.txSeq, a.Room, a.Version, h.last, a.Kind, int64(a.Seat), a.Move, a.At.UnixNano())
-		s.txHeads[a.Room] = headEntry{head{a.Version, s.txSeq, a.At.UnixNano()}, true}
+		args = append(args, a.Room, a.Version, a.Kind, int64(a.Seat), a.Move, a.At.UnixNano())
+		todo = append(todo, i)
+		s.txHeads[a.Room] = a.Version
 	}
 	clear(args[len(args):cap(args)]) // the last batch's, held no longer than needed
-	s.args = args
+	s.args, s.todo = args, todo
+	done := 0 // how many of todo are in the log
 	for k := rowsStmts - 1; k >= 0; k-- {
 		rows := 1 << k
-		for len(args) >= logColumns*rows {
-			res, err := tx.Stmt(s.insertRows[k]).Exec(args[:logColumns*rows]...)
+		for len(todo)-done >= rows {
+			res, err := tx.Stmt(s.insertRows[k]).Exec(args[logColumns*done : logColumns*(done+rows)]...)
+			if refusedByLog(err) {
+				var again []int
+				in := todo[:done] // in the log: a subsequence of idx
+				for _, i := range idx {
+					if len(in) > 0 && in[0] == i {
+						in = in[1:]
+						continue
+					}
+					results[i] = nil
+					again = append(again, i)
+				}
+				return s.appendEach(tx, batch, again, results)
+			}
 			if err != nil {
 				return err
 			}
 			if added, _ := res.RowsAffected(); added != int64(rows) {
 				return fmt.Errorf("appended %d actions of %d", added, rows)
 			}
-			args = args[logColumns*rows:]
+			done += rows
 		}
 	}
 	return nil
 }
 
-// appendJSONString appends s as a JSON string; s must be jsonSafe.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '"' || c == '\\' {
-			b = append(b, '\\', c)
-		} else {
-			b = append(b, c)
-		}
+// appendEach adds the plain appends batch[i] for i in idx one at a time,
+// each on its room's head read from the log (the batch holds the write
+// lock: what it reads is exact).
+func (s *Store) appendEach(tx *sql.Tx, batch []*request, idx []int, results []error) error {
+	for _, i := range idx {
+		s.forget(batch[i].act.Room)
 	}
-	return append(b, '"')
+	for _, i := range idx {
+		a := batch[i].act
+		refused, err := s.check(tx, a)
+		if err != nil {
+			return err
+		}
+		if refused == nil {
+			if refused, err = s.insert(tx, a); err != nil {
+				return err
+			}
+		}
+		results[i] = refused
+	}
+	return nil
 }
 
-// jsonSafe: s is valid UTF-8 without control characters, so that it goes
-// through appendJSONString and SQLite's JSON functions unchanged. A head
-// of a room with another id is flushed on its own.
-func jsonSafe(s string) bool {
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
-			return false
-		}
+// insert adds one action to the log: ErrConflict when the log refuses it
+// (the room's head is then forgotten), err when it fails otherwise.
+func (s *Store) insert(tx *sql.Tx, a *store.Action) (refused, err error) {
+	_, err = tx.Stmt(s.insertRows[0]).Exec(a.Room, a.Version, a.Kind, int64(a.Seat), a.Move, a.At.UnixNano())
+	if refusedByLog(err) {
+		s.forget(a.Room)
+		return store.ErrConflict, nil
 	}
-	return true
+	if err != nil {
+		return nil, err
+	}
+	s.txHeads[a.Room] = a.Version
+	return nil, nil
+}
+
+// SQLite's extended result codes for a UNIQUE constraint and a trigger's
+// RAISE(ABORT) that refused a row.
+const (
+	sqliteConstraintUnique  = 2067 // SQLITE_CONSTRAINT_UNIQUE
+	sqliteConstraintTrigger = 1811 // SQLITE_CONSTRAINT_TRIGGER
+)
+
+// notNext is what log_follows says when it refuses an action.
+const notNext = "log: not the next version of an existing room"
+
+// refusedByLog: err is SQLite refusing an action: its version is taken
+// (log_room_version), or it does not follow its room's last action
+// (log_follows). Any other failure is not a refusal.
+func refusedByLog(err error) bool {
+	var e interface{ Code() int }
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Code() == sqliteConstraintUnique || e.Code() == sqliteConstraintTrigger && strings.Contains(err.Error(), notNext)
 }
 
 // detach is ctx without its cancellation (a request once sent is carried
@@ -901,31 +833,27 @@ func (s *Store) Append(ctx context.Context, a store.Action) error {
 }
 
 // appendOne is the request function of an append that appendMany does not
-// take: its log row, and its seat's key hash when it has one (in the
-// request's savepoint). The batch's head moves once both are written.
+// take: its log row and its seat's key hash (in the request's savepoint,
+// which a refusal or a failure rolls back).
 func (s *Store) appendOne(a store.Action) func(tx *sql.Tx) error {
 	return func(tx *sql.Tx) error {
-		h, ok, err := s.headOf(tx, a.Room)
-		switch {
-		case err != nil:
-			return err
-		case !ok:
-			return store.ErrNotFound
-		case a.Version != h.version+1:
-			return store.ErrConflict
-		}
-		seq := s.txSeq + 1
-		if _, err := tx.Stmt(s.insertRows[0]).Exec(seq, a.Room, a.Version, h.last, a.Kind, a.Seat, a.Move, a.At.UnixNano()); err != nil {
+		refused, err := s.check(tx, &a)
+		if err != nil {
 			return err
 		}
-		if a.KeyHash != nil {
-			if _, err := tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
+		if refused != nil {
+			return refused
+		}
+		if refused, err := s.insert(tx, &a); err != nil {
+			return err
+		} else if refused != nil {
+			return refused
+		}
+		if _, err := tx.Exec(`INSERT INTO seats(room, seat, key_hash) VALUES (?, ?, ?)
 			ON CONFLICT(room, seat) DO UPDATE SET key_hash = excluded.key_hash`, a.Room, a.Seat, a.KeyHash); err != nil {
-				return err
-			}
+			s.forget(a.Room) // the savepoint takes the row back
+			return err
 		}
-		s.txSeq = seq
-		s.txHeads[a.Room] = headEntry{head{a.Version, seq, a.At.UnixNano()}, true}
 		return nil
 	}
 }
@@ -944,72 +872,48 @@ func (s *Store) Touch(ctx context.Context, id string, at time.Time) error {
 	})
 }
 
-// purgeLogSQL deletes the log of the rooms purgeSQL is about to delete,
-// walking each one's actions back from its head; purgeSQL then deletes the
-// rooms (their heads and seats go with them).
-const purgeLogSQL = `WITH RECURSIVE doomed(seq) AS (
-		SELECT heads.last FROM rooms JOIN heads ON heads.room = rooms.id
-		WHERE rooms.touched < ?1 AND heads.at < ?1 AND heads.last > 0
-		UNION ALL
-		SELECT log.prev FROM doomed JOIN log ON log.seq = doomed.seq WHERE log.prev > 0 AND log.prev < log.seq)
-	DELETE FROM log WHERE seq IN doomed`
-
 // purgeSQL deletes the rooms whose last touch and last action are both
-// before the cutoff (the index on touched finds the candidates).
+// before the cutoff (the index on touched finds the candidates, the log's
+// index each one's last action); their seats go with them, and Purge then
+// deletes their logs.
 const purgeSQL = `DELETE FROM rooms WHERE touched < ?1
-	AND (SELECT at FROM heads WHERE room = rooms.id) < ?1
+	AND IFNULL((SELECT at FROM log WHERE room = rooms.id ORDER BY version DESC LIMIT 1), 0) < ?1
 	RETURNING id`
 
-// roomSQL reads a room: its version is its head's, its touch time the
-// later of the row's (creation, Touch) and the last action's. The
+// roomSQL reads a room: its version is its last action's, its touch time
+// the later of the row's (creation, Touch) and the last action's. The
 // rooms.version column of the first schema is no longer written.
-const roomSQL = `SELECT variant, options, seats, rules_version, created, touched, heads.version, heads.at
-	FROM rooms JOIN heads ON heads.room = rooms.id WHERE id = ?1`
+const roomSQL = `SELECT variant, options, seats, rules_version, created, touched, IFNULL(l.version, 0), IFNULL(l.at, 0)
+	FROM rooms LEFT JOIN log AS l ON l.seq = (SELECT seq FROM log WHERE room = ?1 ORDER BY version DESC LIMIT 1)
+	WHERE rooms.id = ?1`
 
-// actionsSQL reads a room's actions after a version: back from its head
-// (the writer's, version ?3 at seq ?4, when newer than the table's) along
-// prev, then in order. A row's prev is always below its seq (a new
-// row's seq is above every row's), which also bounds the walk.
-const actionsSQL = `WITH RECURSIVE chain(seq, version, kind, seat, move, at, prev) AS (
-		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
-		FROM heads JOIN log ON log.seq = (CASE WHEN ?3 > heads.version THEN ?4 ELSE heads.last END)
-		WHERE heads.room = ?1 AND log.version > ?2
-		UNION ALL
-		SELECT log.seq, log.version, log.kind, log.seat, log.move, log.at, log.prev
-		FROM chain JOIN log ON log.seq = chain.prev WHERE chain.prev < chain.seq AND log.version > ?2)
-	SELECT version, kind, seat, move, at FROM chain ORDER BY version`
-
-// Purge implements store.Store. It flushes the heads first (the queries
-// read them from the table), in the same transaction; any failure after
-// that rolls the whole batch back (a request of one statement, see
-// request.single), which leaves the heads dirty.
+// Purge implements store.Store. Any failure rolls the whole batch back (a
+// request of one statement, see request.single).
 func (s *Store) Purge(ctx context.Context, cutoff time.Time) ([]string, error) {
 	var ids []string
 	r := &request{ctx: detach(ctx), res: make(chan error, 1), single: true}
 	r.fn = func(tx *sql.Tx) error {
 		ids = ids[:0]
-		if err := s.flush(tx); err != nil {
-			return &fatal{err}
-		}
-		if _, err := tx.Exec(purgeLogSQL, cutoff.UnixNano()); err != nil {
-			return &fatal{err}
-		}
 		rows, err := tx.Query(purgeSQL, cutoff.UnixNano())
 		if err != nil {
 			return &fatal{err}
 		}
-		defer rows.Close()
 		for rows.Next() {
 			var id string
 			if err := rows.Scan(&id); err != nil {
+				rows.Close()
 				return &fatal{err}
 			}
 			ids = append(ids, id)
 		}
+		rows.Close()
 		if err := rows.Err(); err != nil {
 			return &fatal{err}
 		}
 		for _, id := range ids {
+			if _, err := tx.Exec(`DELETE FROM log WHERE room = ?`, id); err != nil {
+				return &fatal{err}
+			}
 			s.txGone[id] = true
 			delete(s.txHeads, id)
 		}
@@ -1019,19 +923,9 @@ func (s *Store) Purge(ctx context.Context, cutoff time.Time) ([]string, error) {
 	return ids, err
 }
 
-// pending is the writer's head of room when it holds one (a reader takes
-// it before its query, then the newer of it and the table's).
-func (s *Store) pending(room string) (head, bool) {
-	s.hmu.RLock()
-	e, ok := s.heads[room]
-	s.hmu.RUnlock()
-	return e.head, ok
-}
-
 // Room implements store.Store.
 func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
 	r := store.Room{ID: id}
-	h, held := s.pending(id)
 	var opts string
 	var created, touched, at int64
 	err := s.r.QueryRowContext(ctx, roomSQL, id).
@@ -1041,9 +935,6 @@ func (s *Store) Room(ctx context.Context, id string) (store.Room, error) {
 	}
 	if err != nil {
 		return r, err
-	}
-	if held && h.version > r.Version {
-		r.Version, at = h.version, h.at
 	}
 	if err := json.Unmarshal([]byte(opts), &r.Options); err != nil {
 		return r, fmt.Errorf("room %s options: %w", id, err)
@@ -1072,11 +963,7 @@ func (s *Store) SeatKeys(ctx context.Context, id string) ([]store.SeatKey, error
 
 // Actions implements store.Store.
 func (s *Store) Actions(ctx context.Context, id string, after int64) ([]store.Action, error) {
-	h, held := s.pending(id)
-	if !held {
-		h.version = -1
-	}
-	rows, err := s.r.QueryContext(ctx, actionsSQL, id, after, h.version, h.last)
+	rows, err := s.r.QueryContext(ctx, `SELECT version, kind, seat, move, at FROM log WHERE room = ?1 AND version > ?2 ORDER BY version`, id, after)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -18,14 +19,21 @@ import (
 	"github.com/banmen/banmen/platform/internal/store/storetest"
 )
 
+// TestStore runs the suite every store shows; its stores on one database
+// are stores opened on one file, as two processes would.
 func TestStore(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store {
-		s, err := Open(filepath.Join(t.TempDir(), "rooms.db"))
-		if err != nil {
-			t.Fatal(err)
+	storetest.Run(t, func(t *testing.T, n int) []store.Store {
+		path := filepath.Join(t.TempDir(), "rooms.db")
+		var ss []store.Store
+		for range n {
+			s, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			ss = append(ss, s)
 		}
-		t.Cleanup(func() { s.Close() })
-		return s
+		return ss
 	})
 }
 
@@ -452,9 +460,10 @@ func TestAppendManyInOneBatch(t *testing.T) {
 }
 
 // TestGroupCommitWritesFewPages: one commit of an append to each of 100
-// rooms, each with a log of 40 actions, writes a few WAL frames (the log's
-// last pages and a few of heads), not a page per room as a log kept sorted
-// by room did.
+// rooms, each with a log of 40 actions, writes the actions to a few pages
+// (the log's last ones), not a page per room as a log kept sorted by room
+// did. The log's unique index on (room, version), the database's guard,
+// is sorted by room: its frames are at most one per leaf of the index.
 func TestGroupCommitWritesFewPages(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
 	s, err := Open(path)
@@ -517,15 +526,50 @@ func TestGroupCommitWritesFewPages(t *testing.T) {
 	}
 	const walHeader, frameHeader = 32, 24
 	n := (fi.Size() - walHeader) / (frameHeader + pageSize)
-	t.Logf("%d appends of %d rooms: %d WAL frames", rooms, rooms, n)
-	if n < 1 || n > rooms/4 {
-		t.Errorf("the commit wrote %d WAL frames, want a few (≤ %d), not one per room", n, rooms/4)
+	// Which table or index each frame's page belongs to.
+	owner := map[int64]string{}
+	leaves := 0 // the index's
+	rows, err := db.Query(`SELECT pageno, name, pagetype FROM dbstat`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var page int64
+		var name, kind string
+		if err := rows.Scan(&page, &name, &kind); err != nil {
+			t.Fatal(err)
+		}
+		owner[page] = name
+		if name == "log_room_version" && kind == "leaf" {
+			leaves++
+		}
+	}
+	rows.Close()
+	wal, err := os.ReadFile(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, other := 0, 0
+	for off := int64(walHeader); off+frameHeader <= int64(len(wal)); off += frameHeader + pageSize {
+		page := int64(wal[off])<<24 | int64(wal[off+1])<<16 | int64(wal[off+2])<<8 | int64(wal[off+3])
+		if owner[page] == "log_room_version" {
+			index++
+		} else {
+			other++
+		}
+	}
+	t.Logf("%d appends of %d rooms: %d WAL frames, %d of the index (of its %d leaves), %d others", rooms, rooms, n, index, leaves, other)
+	if other < 1 || other > rooms/4 {
+		t.Errorf("the commit wrote %d WAL frames besides the index's, want a few (≤ %d), not one per room", other, rooms/4)
+	}
+	if index > leaves+2 {
+		t.Errorf("the commit wrote %d frames of the index, more than its %d leaves and a few interior pages", index, leaves)
 	}
 }
 
 // TestFailedInsertRollsTheBatchBack: when a group's INSERT fails, the
 // whole batch is rolled back and every append in it gets the error: none
-// is reported done, the heads the writer holds stay where they were, and
+// is reported done, the writer's heads are read from the log again, and
 // the rooms take the same appends once the fault is gone. (A temporary
 // trigger on the writer's connection makes the INSERT fail for room c.)
 func TestFailedInsertRollsTheBatchBack(t *testing.T) {
@@ -605,50 +649,11 @@ func TestFailedInsertRollsTheBatchBack(t *testing.T) {
 	}
 }
 
-// holdFlushes has the writer flush at the end of a batch of its own (now)
-// or not for an hour (!now): a request, so that the writer's own goroutine
-// sets it.
-func holdFlushes(t *testing.T, s *Store, now bool) {
-	t.Helper()
-	if err := s.write(context.Background(), func(*sql.Tx) error {
-		if now {
-			s.flushed = time.Time{}
-		} else {
-			s.flushed = time.Now().Add(time.Hour)
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// tableHeads is table heads as it is in the file, room by room.
-func tableHeads(t *testing.T, db *sql.DB) map[string][2]int64 {
-	t.Helper()
-	rows, err := db.Query(`SELECT room, version, last FROM heads`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	out := map[string][2]int64{}
-	for rows.Next() {
-		var room string
-		var v, last int64
-		if err := rows.Scan(&room, &v, &last); err != nil {
-			t.Fatal(err)
-		}
-		out[room] = [2]int64{v, last}
-	}
-	return out
-}
-
-// TestHeadsRollForwardAfterACrash: the heads are written to the table
-// once a second, so a crash leaves the table behind the log; the next Open
-// rolls them forward, and the rooms read and take appends as if nothing
-// happened. The crash is a copy of the database and its WAL taken while
-// the writer waits inside a transaction (what a SIGKILL leaves: every
-// commit, nothing of the open transaction).
-func TestHeadsRollForwardAfterACrash(t *testing.T) {
+// TestReopenAfterACrash: after a crash the rooms read and take appends as
+// if nothing happened, from the log alone. The crash is a copy of the
+// database and its WAL taken while the writer waits inside a transaction
+// (what a SIGKILL leaves: every commit, nothing of the open transaction).
+func TestReopenAfterACrash(t *testing.T) {
 	dir := t.TempDir()
 	s, err := Open(filepath.Join(dir, "rooms.db"))
 	if err != nil {
@@ -667,13 +672,11 @@ func TestHeadsRollForwardAfterACrash(t *testing.T) {
 	play("a", 2)
 	play("b", 1)
 	play("a", 3)
-	holdFlushes(t, s, true) // a at 3, b at 1 in the table
-	holdFlushes(t, s, false)
 	play("a", 4)
 	play("b", 2)
 	play("b", 3)
 	if r, err := s.Room(ctx, "b"); err != nil || r.Version != 3 {
-		t.Fatalf("Room(b) before the crash: version %d, %v; want 3 (the writer's head)", r.Version, err)
+		t.Fatalf("Room(b) before the crash: version %d, %v; want 3", r.Version, err)
 	}
 	crash := t.TempDir()
 	gate, release := make(chan struct{}), make(chan struct{})
@@ -690,23 +693,11 @@ func TestHeadsRollForwardAfterACrash(t *testing.T) {
 	}
 	close(release)
 
-	raw, err := sql.Open("sqlite", "file:"+filepath.Join(crash, "rooms.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := tableHeads(t, raw)
-	raw.Close()
-	if got["a"][0] != 3 || got["b"][0] != 1 {
-		t.Fatalf("the crashed file's heads: %v; want a at 3 and b at 1 (the last flush)", got)
-	}
 	c, err := Open(filepath.Join(crash, "rooms.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if got := tableHeads(t, c.r); got["a"][0] != 4 || got["b"][0] != 3 || got["idle"] != [2]int64{0, 0} {
-		t.Errorf("heads after Open: %v; want a at 4, b at 3, idle at 0", got)
-	}
 	for room, want := range map[string]int64{"a": 4, "b": 3, "idle": 0} {
 		r, err := c.Room(ctx, room)
 		if err != nil || r.Version != want {
@@ -733,74 +724,6 @@ func TestHeadsRollForwardAfterACrash(t *testing.T) {
 	}
 }
 
-// TestFailedFlushKeepsTheAppends: a flush that fails (a trigger refuses
-// one room's head) leaves the batch's appends committed and every head
-// dirty in the writer; reads still see the writer's heads, the next flush
-// writes them once the fault is gone, and Close flushes what is left.
-func TestFailedFlushKeepsTheAppends(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "rooms.db")
-	s, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	createRooms(t, s, "a", "c")
-	poison(t, s, `CREATE TEMP TRIGGER poison BEFORE UPDATE ON main.heads WHEN NEW.room = 'c'
-			BEGIN SELECT RAISE(ABORT, 'poisoned head'); END`)
-	holdFlushes(t, s, false) // until c's head is dirty: then every flush fails
-	for v := int64(1); v <= 3; v++ {
-		for _, room := range []string{"a", "c"} {
-			if err := s.Append(ctx, store.Action{Room: room, Version: v, Kind: "move", Move: "m"}); err != nil {
-				t.Fatalf("append %s %d with the flush failing: %v", room, v, err)
-			}
-		}
-		holdFlushes(t, s, true) // fails
-	}
-	if got := tableHeads(t, s.r); got["a"][0] != 0 || got["c"][0] != 0 {
-		t.Errorf("heads in the table with every flush failing: %v, want both at 0", got)
-	}
-	for _, room := range []string{"a", "c"} {
-		if r, err := s.Room(ctx, room); err != nil || r.Version != 3 {
-			t.Errorf("Room(%s): version %d, %v; want 3", room, r.Version, err)
-		}
-		if acts, err := s.Actions(ctx, room, 1); err != nil || len(acts) != 2 {
-			t.Errorf("Actions(%s, 1): %d, %v; want 2", room, len(acts), err)
-		}
-	}
-	if err := s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec(`DROP TRIGGER temp.poison`)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Append(ctx, store.Action{Room: "a", Version: 4, Kind: "move", Move: "m"}); err != nil {
-		t.Fatal(err)
-	}
-	holdFlushes(t, s, true)
-	if got := tableHeads(t, s.r); got["a"][0] != 4 || got["c"][0] != 3 {
-		t.Errorf("heads once the fault is gone: %v, want a at 4, c at 3", got)
-	}
-	holdFlushes(t, s, false)
-	if err := s.Append(ctx, store.Action{Room: "c", Version: 4, Kind: "move", Move: "m"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	raw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	var mark, last int64
-	if err := raw.QueryRow(`SELECT (SELECT seq FROM heads_seq), (SELECT MAX(seq) FROM log)`).Scan(&mark, &last); err != nil || mark != last {
-		t.Errorf("after Close the mark is %d and the log ends at %d (%v): want them equal (flushed)", mark, last, err)
-	}
-	if got := tableHeads(t, raw); got["c"][0] != 4 {
-		t.Errorf("heads after Close: %v, want c at 4", got)
-	}
-}
-
 // createRooms creates rooms of two seats with the given ids.
 func createRooms(t testing.TB, s *Store, ids ...string) {
 	t.Helper()
@@ -820,5 +743,174 @@ func poison(t testing.TB, s *Store, trigger string) {
 		return err
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLogRefusesWhatTheHeadsLetThrough: the writer's heads are a fast path,
+// not the arbiter. With them wrong (a bug: one room's behind the file,
+// one's ahead), a group commit's duplicate version and gap are refused by
+// the log and answered ErrConflict, an append they would refuse is taken
+// on the log's head, and the others of the same batch are committed.
+func TestLogRefusesWhatTheHeadsLetThrough(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	createRooms(t, s, "a", "b", "c")
+	for _, a := range []store.Action{{Room: "a", Version: 1}, {Room: "a", Version: 2}, {Room: "b", Version: 1}} {
+		a.Kind, a.Move = "move", fmt.Sprint(a.Room, a.Version)
+		if err := s.Append(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.write(ctx, func(*sql.Tx) error {
+		s.heads["a"], s.heads["b"] = 1, 5 // a is at 2, b at 1
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	acts := []struct {
+		a    store.Action
+		want error
+	}{
+		{store.Action{Room: "a", Version: 2, Kind: "move", Move: "a2 again"}, store.ErrConflict},
+		{store.Action{Room: "b", Version: 6, Kind: "move", Move: "b6"}, store.ErrConflict},
+		{store.Action{Room: "c", Version: 1, Kind: "move", Move: "c1"}, nil},
+		{store.Action{Room: "b", Version: 2, Kind: "move", Move: "b2"}, nil},
+		{store.Action{Room: "a", Version: 3, Kind: "move", Move: "a3"}, nil},
+	}
+	gate, release := make(chan struct{}), make(chan struct{})
+	go s.write(ctx, func(*sql.Tx) error { close(gate); <-release; return nil })
+	<-gate
+	errs := make([]error, len(acts))
+	var wg sync.WaitGroup
+	for i, a := range acts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Append(ctx, a.a)
+		}()
+		for len(s.reqs) < i+1 {
+			runtime.Gosched()
+		}
+	}
+	before := s.commits.Load()
+	close(release)
+	wg.Wait()
+	if n := s.commits.Load() - before; n > 2 {
+		t.Errorf("%d commits (the gate's and the appends'), want the appends in one", n)
+	}
+	for i, a := range acts {
+		if errs[i] != a.want {
+			t.Errorf("append %s %d: %v, want %v", a.a.Room, a.a.Version, errs[i], a.want)
+		}
+	}
+	for room, want := range map[string]string{"a": "[a1 a2 a3]", "b": "[b1 b2]", "c": "[c1]"} {
+		acts, err := s.Actions(ctx, room, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range acts {
+			got = append(got, a.Move)
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("room %s: %v, want %s", room, got, want)
+		}
+	}
+	// The heads are right again: the next appends go through the fast path.
+	for _, a := range []store.Action{{Room: "a", Version: 4}, {Room: "b", Version: 3}} {
+		if err := s.Append(ctx, a); err != nil {
+			t.Errorf("append %s %d: %v", a.Room, a.Version, err)
+		}
+	}
+}
+
+// TestLogRefusesAnyWriter: the log itself refuses a second action at a
+// room's version, a gap and an action of no room, whoever writes it (here a
+// connection of its own, not the store).
+func TestLogRefusesAnyWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	createRooms(t, s, "a")
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 1, Kind: "move", Move: "a1"}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, c := range []struct {
+		room    string
+		version int64
+		why     string
+	}{{"a", 1, "a taken version"}, {"a", 3, "a gap"}, {"nope", 1, "no room"}} {
+		_, err := db.Exec(`INSERT INTO log(room, version, kind, seat, move, at) VALUES (?, ?, 'move', 0, 'x', 0)`, c.room, c.version)
+		if !refusedByLog(err) {
+			t.Errorf("%s (%s %d) inserted by hand: %v, want the log to refuse it", c.why, c.room, c.version, err)
+		}
+	}
+	if _, err := db.Exec(`INSERT INTO log(room, version, kind, seat, move, at) VALUES ('a', 2, 'move', 0, 'a2', 0)`); err != nil {
+		t.Fatalf("the next version inserted by hand: %v", err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 2, Kind: "move"}); err != store.ErrConflict {
+		t.Errorf("the store appends a version another writer took: %v, want ErrConflict", err)
+	}
+	if err := s.Append(ctx, store.Action{Room: "a", Version: 3, Kind: "move", Move: "a3"}); err != nil {
+		t.Errorf("the store appends after another writer: %v", err)
+	}
+}
+
+// TestMigrationRefusesTwiceWrittenVersions: a log at schema 3 that holds
+// a room's version twice (what migration 4's index forbids from then on)
+// is not migrated: Open fails and says which, and the file keeps every
+// row and its schema.
+func TestMigrationRefusesTwiceWrittenVersions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	old, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY) STRICT`,
+		migrations[1], migrations[2], migrations[3],
+		`INSERT INTO schema_migrations(version) VALUES (1), (2), (3)`,
+		`INSERT INTO rooms(id, variant, options, seats, rules_version, created, touched) VALUES ('a', 'shogi', '{}', 2, '', 10, 20)`,
+		`INSERT INTO heads(room, version, last, at) VALUES ('a', 2, 3, 102)`,
+		`INSERT INTO log(seq, room, version, prev, kind, seat, move, at) VALUES
+			(1, 'a', 1, 0, 'move', 0, '7g7f', 100), (2, 'a', 2, 1, 'move', 1, '3c3d', 101), (3, 'a', 2, 1, 'move', 1, '8c8d', 102)`,
+	} {
+		if _, err := old.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	old.Close()
+	s, err := Open(path)
+	if err == nil {
+		s.Close()
+		t.Fatal("Open migrated a log holding a version twice")
+	}
+	for _, want := range []string{"migration 4", `room "a" version 2, 2 rows`, "nothing was changed"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Open's error %q does not say %q", err, want)
+		}
+	}
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var rows, schema, heads int
+	if err := raw.QueryRow(`SELECT (SELECT COUNT(*) FROM log), (SELECT MAX(version) FROM schema_migrations), (SELECT COUNT(*) FROM heads)`).
+		Scan(&rows, &schema, &heads); err != nil || rows != 3 || schema != 3 || heads != 1 {
+		t.Errorf("after the refused migration: %d log rows, schema %d, %d heads (%v); want 3, 3, 1", rows, schema, heads, err)
 	}
 }

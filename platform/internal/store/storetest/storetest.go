@@ -16,9 +16,11 @@ import (
 	"github.com/banmen/banmen/platform/internal/store"
 )
 
-// Run runs the suite. newStore returns an empty store that the test may use
-// until it ends (the implementation closes it in t.Cleanup).
-func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+// Run runs the suite. open returns n stores on one new, empty database (n
+// above 1: as many processes or hosts sharing it), which the test may use
+// until it ends (the implementation closes them in t.Cleanup).
+func Run(t *testing.T, open func(t *testing.T, n int) []store.Store) {
+	newStore := func(t *testing.T) store.Store { return open(t, 1)[0] }
 	tests := []struct {
 		name string
 		fn   func(t *testing.T, s store.Store)
@@ -36,6 +38,8 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
 	}
+	t.Run("TwoStoresTakeTurns", func(t *testing.T) { testTwoStoresTakeTurns(t, open(t, 2)) })
+	t.Run("TwoStoresRaceOneRoom", func(t *testing.T) { testTwoStoresRaceOneRoom(t, open(t, 2)) })
 }
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
@@ -296,4 +300,136 @@ func testTouchAndPurge(t *testing.T, s store.Store) {
 	}
 	// The same ID may be used again after a purge.
 	mustCreate(t, s, "acted")
+}
+
+// testTwoStoresTakeTurns: two stores on one database append to one room in
+// turn. Each one's view of the room may be behind the other's appends: a
+// version the other took is a conflict, and the next version after it is
+// taken, never refused for good.
+func testTwoStoresTakeTurns(t *testing.T, ss []store.Store) {
+	ctx := context.Background()
+	a, b := ss[0], ss[1]
+	mustCreate(t, a, "r1")
+	move := func(v int64, text string) store.Action {
+		return store.Action{Room: "r1", Version: v, Kind: "move", Seat: int(v % 2), Move: text, At: t0.Add(time.Duration(v) * time.Second)}
+	}
+	for _, step := range []struct {
+		s    store.Store
+		name string
+		a    store.Action
+		want error
+	}{
+		{a, "a", move(1, "a1"), nil},
+		{b, "b", move(2, "b2"), nil},
+		{a, "a", move(2, "a2"), store.ErrConflict}, // taken by b
+		{a, "a", move(3, "a3"), nil},
+		{b, "b", move(3, "b3"), store.ErrConflict}, // taken by a
+		{b, "b", move(5, "b5"), store.ErrConflict}, // a gap
+		{b, "b", move(4, "b4"), nil},
+		{a, "a", store.Action{Room: "r1", Version: 5, Kind: "claim", Seat: 1, At: t0, KeyHash: []byte("a-key")}, nil},
+		{b, "b", store.Action{Room: "r1", Version: 5, Kind: "claim", Seat: 1, At: t0, KeyHash: []byte("b-key")}, store.ErrConflict},
+		{b, "b", move(6, "b6"), nil},
+		{a, "a", move(6, "a6"), store.ErrConflict},
+		{a, "a", move(7, "a7"), nil},
+	} {
+		if err := step.s.Append(ctx, step.a); !errors.Is(err, step.want) || (err == nil) != (step.want == nil) {
+			t.Fatalf("%s appends version %d (%s): %v, want %v", step.name, step.a.Version, step.a.Move, err, step.want)
+		}
+	}
+	want := []string{"a1", "b2", "a3", "b4", "", "b6", "a7"}
+	for i, s := range ss {
+		if r, err := s.Room(ctx, "r1"); err != nil || r.Version != int64(len(want)) {
+			t.Errorf("store %d: Room = version %d, %v; want %d", i, r.Version, err, len(want))
+		}
+		acts, err := s.Actions(ctx, "r1", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for j, a := range acts {
+			if a.Version != int64(j+1) {
+				t.Errorf("store %d: action %d has version %d", i, j, a.Version)
+			}
+			got = append(got, a.Move)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("store %d: log %q, want %q", i, got, want)
+		}
+		keys, _ := s.SeatKeys(ctx, "r1")
+		if len(keys) != 2 || keys[1].Seat != 1 || !bytes.Equal(keys[1].Hash, []byte("a-key")) {
+			t.Errorf("store %d: SeatKeys = %+v, want seat 1 held by a-key (b's claim was refused)", i, keys)
+		}
+	}
+}
+
+// testTwoStoresRaceOneRoom: writers on two stores on one database race to
+// append each next version of one room. Every version is won exactly once,
+// every loser hears ErrConflict, and the log has no duplicate and no gap.
+func testTwoStoresRaceOneRoom(t *testing.T, ss []store.Store) {
+	ctx := context.Background()
+	mustCreate(t, ss[0], "r1")
+	const versions, writers = 60, 8 // writers on each store, in turn
+	var mu sync.Mutex
+	winner := make([]string, versions+1) // by version: the winner's move
+	wins, conflicts := 0, 0
+	var wg sync.WaitGroup
+	for w := range writers {
+		s := ss[w%len(ss)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// A writer only names a version at most one past the last one
+			// it knows of, so a refusal always means the version is taken.
+			for v := int64(1); v <= versions; {
+				text := fmt.Sprintf("w%d@%d", w, v)
+				err := s.Append(ctx, store.Action{Room: "r1", Version: v, Kind: "move", Seat: w, Move: text, At: t0})
+				switch {
+				case err == nil:
+					mu.Lock()
+					if winner[v] != "" {
+						t.Errorf("version %d won twice: %s and %s", v, winner[v], text)
+					}
+					winner[v] = text
+					wins++
+					mu.Unlock()
+					v++
+				case errors.Is(err, store.ErrConflict):
+					mu.Lock()
+					conflicts++
+					mu.Unlock()
+					r, err := s.Room(ctx, "r1")
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					v = max(v+1, r.Version+1)
+				default:
+					t.Errorf("writer %d appending version %d: %v, want nil or ErrConflict", w, v, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("%d versions won, %d conflicts", wins, conflicts)
+	if wins != versions {
+		t.Errorf("%d appends won, want %d (one a version)", wins, versions)
+	}
+	for i, s := range ss {
+		acts, err := s.Actions(ctx, "r1", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(acts) != versions {
+			t.Errorf("store %d: the log holds %d actions, want %d", i, len(acts), versions)
+		}
+		for j, a := range acts {
+			if a.Version != int64(j+1) || a.Move != winner[a.Version] {
+				t.Errorf("store %d: action %d = version %d %q, want version %d %q", i, j, a.Version, a.Move, j+1, winner[min(j+1, versions)])
+			}
+		}
+		if r, err := s.Room(ctx, "r1"); err != nil || r.Version != versions {
+			t.Errorf("store %d: Room = version %d, %v; want %d", i, r.Version, err, versions)
+		}
+	}
 }
