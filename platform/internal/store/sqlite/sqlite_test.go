@@ -914,3 +914,44 @@ func TestMigrationRefusesTwiceWrittenVersions(t *testing.T) {
 		t.Errorf("after the refused migration: %d log rows, schema %d, %d heads (%v); want 3, 3, 1", rows, schema, heads, err)
 	}
 }
+
+// TestHeadsDroppedWhenAnotherWrites: a store's cached heads last only while
+// no other connection writes the file: after a second store's commit, the
+// first one's next batch starts with none.
+func TestHeadsDroppedWhenAnotherWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	a, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	createRooms(t, a, "r")
+	if err := a.Append(ctx, store.Action{Room: "r", Version: 1, Kind: "move"}); err != nil {
+		t.Fatal(err)
+	}
+	held := func() (n int) {
+		t.Helper()
+		if err := a.write(ctx, func(*sql.Tx) error { n = len(a.heads); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := held(); n != 1 {
+		t.Fatalf("a holds %d heads after its append, want 1", n)
+	}
+	if err := b.Append(ctx, store.Action{Room: "r", Version: 2, Kind: "move"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := held(); n != 0 {
+		t.Errorf("a holds %d heads after b wrote the file, want none", n)
+	}
+	if err := a.Append(ctx, store.Action{Room: "r", Version: 3, Kind: "move"}); err != nil {
+		t.Errorf("a appends after b: %v", err)
+	}
+}
