@@ -5,9 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -954,4 +957,142 @@ func TestHeadsDroppedWhenAnotherWrites(t *testing.T) {
 	if err := a.Append(ctx, store.Action{Room: "r", Version: 3, Kind: "move"}); err != nil {
 		t.Errorf("a appends after b: %v", err)
 	}
+}
+
+// raceChildEnv names the file a child process of
+// TestTwoProcessesRaceOneRoom appends to.
+const raceChildEnv = "BANMEN_SQLITE_RACE_CHILD"
+
+// TestTwoProcessesRaceOneRoom: two processes (this test binary run twice)
+// open one file and race writers to append each next version of one room,
+// released together once both have opened it. Every version is won
+// exactly once, every loser hears ErrConflict, and the log has no duplicate
+// and no gap.
+func TestTwoProcessesRaceOneRoom(t *testing.T) {
+	if path := os.Getenv(raceChildEnv); path != "" {
+		raceChild(t, path)
+		return
+	}
+	const versions = 80
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	createRooms(t, s, "r")
+	type child struct {
+		cmd   *exec.Cmd
+		out   strings.Builder
+		start io.WriteCloser
+	}
+	var children [2]*child
+	for i := range children {
+		c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestTwoProcessesRaceOneRoom$", "-test.count=1")}
+		c.cmd.Env = append(os.Environ(), raceChildEnv+"="+path, fmt.Sprintf("BANMEN_SQLITE_RACE_VERSIONS=%d", versions))
+		c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
+		if c.start, err = c.cmd.StdinPipe(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		children[i] = c
+	}
+	for _, c := range children {
+		c.start.Close() // the start: each child waits for the end of its stdin
+	}
+	winner := map[int64]string{}
+	conflicts := 0
+	for i, c := range children {
+		if err := c.cmd.Wait(); err != nil {
+			t.Fatalf("child %d: %v\n%s", i, err, c.out.String())
+		}
+		for _, line := range strings.Split(c.out.String(), "\n") {
+			var v int64
+			var move string
+			var n int
+			switch {
+			case strings.HasPrefix(line, "won "):
+				if _, err := fmt.Sscan(line[len("won "):], &v, &move); err != nil {
+					t.Fatalf("child %d: %q: %v", i, line, err)
+				}
+				if winner[v] != "" {
+					t.Errorf("version %d won twice: %s and %s", v, winner[v], move)
+				}
+				winner[v] = move
+			case strings.HasPrefix(line, "conflicts "):
+				fmt.Sscan(line[len("conflicts "):], &n)
+				conflicts += n
+			}
+		}
+	}
+	t.Logf("%d versions won, %d conflicts", len(winner), conflicts)
+	if len(winner) != versions {
+		t.Errorf("%d versions won, want %d", len(winner), versions)
+	}
+	acts, err := s.Actions(context.Background(), "r", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(acts) != versions {
+		t.Errorf("the log holds %d actions, want %d", len(acts), versions)
+	}
+	for j, a := range acts {
+		if a.Version != int64(j+1) || a.Move != winner[a.Version] {
+			t.Errorf("action %d = version %d %q, want version %d %q", j, a.Version, a.Move, j+1, winner[int64(j+1)])
+		}
+	}
+}
+
+// raceChild is one process of TestTwoProcessesRaceOneRoom: it opens the
+// file, waits for the end of its stdin, races four writers to the last
+// version, and prints each version it won and how many conflicts it met.
+func raceChild(t *testing.T, path string) {
+	versions, err := strconv.ParseInt(os.Getenv("BANMEN_SQLITE_RACE_VERSIONS"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	io.Copy(io.Discard, os.Stdin)
+	ctx := context.Background()
+	var mu sync.Mutex
+	conflicts := 0
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := int64(1); v <= versions; {
+				move := fmt.Sprintf("p%d.w%d@%d", os.Getpid(), w, v)
+				err := s.Append(ctx, store.Action{Room: "r", Version: v, Kind: "move", Seat: w, Move: move})
+				switch {
+				case err == nil:
+					mu.Lock()
+					fmt.Printf("won %d %s\n", v, move)
+					mu.Unlock()
+					v++
+				case errors.Is(err, store.ErrConflict):
+					mu.Lock()
+					conflicts++
+					mu.Unlock()
+					r, err := s.Room(ctx, "r")
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					v = max(v+1, r.Version+1)
+				default:
+					t.Errorf("writer %d appending version %d: %v, want nil or ErrConflict", w, v, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	fmt.Printf("conflicts %d\n", conflicts)
 }
