@@ -3,12 +3,12 @@
 // commits the appends of many rooms in one transaction (group commit), and
 // read through a small pool of reader connections.
 //
-// The log is kept in commit order (table log, by seq), and its unique index
-// on (room, version) is the arbiter of every append: a second action at the
-// same version of a room is refused by the database, whoever writes it (this
-// store, a second store or process on the same file). A room's actions and
-// head (its version, last action and that action's time) are read through
-// that index.
+// The log is kept in commit order (table log, by seq), and the database is
+// the arbiter of every append, whoever writes it (this store, a second store
+// or process on the same file): the log's unique index on (room, version)
+// refuses a second action at a room's version, and its trigger log_follows
+// one that skips a version or names no room. A room's actions and head (its
+// version, last action and that action's time) are read through that index.
 //
 // The writer keeps the versions of the rooms it appended to in memory, to
 // check an append without a query. That cache is a fast path, never the
@@ -794,7 +794,7 @@ const (
 	sqliteConstraintTrigger = 1811 // SQLITE_CONSTRAINT_TRIGGER
 )
 
-// notNext is what log_follows says when it refuses an action.
+// notNext is what log_follows (migration 4) says when it refuses an action.
 const notNext = "log: not the next version of an existing room"
 
 // refusedByLog: err is SQLite refusing an action: its version is taken
