@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 	"github.com/fasthttp/websocket"
 )
@@ -42,73 +43,22 @@ func (c *Client) CreateRoom(ctx context.Context, variant string, opts sdk.Option
 	return out, nil
 }
 
-// CellAt is a board cell that changed, by its index in the board.
-type CellAt struct {
-	At   int      `json:"at"`
-	Cell sdk.Cell `json:"cell"`
-}
-
-// RoomEvent is one message from the server; which fields are set depends
-// on Type.
-type RoomEvent struct {
-	Type     string          `json:"type"`
-	Version  int64           `json:"version"`
-	Round    int             `json:"round,omitempty"`
-	Seat     *sdk.Seat       `json:"seat,omitempty"`
-	Move     sdk.Move        `json:"move,omitempty"`
-	Played   *sdk.PlayedMove `json:"played,omitempty"`
-	Computer bool            `json:"computer,omitempty"`
-	Clock    *Clock          `json:"clock,omitempty"`
-	View     *sdk.View       `json:"view,omitempty"`
-	// Cells are the board cells a move changed, when View.Board is null.
-	Cells     []CellAt   `json:"cells,omitempty"`
-	NewRound  *NewRound  `json:"newRound,omitempty"`
-	Presence  *Presence  `json:"presence,omitempty"`
-	ID        string     `json:"id,omitempty"`
-	Duplicate bool       `json:"duplicate,omitempty"`
-	Code      string     `json:"code,omitempty"`
-	Key       string     `json:"key,omitempty"`
-	Message   string     `json:"message,omitempty"`
-	Reason    string     `json:"reason,omitempty"`
-	SeatCode  string     `json:"seatCode,omitempty"`
-	Expires   *time.Time `json:"expires,omitempty"`
-	Room      string     `json:"room,omitempty"`
-	Variant   string     `json:"variant,omitempty"`
-	SeatKey   string     `json:"seatKey,omitempty"`
-	Resync    string     `json:"resync,omitempty"`
-	// Settings (welcome) are the options the room was created with.
-	Settings sdk.Options `json:"settings,omitempty"`
-	Broken   *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-		At      int64  `json:"at"`
-	} `json:"broken,omitempty"`
-}
-
-// Clock is the time per move of the turn in progress (milliseconds).
-type Clock struct {
-	Seat      sdk.Seat `json:"seat"`
-	Limit     int64    `json:"limit"`
-	Remaining int64    `json:"remaining"`
-}
-
-// NewRound is a pending new-round request.
-type NewRound struct {
-	By       sdk.Seat   `json:"by"`
-	Accepted []sdk.Seat `json:"accepted"`
-}
-
-// Presence tells which seats are held and connected.
-type Presence struct {
-	Seats []struct {
-		Taken     bool `json:"taken"`
-		Connected bool `json:"connected"`
-		// Computer: the computer plays the seat now.
-		Computer bool `json:"computer,omitempty"`
-	} `json:"seats"`
-	Spectators int  `json:"spectators"`
-	Started    bool `json:"started,omitempty"`
-}
+// The protocol's messages, as package protocol types them.
+type (
+	// RoomEvent is one message from the server; which fields are set
+	// depends on Type.
+	RoomEvent = protocol.Event
+	// RoomRequest is one message to the server.
+	RoomRequest = protocol.Request
+	// CellAt is a board cell that changed, by its index in the board.
+	CellAt = protocol.CellAt
+	// Clock is the time per move of the turn in progress (milliseconds).
+	Clock = protocol.Clock
+	// NewRound is a pending new-round request.
+	NewRound = protocol.Pending
+	// Presence tells which seats are held and connected.
+	Presence = protocol.Presence
+)
 
 // CloseError is how a room connection ended: the WebSocket close code
 // (4001 replaced, 4003 bad key, 4004 no such room, 1009 too big, ...).
@@ -128,17 +78,6 @@ func ClosedWith(err error) int {
 		return ce.Code
 	}
 	return 0
-}
-
-// RoomRequest is one message to the server.
-type RoomRequest struct {
-	Type    string   `json:"type"`
-	ID      string   `json:"id,omitempty"`
-	Version *int64   `json:"version,omitempty"`
-	Move    sdk.Move `json:"move,omitempty"`
-	SeatKey string   `json:"seatKey,omitempty"`
-	Code    string   `json:"code,omitempty"`
-	Watch   bool     `json:"watch,omitempty"`
 }
 
 // Player is a connection to a room that keeps what a client must know:
@@ -184,18 +123,18 @@ func (c *Client) Player(room, seatKey string) *Player {
 // welcome. Catch-up
 // events that follow it are read by Next.
 func (p *Player) Connect(ctx context.Context) error {
-	return p.connect(ctx, RoomRequest{Type: "hello", SeatKey: p.SeatKey})
+	return p.connect(ctx, RoomRequest{Type: protocol.TypeHello, SeatKey: p.SeatKey})
 }
 
 // Watch dials the room as a spectator even when a seat is free (a visitor
 // looking at the settings and seats before taking one with Connect).
 func (p *Player) Watch(ctx context.Context) error {
-	return p.connect(ctx, RoomRequest{Type: "hello", Watch: true})
+	return p.connect(ctx, RoomRequest{Type: protocol.TypeHello, Watch: true})
 }
 
 // ConnectWithCode moves a seat to this Player with a seat code.
 func (p *Player) ConnectWithCode(ctx context.Context, code string) error {
-	return p.connect(ctx, RoomRequest{Type: "hello", Code: code})
+	return p.connect(ctx, RoomRequest{Type: protocol.TypeHello, Code: code})
 }
 
 func (p *Player) connect(ctx context.Context, hello RoomRequest) error {
@@ -227,14 +166,14 @@ func (p *Player) connect(ctx context.Context, hello RoomRequest) error {
 		if err != nil {
 			return err
 		}
-		if ev.Type == "error" {
+		if ev.Type == protocol.EvError {
 			_, err := p.Next(ctx) // the close that follows
 			if err == nil {
 				err = errors.New(ev.Code)
 			}
 			return fmt.Errorf("%s: %w", ev.Code, err)
 		}
-		if ev.Type == "welcome" {
+		if ev.Type == protocol.EvWelcome {
 			return nil
 		}
 	}
@@ -278,9 +217,9 @@ func (p *Player) Await(ctx context.Context, id string) (RoomEvent, error) {
 			continue
 		}
 		switch ev.Type {
-		case "ack", "seatCode", "pong":
+		case protocol.EvAck, protocol.EvSeatCode, protocol.EvPong:
 			return ev, nil
-		case "refused":
+		case protocol.EvRefused:
 			return ev, &Error{Code: ev.Code, Key: ev.Key, Message: ev.Message}
 		}
 	}
@@ -311,7 +250,7 @@ func (p *Player) Next(ctx context.Context) (RoomEvent, error) {
 
 func (p *Player) apply(ev RoomEvent) {
 	switch ev.Type {
-	case "welcome":
+	case protocol.EvWelcome:
 		p.seen = true
 		p.Seat, p.Round, p.NewRound, p.Resync = *ev.Seat, ev.Round, ev.NewRound, ev.Resync
 		p.Settings = ev.Settings
@@ -321,7 +260,7 @@ func (p *Player) apply(ev RoomEvent) {
 		if ev.View != nil {
 			p.View = *ev.View // full: history included
 		}
-	case "move", "start":
+	case protocol.EvMove, protocol.EvStart:
 		hist := p.View.History
 		if ev.Played != nil {
 			hist = append(hist, *ev.Played)
@@ -339,15 +278,15 @@ func (p *Player) apply(ev RoomEvent) {
 			p.View = v
 		}
 		p.View.History = hist
-	case "round":
+	case protocol.EvRound:
 		p.Round, p.NewRound = ev.Round, nil
 		if ev.View != nil {
 			p.View = *ev.View
 		}
 		p.View.History = []sdk.PlayedMove{}
-	case "request", "accept":
+	case protocol.EvRequest, protocol.EvAccept:
 		p.NewRound = ev.NewRound
-	case "decline", "withdraw":
+	case protocol.EvDecline, protocol.EvWithdraw:
 		p.NewRound = nil
 	}
 	if ev.Presence != nil {
@@ -356,7 +295,7 @@ func (p *Player) apply(ev RoomEvent) {
 	if ev.View != nil || ev.Clock != nil {
 		p.Clock = ev.Clock
 	}
-	if ev.Type != "error" {
+	if ev.Type != protocol.EvError {
 		p.Version = ev.Version
 	}
 }

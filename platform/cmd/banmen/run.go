@@ -95,7 +95,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	rooms := room.New(room.Config{Store: st, Rules: server.RoomRules(host), Logger: logger,
+	rooms := room.New(room.Config{Store: st, Rules: pluginhost.RoomRules(host), Logger: logger,
 		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL, ThinkTimeout: cfg.Limits.SuggestTimeout,
 		Cluster: cluster, RunsComputer: runsComputer})
 	startCluster(rooms)

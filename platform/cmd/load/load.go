@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/banmen/banmen/platform/client"
 	"github.com/banmen/banmen/platform/faulttest"
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 	"github.com/fasthttp/websocket"
 )
@@ -433,10 +433,9 @@ type seat struct {
 	ply     int
 	pending bool // a new round is requested
 
-	msg []byte // the last message read
-	ev  event  // decoded from msg
-	req []byte // the last request written
-	id  []byte // its id (in req)
+	msg []byte         // the last message read
+	ev  protocol.Event // decoded from msg
+	id  string         // the id of the last request written
 }
 
 // seatOf is a load seat for a connected player.
@@ -499,28 +498,33 @@ func (s *seat) readMessage() ([]byte, error) {
 
 // read reads and applies one message. The event is the seat's own: it is
 // valid until the next read.
-func (s *seat) read() (*event, error) {
+func (s *seat) read() (*protocol.Event, error) {
 	ev := &s.ev
+	*ev = protocol.Event{}
 	b, err := s.readMessage()
 	if err != nil {
 		return ev, err
 	}
-	if err := decodeEvent(b, ev); err != nil {
+	if err := protocol.DecodeEvent(b, ev); err != nil {
 		return ev, err
 	}
-	if ev.Type == "error" {
+	if ev.Type == protocol.EvError {
 		return ev, fmt.Errorf("error event: %s %s", ev.Code, ev.Message)
 	}
 	s.version = ev.Version
-	if ev.HasView {
-		v := &ev.View
-		s.legal, v.Moves = v.Moves, s.legal // the event's list is the seat's now; the next read refills the other
-		s.toMove, s.over, s.ply = slices.Contains(v.ToMove, s.seat), v.Status == "over", v.Ply
+	if v := ev.View; v != nil {
+		s.legal.reset()
+		for _, l := range v.Legal {
+			if l.Kind != "action" {
+				s.legal.add([]byte(l.Move))
+			}
+		}
+		s.toMove, s.over, s.ply = slices.Contains(v.ToMove, sdk.Seat(s.seat)), v.Status == sdk.Over, v.Ply
 	}
 	switch ev.Type {
-	case "request", "accept":
+	case protocol.EvRequest, protocol.EvAccept:
 		s.pending = true
-	case "round", "decline", "withdraw":
+	case protocol.EvRound, protocol.EvDecline, protocol.EvWithdraw:
 		s.pending = false
 	}
 	return ev, nil
@@ -541,11 +545,14 @@ var ids atomic.Int64
 // do sends a request answering the player's version and reads until its
 // answer (valid until the seat's next read). move may alias the seat's
 // legal moves: it is copied into the request before anything is read.
-func (s *seat) do(typ string, move []byte) (*event, error) {
-	var lo, hi int
-	s.req, lo, hi = appendRequest(s.req[:0], typ, ids.Add(1), s.version, move)
-	s.id = s.req[lo:hi]
-	if err := s.ws.WriteMessage(websocket.TextMessage, s.req); err != nil {
+func (s *seat) do(typ string, move []byte) (*protocol.Event, error) {
+	v := s.version
+	s.id = strconv.FormatInt(ids.Add(1), 36)
+	req, err := json.Marshal(protocol.Request{Type: typ, ID: s.id, Version: &v, Move: sdk.Move(move)})
+	if err != nil {
+		return &s.ev, err
+	}
+	if err := s.ws.WriteMessage(websocket.TextMessage, req); err != nil {
 		return &s.ev, err
 	}
 	for {
@@ -553,7 +560,7 @@ func (s *seat) do(typ string, move []byte) (*event, error) {
 		if err != nil {
 			return ev, err
 		}
-		if (ev.Type == "ack" || ev.Type == "refused") && bytes.Equal(ev.ID, s.id) {
+		if (ev.Type == protocol.EvAck || ev.Type == protocol.EvRefused) && ev.ID == s.id {
 			return ev, nil
 		}
 	}
@@ -778,36 +785,27 @@ func (r *loadRoom) play(end time.Time, maxPly int, maxMoves int64, confirmed *at
 	}
 }
 
-// appendRequest appends a request as json.Marshal writes the
-// client.RoomRequest{Type: typ, ID: id in base 36, Version: &version,
-// Move: move}, and where the id's text is in it.
-func appendRequest(b []byte, typ string, id, version int64, move []byte) ([]byte, int, int) {
-	b = append(b, `{"type":`...)
-	b = appendJSONString(b, typ)
-	b = append(b, `,"id":"`...)
-	lo := len(b)
-	b = strconv.AppendInt(b, id, 36)
-	hi := len(b)
-	b = append(b, `","version":`...)
-	b = strconv.AppendInt(b, version, 10)
-	if len(move) > 0 {
-		b = append(b, `,"move":`...)
-		b = appendJSONString(b, move)
-	}
-	return append(b, '}'), lo, hi
+// moveList is a seat's legal moves' texts, one after another in b, the
+// i-th ending at end[i]; its buffers are reused from one view to the next.
+type moveList struct {
+	b   []byte
+	end []int32
 }
 
-// appendJSONString appends s quoted as json.Marshal quotes it: printable
-// ASCII as it is, anything else (and the characters it escapes for HTML)
-// by json.Marshal itself.
-func appendJSONString[S string | []byte](b []byte, s S) []byte {
-	for i := range len(s) {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(string(s))
-			return append(b, q...)
-		}
+func (m *moveList) len() int { return len(m.end) }
+
+// at is the i-th move; it aliases the list.
+func (m *moveList) at(i int) []byte {
+	lo := int32(0)
+	if i > 0 {
+		lo = m.end[i-1]
 	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
+	return m.b[lo:m.end[i]]
 }
+
+func (m *moveList) add(s []byte) {
+	m.b = append(m.b, s...)
+	m.end = append(m.end, int32(len(m.b)))
+}
+
+func (m *moveList) reset() { m.b, m.end = m.b[:0], m.end[:0] }

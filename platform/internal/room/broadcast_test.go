@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -15,13 +16,13 @@ import (
 type batchSub struct {
 	sub
 	bmu     sync.Mutex
-	batches [][]Event
+	batches [][]protocol.Event
 }
 
 func (s *batchSub) SendAll(msgs ...[]byte) bool {
-	var batch []Event
+	var batch []protocol.Event
 	for _, b := range msgs {
-		var ev Event
+		var ev protocol.Event
 		if err := json.Unmarshal(b, &ev); err != nil {
 			panic(err)
 		}
@@ -52,23 +53,23 @@ func TestMoverGetsEventAndAckTogether(t *testing.T) {
 	}
 	hs.take()
 	gs.take()
-	act(host, TypeMove, 1, "b2")
+	act(host, protocol.TypeMove, 1, "b2")
 	if evs := hs.take(); len(evs) != 0 {
 		t.Errorf("the mover got %d single messages (%+v), want none: the event and ack go together", len(evs), evs)
 	}
-	if len(hs.batches) != 1 || len(hs.batches[0]) != 2 || hs.batches[0][0].Type != EvMove || hs.batches[0][1].Type != EvAck ||
+	if len(hs.batches) != 1 || len(hs.batches[0]) != 2 || hs.batches[0][0].Type != protocol.EvMove || hs.batches[0][1].Type != protocol.EvAck ||
 		hs.batches[0][1].ID != "r" || hs.batches[0][0].Version != 2 {
 		t.Fatalf("the mover's batches = %+v, want one: move event, then its ack", hs.batches)
 	}
-	if evs := gs.take(); len(evs) != 1 || evs[0].Type != EvMove || len(evs[0].View.Legal) == 0 {
+	if evs := gs.take(); len(evs) != 1 || evs[0].Type != protocol.EvMove || len(evs[0].View.Legal) == 0 {
 		t.Errorf("the other seat got %+v, want the move event with its legal moves", evs)
 	}
 	if len(gs.batches) != 0 {
 		t.Errorf("the other seat got batches %+v", gs.batches)
 	}
 	// A refused move is a single message, as before.
-	act(host, TypeMove, 1, "a1")
-	if r := hs.last(t); r.Type != EvRefused {
+	act(host, protocol.TypeMove, 1, "a1")
+	if r := hs.last(t); r.Type != protocol.EvRefused {
 		t.Errorf("stale move answered %+v", r)
 	}
 }
@@ -100,7 +101,7 @@ func TestOwnMoves(t *testing.T) {
 func TestEventRing(t *testing.T) {
 	var q eventRing
 	for v := int64(1); v <= 150; v++ {
-		q.add(Event{Version: v}, 64)
+		q.add(protocol.Event{Version: v}, 64)
 		want := min(v, 64)
 		if q.len() != int(want) {
 			t.Fatalf("after %d: %d held, want %d", v, q.len(), want)
@@ -124,11 +125,11 @@ func TestEventRing(t *testing.T) {
 // commit made, each field of it.
 func TestEventRingKeepsCommittedEvents(t *testing.T) {
 	played := &sdk.PlayedMove{Seat: 1, Move: "7g7f", Text: "▲７六歩", Alt: "P-7f", Number: 3}
-	events := []Event{
-		{Type: EvMove, Version: 7, Round: 2, Seat: seatPtr(1), Move: "7g7f", Played: played, Computer: true},
-		{Type: EvRequest, Version: 8, Round: 2, Seat: seatPtr(0), NewRound: &Pending{Accepted: []sdk.Seat{0}}},
-		{Type: EvJoin, Version: 9, Seat: seatPtr(-1)},
-		{Type: EvStart, Version: 10, Round: 3},
+	events := []protocol.Event{
+		{Type: protocol.EvMove, Version: 7, Round: 2, Seat: seatPtr(1), Move: "7g7f", Played: played, Computer: true},
+		{Type: protocol.EvRequest, Version: 8, Round: 2, Seat: seatPtr(0), NewRound: &protocol.Pending{Accepted: []sdk.Seat{0}}},
+		{Type: protocol.EvJoin, Version: 9, Seat: seatPtr(-1)},
+		{Type: protocol.EvStart, Version: 10, Round: 3},
 	}
 	var q eventRing
 	for _, ev := range events {
@@ -137,7 +138,7 @@ func TestEventRingKeepsCommittedEvents(t *testing.T) {
 	if got := q.last(len(events)); !reflect.DeepEqual(got, events) {
 		t.Fatalf("ring gives back\n%+v\nwant\n%+v", got, events)
 	}
-	// The eight fields of Event that commit sets, and hasSeat: a field
+	// The eight fields of protocol.Event that commit sets, and hasSeat: a field
 	// commit comes to set must be kept too (and this count moved).
 	if n := reflect.TypeFor[recentEvent]().NumField(); n != 8+1 {
 		t.Errorf("recentEvent has %d fields, want 9: does commit set a new one?", n)

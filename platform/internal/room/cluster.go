@@ -2,7 +2,6 @@ package room
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/banmen/banmen/platform/internal/store"
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -72,28 +71,6 @@ func (m *Manager) local(conn string) bool {
 	return strings.HasPrefix(conn, m.cfg.Cluster.Host()+"/")
 }
 
-// seatConnected tells whether a seat has a live connection on any host.
-func (r *Room) seatConnected(i int) bool {
-	if r.conns[i] != nil {
-		return true
-	}
-	if r.cl == nil || i >= len(r.cl.holders) {
-		return false
-	}
-	h := r.cl.holders[i]
-	return h != "" && !r.m.local(h) // this host's own connections are in conns
-}
-
-// allConnected tells whether every seat has a live connection somewhere.
-func (r *Room) allConnected() bool {
-	for i := range r.conns {
-		if !r.seatConnected(i) {
-			return false
-		}
-	}
-	return true
-}
-
 // clusterJoined records a session's seat in the Cluster. Called with r.mu.
 func (r *Room) clusterJoined(s *Session) {
 	if r.m.cfg.Cluster == nil || s.seat < 0 {
@@ -108,15 +85,6 @@ func (r *Room) clusterJoined(s *Session) {
 	if err := r.m.cfg.Cluster.Connect(ctx, r.id, int(s.seat), s.conn); err != nil {
 		r.m.cfg.Logger.Warn("room presence not shared", "room", r.id, "seat", s.seat, "err", err)
 	}
-}
-
-// spectators is how many watch the room, on every host.
-func (r *Room) spectatorCount() int {
-	n := len(r.spectators)
-	if r.cl != nil {
-		n += r.cl.watchers
-	}
-	return n
 }
 
 // clusterWatchers records this host's spectator count of the room. Called
@@ -154,7 +122,7 @@ func (r *Room) clusterLeft(s *Session) {
 
 // refreshPresence reads who holds each seat; a local connection whose
 // seat another connection took since is replaced. It tells whether
-// anything changed. Called with r.mu.
+// anything changed. Called with mu.
 func (r *Room) refreshPresence(ctx context.Context) (bool, error) {
 	if r.m.cfg.Cluster == nil {
 		return false, nil
@@ -167,18 +135,20 @@ func (r *Room) refreshPresence(ctx context.Context) (bool, error) {
 		r.cl = &clusterRoom{}
 	}
 	changed := watchers != r.cl.watchers
-	r.cl.watchers = watchers
+	r.cl.watchers, r.g.others = watchers, watchers
 	if len(r.cl.holders) != len(r.conns) {
 		r.cl.holders, changed = make([]string, len(r.conns)), true
 	}
+	now := r.m.cfg.Now()
 	for i := range r.cl.holders {
 		h := held[i]
 		if h != r.cl.holders[i] {
 			if h == "" && r.conns[i] == nil {
-				r.markAway(sdk.Seat(i)) // its player left another host: the grace starts
+				r.g.awaySince[i] = now // its player left another host: the grace starts
 			}
 			r.cl.holders[i], changed = h, true
 		}
+		r.g.elsewhere[i] = h != "" && !r.m.local(h) // this host's own connections are in conns
 		if s := r.conns[i]; s != nil && h != "" && h != s.conn {
 			r.replace(s, "another_connection")
 			changed = true
@@ -187,95 +157,80 @@ func (r *Room) refreshPresence(ctx context.Context) (bool, error) {
 	return changed, nil
 }
 
-// catchUp applies, in order, the actions committed since r.version (by
-// other hosts) and broadcasts them to this host's connections. A seat
-// moved to another device elsewhere ends its connection here. Called with
-// r.mu.
+// catchUp applies, in order, the actions committed since the room's
+// version (by other hosts) and broadcasts them to this host's connections.
+// A seat moved to another device elsewhere ends its connection here.
+// Called with turn held and mu not.
 func (r *Room) catchUp(ctx context.Context) error {
-	if r.broken != nil {
+	r.mu.Lock()
+	broken, version := r.g.broken != nil, r.g.version
+	r.mu.Unlock()
+	if broken {
 		return nil
 	}
-	acts, err := r.m.cfg.Store.Actions(ctx, r.id, r.version)
+	acts, err := r.m.cfg.Store.Actions(ctx, r.id, version)
 	if err != nil {
 		return err
 	}
 	rekeyed := false
 	for _, a := range acts {
-		if a.Version != r.version+1 {
-			return fmt.Errorf("room %s: the log jumps from version %d to %d", r.id, r.version, a.Version)
+		if a.Version != version+1 {
+			return fmt.Errorf("room %s: the log jumps from version %d to %d", r.id, version, a.Version)
 		}
-		e, err := r.prepare(ctx, a)
+		err := r.perform(ctx, a, true, func(ev protocol.Event) {
+			if a.Kind == kindRekey {
+				if old := r.conns[a.Seat]; old != nil {
+					r.replace(old, "moved")
+				}
+			}
+			r.broadcast(ev)
+		})
 		if err != nil {
 			if _, rule := sdk.AsRuleError(err); rule {
-				r.broken = &Broken{Code: "replay_failed", At: a.Version, RulesVersion: r.meta.RulesVersion,
-					Installed: r.m.cfg.RulesVersion(r.desc),
+				r.mu.Lock()
+				r.g.broken = &protocol.Broken{Code: "replay_failed", At: a.Version, RulesVersion: r.g.meta.RulesVersion,
+					Installed: r.m.cfg.RulesVersion(r.g.desc),
 					Message:   fmt.Sprintf("the installed rules refuse this room's action at version %d: %v", a.Version, err)}
+				r.mu.Unlock()
 				r.m.cfg.Logger.Warn("room action from another host does not replay", "room", r.id, "at", a.Version, "err", err)
 				return nil
 			}
 			return fmt.Errorf("%w: %v", ErrRulesUnavailable, err)
 		}
-		ev := r.commit(a, e)
-		if a.Kind == kindRekey {
-			if old := r.conns[a.Seat]; old != nil {
-				r.replace(old, "moved")
-			}
-		}
+		version = a.Version
 		rekeyed = rekeyed || a.Kind == kindRekey || a.Kind == kindClaim
-		r.broadcast(ev)
-	}
-	if len(acts) > 0 {
-		r.kick() // a computer seat may be due now
 	}
 	if rekeyed {
 		keys, err := r.m.cfg.Store.SeatKeys(ctx, r.id)
 		if err != nil {
 			return err
 		}
-		for _, k := range keys {
-			if k.Seat >= 0 && k.Seat < len(r.keys) {
-				r.keys[k.Seat] = k.Hash
-			}
-		}
+		r.mu.Lock()
+		r.setKeys(keys)
+		r.mu.Unlock()
+	}
+	if len(acts) > 0 {
+		r.mu.Lock()
+		r.kick() // a computer seat may be due now
+		r.mu.Unlock()
 	}
 	return nil
 }
 
 // catchUpTo catches the room up from the log when a client arrives having
 // seen a later version than this host's copy (it came from another host,
-// whose note has not arrived yet). Called with r.mu.
+// whose note has not arrived yet). Called with turn held and mu not.
 func (r *Room) catchUpTo(ctx context.Context, seen *int64) {
-	if r.m.cfg.Cluster == nil || seen == nil || *seen <= r.version {
+	r.mu.Lock()
+	behind := r.m.cfg.Cluster != nil && seen != nil && *seen > r.g.version
+	r.mu.Unlock()
+	if !behind {
 		return
 	}
 	if err := r.catchUp(ctx); err != nil {
 		r.m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
 	}
 }
-
-// lostRace handles an append that another host's action beat: the room
-// catches up, and the request is a duplicate (acknowledged) or stale. It
-// tells whether it handled err. Called with r.mu.
-func (r *Room) lostRace(ctx context.Context, s *Session, req Request, a store.Action, err error) bool {
-	if !errors.Is(err, store.ErrConflict) {
-		return false
-	}
-	v := r.version
-	if err := r.catchUp(ctx); err != nil {
-		r.m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
-	}
-	if r.isDuplicate(v, a) {
-		s.send(r.encode(Event{Type: EvAck, Version: r.version, ID: req.ID, Duplicate: true}))
-		return true
-	}
-	s.send(r.encode(Event{Type: EvRefused, Version: r.version, ID: req.ID, Code: "stale", Key: "error.stale",
-		Message: fmt.Sprintf("the room is at version %d, not %d", r.version, v)}))
-	return true
-}
-
-// errRetry: the room changed under a join (another host's action won the
-// version); it caught up and the join is tried again.
-var errRetry = errors.New("room changed on another host")
 
 // Changed is a note from another host: room reached version (0: unknown,
 // check). A room in memory catches up; others load fresh when opened.
@@ -287,16 +242,19 @@ func (m *Manager) Changed(room string, version int64) {
 	// Most notes are a host's own appends coming back: settled here, on
 	// the listener's goroutine, when the room is not busy.
 	if version > 0 && r.mu.TryLock() {
-		done := r.gone || r.version >= version
+		done := r.gone || r.g.version >= version
 		r.mu.Unlock()
 		if done {
 			return
 		}
 	}
 	go func() {
+		r.turn.Lock()
+		defer r.turn.Unlock()
 		r.mu.Lock()
-		defer r.mu.Unlock()
-		if r.gone || (version > 0 && r.version >= version) {
+		done := r.gone || (version > 0 && r.g.version >= version)
+		r.mu.Unlock()
+		if done {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -315,9 +273,12 @@ func (m *Manager) PresenceChanged(room string) {
 		return
 	}
 	go func() {
+		r.turn.Lock()
+		defer r.turn.Unlock()
 		r.mu.Lock()
-		defer r.mu.Unlock()
-		if r.gone {
+		gone := r.gone
+		r.mu.Unlock()
+		if gone {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), clusterTimeout)
@@ -328,6 +289,8 @@ func (m *Manager) PresenceChanged(room string) {
 		if err := r.catchUp(ctx); err != nil {
 			m.cfg.Logger.Warn("room catch-up failed", "room", room, "err", err)
 		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		changed, err := r.refreshPresence(ctx)
 		if err != nil {
 			m.cfg.Logger.Warn("room presence not read", "room", room, "err", err)
@@ -395,38 +358,6 @@ func (m *Manager) Rejoined() {
 	}
 }
 
-// LoadedIDs lists the rooms in memory (a host compares their versions with
-// the store's now and then: a note may be lost).
-func (m *Manager) LoadedIDs() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	ids := make([]string, 0, len(m.rooms))
-	for id := range m.rooms {
-		ids = append(ids, id)
-	}
-	return ids
-}
-
-// loaded is the room if it is in memory and loaded.
-func (m *Manager) loaded(id string) *Room {
-	m.mu.Lock()
-	r := m.rooms[id]
-	m.mu.Unlock()
-	if r == nil || !isReady(r) || r.loadErr != nil {
-		return nil
-	}
-	return r
-}
-
-func isReady(r *Room) bool {
-	select {
-	case <-r.ready:
-		return true
-	default:
-		return false
-	}
-}
-
 // shareCode makes a seat code valid on every host (the device it moves the
 // seat to may reach another host). Called with r.mu.
 func (r *Room) shareCode(c seatCode) {
@@ -450,7 +381,7 @@ func (r *Room) takeSharedCode(code string, now time.Time) (sdk.Seat, error) {
 	if err != nil {
 		return -1, err
 	}
-	if !ok || seat < 0 || seat >= len(r.taken) {
+	if !ok || seat < 0 || seat >= len(r.g.taken) {
 		r.codeFails = append(r.codeFails, now)
 		return -1, ErrBadCode
 	}

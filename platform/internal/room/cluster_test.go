@@ -14,6 +14,7 @@ import (
 
 	"github.com/banmen/banmen/platform/internal/pgtest"
 	"github.com/banmen/banmen/platform/internal/store/postgres"
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -66,7 +67,7 @@ func newPGHost(t *testing.T, dsn, name string) *pgHost {
 // csub is a connection whose events a test can wait for.
 type csub struct {
 	mu     sync.Mutex
-	events []Event
+	events []protocol.Event
 	closed int
 	wake   chan struct{}
 }
@@ -74,7 +75,7 @@ type csub struct {
 func newCsub() *csub { return &csub{wake: make(chan struct{}, 1)} }
 
 func (s *csub) Send(b []byte) bool {
-	var ev Event
+	var ev protocol.Event
 	if err := json.Unmarshal(b, &ev); err != nil {
 		panic(err)
 	}
@@ -101,7 +102,7 @@ func (s *csub) poke() {
 
 // await waits until ok holds of everything received so far (the events and
 // the close code); a minute without is a failure, not a timing assertion.
-func (s *csub) await(t *testing.T, what string, ok func(evs []Event, closed int) bool) []Event {
+func (s *csub) await(t *testing.T, what string, ok func(evs []protocol.Event, closed int) bool) []protocol.Event {
 	t.Helper()
 	deadline := time.After(time.Minute)
 	for {
@@ -122,17 +123,19 @@ func (s *csub) await(t *testing.T, what string, ok func(evs []Event, closed int)
 // atVersion waits until an event of version v arrived.
 func (s *csub) atVersion(t *testing.T, v int64) {
 	t.Helper()
-	s.await(t, fmt.Sprintf("version %d", v), func(evs []Event, _ int) bool {
-		return slices.ContainsFunc(evs, func(e Event) bool { return e.Version >= v })
+	s.await(t, fmt.Sprintf("version %d", v), func(evs []protocol.Event, _ int) bool {
+		return slices.ContainsFunc(evs, func(e protocol.Event) bool { return e.Version >= v })
 	})
 }
 
 // answer waits for the ack or refusal of request id.
-func (s *csub) answer(t *testing.T, id string) Event {
+func (s *csub) answer(t *testing.T, id string) protocol.Event {
 	t.Helper()
-	var got Event
-	s.await(t, "the answer to "+id, func(evs []Event, _ int) bool {
-		i := slices.IndexFunc(evs, func(e Event) bool { return e.ID == id && (e.Type == EvAck || e.Type == EvRefused) })
+	var got protocol.Event
+	s.await(t, "the answer to "+id, func(evs []protocol.Event, _ int) bool {
+		i := slices.IndexFunc(evs, func(e protocol.Event) bool {
+			return e.ID == id && (e.Type == protocol.EvAck || e.Type == protocol.EvRefused)
+		})
 		if i >= 0 {
 			got = evs[i]
 		}
@@ -141,7 +144,7 @@ func (s *csub) answer(t *testing.T, id string) Event {
 	return got
 }
 
-func seatsConnected(evs []Event) []bool {
+func seatsConnected(evs []protocol.Event) []bool {
 	for i := len(evs) - 1; i >= 0; i-- {
 		if p := evs[i].Presence; p != nil {
 			out := make([]bool, len(p.Seats))
@@ -176,7 +179,7 @@ func twoHostRoom(t *testing.T, a, b *pgHost) (room string, s [2]*Session, c [2]*
 	s[1], c[1] = joinOn(t, b, cr.Room, Hello{})
 	// Host a hears of the claim and the connection on b.
 	for i := range c {
-		c[i].await(t, "both seats connected", func(evs []Event, _ int) bool {
+		c[i].await(t, "both seats connected", func(evs []protocol.Event, _ int) bool {
 			return slices.Equal(seatsConnected(evs), []bool{true, true})
 		})
 	}
@@ -188,7 +191,7 @@ var reqSeq atomic.Int64
 
 func cact(s *Session, typ string, version int64, move sdk.Move) string {
 	id := fmt.Sprint("r", reqSeq.Add(1))
-	s.Act(context.Background(), Request{Type: typ, ID: id, Version: &version, Move: move})
+	s.Act(context.Background(), protocol.Request{Type: typ, ID: id, Version: &version, Move: move})
 	return id
 }
 
@@ -204,15 +207,15 @@ func TestTwoHostsOneGame(t *testing.T) {
 	version := int64(1)
 	for i, m := range moves {
 		p := i % 2
-		id := cact(s[p], TypeMove, version, m)
-		if ev := c[p].answer(t, id); ev.Type != EvAck {
+		id := cact(s[p], protocol.TypeMove, version, m)
+		if ev := c[p].answer(t, id); ev.Type != protocol.EvAck {
 			t.Fatalf("move %s on host %d: %+v", m, p, ev)
 		}
 		version++
 		c[1-p].atVersion(t, version) // the other host caught up
 	}
-	evs := c[1].await(t, "the last move's view", func(evs []Event, _ int) bool {
-		i := slices.IndexFunc(evs, func(e Event) bool { return e.Type == EvMove && e.Version == version })
+	evs := c[1].await(t, "the last move's view", func(evs []protocol.Event, _ int) bool {
+		i := slices.IndexFunc(evs, func(e protocol.Event) bool { return e.Type == protocol.EvMove && e.Version == version })
 		return i >= 0 && evs[i].View != nil && evs[i].View.Status == sdk.Over
 	})
 	_ = evs
@@ -247,7 +250,7 @@ func TestTwoHostsRaceOneWins(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				ids[p] = cact(s[p], TypeResign, 1, "")
+				ids[p] = cact(s[p], protocol.TypeResign, 1, "")
 			}()
 		}
 		close(start)
@@ -255,9 +258,9 @@ func TestTwoHostsRaceOneWins(t *testing.T) {
 		acks := 0
 		for p := range 2 {
 			switch ev := c[p].answer(t, ids[p]); {
-			case ev.Type == EvAck && !ev.Duplicate:
+			case ev.Type == protocol.EvAck && !ev.Duplicate:
 				acks++
-			case ev.Type == EvRefused && ev.Code == "stale":
+			case ev.Type == protocol.EvRefused && ev.Code == "stale":
 			default:
 				t.Errorf("try %d seat %d: %+v", try, p, ev)
 			}
@@ -283,18 +286,18 @@ func TestSecondTabOnOtherHostReplaces(t *testing.T) {
 	}
 	_, first := joinOn(t, a, cr.Room, Hello{SeatKey: cr.SeatKey})
 	second, tab := joinOn(t, b, cr.Room, Hello{SeatKey: cr.SeatKey})
-	first.await(t, "replaced", func(evs []Event, closed int) bool {
-		_, ok := find(evs, EvReplaced)
-		return ok && closed == CloseReplaced
+	first.await(t, "replaced", func(evs []protocol.Event, closed int) bool {
+		_, ok := find(evs, protocol.EvReplaced)
+		return ok && closed == protocol.CloseReplaced
 	})
 	// The guest joins on a: it sees seat 0 connected (on b).
 	_, guest := joinOn(t, a, cr.Room, Hello{})
-	guest.await(t, "both connected", func(evs []Event, _ int) bool {
+	guest.await(t, "both connected", func(evs []protocol.Event, _ int) bool {
 		return slices.Equal(seatsConnected(evs), []bool{true, true})
 	})
 	// The second tab leaves: a hears seat 0 is away.
 	second.Leave()
-	guest.await(t, "seat 0 away", func(evs []Event, _ int) bool {
+	guest.await(t, "seat 0 away", func(evs []protocol.Event, _ int) bool {
 		return slices.Equal(seatsConnected(evs), []bool{false, true})
 	})
 	_ = tab
@@ -307,10 +310,10 @@ func TestSeatCodeAcrossHosts(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
 	room, s, c := twoHostRoom(t, a, b)
-	id := cact(s[0], TypeSeatCode, 0, "")
+	id := cact(s[0], protocol.TypeSeatCode, 0, "")
 	var code string
-	c[0].await(t, "a seat code", func(evs []Event, _ int) bool {
-		i := slices.IndexFunc(evs, func(e Event) bool { return e.ID == id && e.Type == EvSeatCode })
+	c[0].await(t, "a seat code", func(evs []protocol.Event, _ int) bool {
+		i := slices.IndexFunc(evs, func(e protocol.Event) bool { return e.ID == id && e.Type == protocol.EvSeatCode })
 		if i >= 0 {
 			code = evs[i].SeatCode
 		}
@@ -320,13 +323,13 @@ func TestSeatCodeAcrossHosts(t *testing.T) {
 	if moved.Seat() != 0 {
 		t.Fatalf("the code moved seat %d, want 0", moved.Seat())
 	}
-	welcome, _ := find(dev.await(t, "welcome", func(evs []Event, _ int) bool { _, ok := find(evs, EvWelcome); return ok }), EvWelcome)
+	welcome, _ := find(dev.await(t, "welcome", func(evs []protocol.Event, _ int) bool { _, ok := find(evs, protocol.EvWelcome); return ok }), protocol.EvWelcome)
 	if welcome.SeatKey == "" {
 		t.Error("the moved seat got no new key")
 	}
-	c[0].await(t, "moved", func(evs []Event, closed int) bool {
-		i := slices.IndexFunc(evs, func(e Event) bool { return e.Type == EvReplaced })
-		return i >= 0 && evs[i].Reason == "moved" && closed == CloseReplaced
+	c[0].await(t, "moved", func(evs []protocol.Event, closed int) bool {
+		i := slices.IndexFunc(evs, func(e protocol.Event) bool { return e.Type == protocol.EvReplaced })
+		return i >= 0 && evs[i].Reason == "moved" && closed == protocol.CloseReplaced
 	})
 	if _, err := a.m.Join(context.Background(), room, Hello{Code: code}, newCsub()); err != ErrBadCode {
 		t.Errorf("the used code on the other host: %v, want ErrBadCode", err)
@@ -345,7 +348,7 @@ func TestHostTakenForDeadRejoins(t *testing.T) {
 	if _, err := a.st.Cluster("reaper", time.Nanosecond).Heartbeat(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c[1].await(t, "seat 0 away on b", func(evs []Event, _ int) bool {
+	c[1].await(t, "seat 0 away on b", func(evs []protocol.Event, _ int) bool {
 		return slices.Equal(seatsConnected(evs), []bool{false, true})
 	})
 	for _, h := range []*pgHost{a, b} {
@@ -356,7 +359,7 @@ func TestHostTakenForDeadRejoins(t *testing.T) {
 		h.m.Rejoined()
 	}
 	for i := range c {
-		c[i].await(t, "both connected again", func(evs []Event, _ int) bool {
+		c[i].await(t, "both connected again", func(evs []protocol.Event, _ int) bool {
 			return slices.Equal(seatsConnected(evs), []bool{true, true})
 		})
 	}
@@ -378,13 +381,13 @@ func TestListenerReconnects(t *testing.T) {
 	if _, err := a.st.Exec(ctx, `SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`); err != nil {
 		t.Fatal(err)
 	}
-	id := cact(s[0], TypeMove, 1, "a1")
-	if ev := c[0].answer(t, id); ev.Type != EvAck {
+	id := cact(s[0], protocol.TypeMove, 1, "a1")
+	if ev := c[0].answer(t, id); ev.Type != protocol.EvAck {
 		t.Fatalf("move on a: %+v", ev)
 	}
 	c[1].atVersion(t, 2) // b heard of it, after listening again
-	id = cact(s[1], TypeMove, 2, "b2")
-	if ev := c[1].answer(t, id); ev.Type != EvAck {
+	id = cact(s[1], protocol.TypeMove, 2, "b2")
+	if ev := c[1].answer(t, id); ev.Type != protocol.EvAck {
 		t.Fatalf("move on b: %+v", ev)
 	}
 	c[0].atVersion(t, 3)
@@ -396,7 +399,7 @@ func TestSpectatorsCountedOnEveryHost(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	a, b := newPGHost(t, dsn, "a"), newPGHost(t, dsn, "b")
 	room, _, c := twoHostRoom(t, a, b)
-	spectators := func(evs []Event) int {
+	spectators := func(evs []protocol.Event) int {
 		for i := len(evs) - 1; i >= 0; i-- {
 			if p := evs[i].Presence; p != nil {
 				return p.Spectators
@@ -410,10 +413,10 @@ func TestSpectatorsCountedOnEveryHost(t *testing.T) {
 	}
 	joinOn(t, b, room, Hello{})
 	for i := range c {
-		c[i].await(t, "two spectators", func(evs []Event, _ int) bool { return spectators(evs) == 2 })
+		c[i].await(t, "two spectators", func(evs []protocol.Event, _ int) bool { return spectators(evs) == 2 })
 	}
 	w.Leave()
 	for i := range c {
-		c[i].await(t, "one spectator", func(evs []Event, _ int) bool { return spectators(evs) == 1 })
+		c[i].await(t, "one spectator", func(evs []protocol.Event, _ int) bool { return spectators(evs) == 1 })
 	}
 }

@@ -6,46 +6,37 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/platform/internal/store"
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 )
 
-// ComputerRules is Rules that can ask the variant's computer player for a
-// move (the plugin's Suggest). The host sends these calls to an engine
-// process of their own (pluginhost), so that a search never delays a
-// player's Play.
-type ComputerRules interface {
-	Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error)
-}
-
-// Computer moves are thought outside the room's lock, one at a time per
+// Computer moves are thought outside the room's locks, one at a time per
 // room, and at most Config.ComputerWorkers at a time for every room of the
 // Manager (the pool): a hundred rooms with computer seats queue for the
-// pool, never for a room's lock, so a player's move in any room goes
-// through while they think. The move found is then played like a player's:
+// pool, never for a room, so a player's move in any room goes through
+// while they think. The move found is then played like a player's:
 // checked by Play, appended to the log as the next version (a room moved
 // on meanwhile drops it: the store's version arbitrates, so it is never
 // played twice), and only then broadcast.
 
 // kick starts the computer's thinking when the seat to move is played by
-// the computer now. Called with r.mu held, after every change.
+// the computer now. Called with mu held, after every change.
 func (r *Room) kick() {
 	select {
 	case <-r.m.closed:
 		return
 	default:
 	}
-	if r.thinking || r.gone || r.broken != nil || r.view.Status != sdk.Playing || len(r.view.ToMove) == 0 {
+	if r.thinking || r.gone {
 		return
 	}
-	seat := r.view.ToMove[0]
-	now := r.m.cfg.Now()
-	why := r.computerFor(seat, now)
-	if why == "" || !r.m.cfg.RunsComputer(r.id) {
+	seat, why, ok := r.g.computerTurn(r.m.cfg.Now())
+	if !ok || !r.m.cfg.RunsComputer(r.id) {
 		return
 	}
 	r.thinking = true
 	r.m.thinkers.Add(1)
-	go r.think(r.version, seat, r.state, why)
+	go r.think(r.g.version, seat, r.g.state, why)
 }
 
 // think asks for the computer's move for seat at version and plays it if
@@ -65,7 +56,7 @@ func (r *Room) think(version int64, seat sdk.Seat, st sdk.State, why string) {
 	var err error
 	select {
 	case m.pool <- struct{}{}:
-		move, err = m.cfg.Rules.(ComputerRules).Suggest(tctx, r.meta.Variant, st, seat, r.level())
+		move, err = m.cfg.Rules.(ComputerRules).Suggest(tctx, SuggestRequest{Variant: r.g.meta.Variant, State: st, Seat: seat, Level: r.g.level()})
 		<-m.pool
 	case <-tctx.Done():
 		err = tctx.Err()
@@ -76,44 +67,56 @@ func (r *Room) think(version int64, seat sdk.Seat, st sdk.State, why string) {
 	// Playing the move found has a deadline of its own.
 	ctx, cancel := context.WithTimeout(context.Background(), m.cfg.ThinkTimeout)
 	defer cancel()
+	r.turn.Lock()
+	defer r.turn.Unlock()
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.thinking = false
 	if err != nil {
 		// The next Tick tries again.
 		m.cfg.Logger.Warn("computer move failed", "room", r.id, "seat", seat, "err", err)
+		r.mu.Unlock()
 		return
 	}
-	if r.version != version || r.gone {
+	if r.g.version != version || r.gone {
 		r.kick() // someone moved first (a player beat the clock): think again if needed
+		r.mu.Unlock()
 		return
 	}
+	r.mu.Unlock()
 	a := store.Action{Room: r.id, Version: version + 1, Kind: kindComputer, Seat: int(seat), Move: string(move), At: m.cfg.Now()}
-	e, err := r.prepare(ctx, a)
-	if err != nil {
-		m.cfg.Logger.Warn("computer move refused by the rules", "room", r.id, "seat", seat, "move", move, "err", err)
-		return
-	}
-	if err := m.cfg.Store.Append(ctx, a); err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			// Another host played this version first (its player, or its
-			// own computer move for the seat): catch up from the log and
-			// look again. Nothing is played twice.
-			if err := r.catchUp(ctx); err != nil {
-				m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
-			}
-			r.kick()
-			return
+	err = r.perform(ctx, a, false, func(ev protocol.Event) {
+		r.broadcast(ev)
+		if r.g.presenceStale(m.cfg.Now()) {
+			r.broadcastPresence()
 		}
-		m.cfg.Logger.Warn("computer move not stored", "room", r.id, "seat", seat, "why", why, "err", err)
+		r.kick()
+	})
+	r.afterComputer(ctx, err, "computer move", "seat", seat, "move", move, "why", why)
+}
+
+// afterComputer logs what went wrong with an action the host made for the
+// computer (a move, a round by consent); a version another host played
+// first is caught up from the log, and nothing is played twice. Called
+// with turn held and mu not.
+func (r *Room) afterComputer(ctx context.Context, err error, what string, args ...any) {
+	if err == nil {
 		return
 	}
-	ev := r.commit(a, e)
-	r.broadcast(ev)
-	if r.presenceKey() != r.shownComputer {
-		r.broadcastPresence()
+	args = append([]any{"room", r.id, "err", err}, args...)
+	var se storeErr
+	switch {
+	case errors.As(err, &se) && errors.Is(err, store.ErrConflict):
+		if err := r.catchUp(ctx); err != nil {
+			r.m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
+		}
+		r.mu.Lock()
+		r.kick()
+		r.mu.Unlock()
+	case errors.As(err, &se):
+		r.m.cfg.Logger.Warn(what+" not stored", args...)
+	case !errors.Is(err, errDropped):
+		r.m.cfg.Logger.Warn(what+" refused", args...)
 	}
-	r.kick()
 }
 
 // Tick looks at every room in memory for a computer move that is due: a
@@ -128,37 +131,47 @@ func (m *Manager) Tick() {
 	}
 	m.mu.Unlock()
 	for _, r := range rooms {
-		select {
-		case <-r.ready:
-		default:
-			continue
-		}
-		if r.loadErr != nil || !r.hasComputer() { // desc is fixed once ready
+		if !isReady(r) || r.loadErr != nil || !r.g.computer { // computer is fixed once ready
 			continue
 		}
 		r.mu.Lock()
-		if r.presenceKey() != r.shownComputer {
+		if r.g.presenceStale(m.cfg.Now()) {
 			r.broadcastPresence() // an away player's grace ran out
 		}
-		r.roundByConsent()
 		r.kick()
+		_, _, due := r.g.roundByConsent(m.cfg.Now())
 		r.mu.Unlock()
+		if due {
+			r.roundByConsent()
+		}
 	}
 }
 
-// presenceKey is a short summary of which seats the computer plays, so
-// Tick tells the room when an away player's seat passes to the computer
-// (shownComputer is the one the last presence said).
-func (r *Room) presenceKey() string {
-	now := r.m.cfg.Now()
-	b := make([]byte, len(r.taken))
-	for i := range r.taken {
-		b[i] = '0'
-		if r.playedByComputer(i, now) {
-			b[i] = '1'
-		}
+// roundByConsent starts the requested new round when the only seats yet to
+// consent are away players' whose grace just ran out: their seats consent
+// by themselves, so a player who never comes back blocks nothing. The
+// round is logged as the requester's action.
+func (r *Room) roundByConsent() {
+	if !r.m.cfg.RunsComputer(r.id) {
+		return
 	}
-	return string(b)
+	ctx, cancel := context.WithTimeout(context.Background(), r.m.cfg.ThinkTimeout)
+	defer cancel()
+	r.turn.Lock()
+	defer r.turn.Unlock()
+	r.mu.Lock()
+	kind, seat, ok := r.g.roundByConsent(r.m.cfg.Now())
+	a := store.Action{Room: r.id, Version: r.g.version + 1, Kind: kind, Seat: int(seat), At: r.m.cfg.Now()}
+	gone := r.gone
+	r.mu.Unlock()
+	if !ok || gone {
+		return
+	}
+	err := r.perform(ctx, a, false, func(ev protocol.Event) {
+		r.broadcast(ev)
+		r.kick()
+	})
+	r.afterComputer(ctx, err, "new round by consent")
 }
 
 // Run calls Tick every interval until ctx ends, then waits for the
@@ -189,34 +202,4 @@ func (r *Room) Thinking() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.thinking
-}
-
-// roundByConsent starts the requested new round when the only seats yet to
-// consent are away players' whose grace just ran out: their seats consent
-// by themselves, so a player who never comes back blocks nothing. The
-// round is logged as the requester's action. Called with r.mu held.
-func (r *Room) roundByConsent() {
-	p := r.pending
-	if p == nil || r.gone || r.broken != nil || !r.m.cfg.RunsComputer(r.id) || !r.othersConsent(p.By, p.Accepted) {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), r.m.cfg.ThinkTimeout)
-	defer cancel()
-	a := store.Action{Room: r.id, Version: r.version + 1, Kind: kindRound, Seat: int(p.By), At: r.m.cfg.Now()}
-	e, err := r.prepare(ctx, a)
-	if err != nil {
-		r.m.cfg.Logger.Warn("new round by consent refused", "room", r.id, "err", err)
-		return
-	}
-	if err := r.m.cfg.Store.Append(ctx, a); err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			if err := r.catchUp(ctx); err != nil {
-				r.m.cfg.Logger.Warn("room catch-up failed", "room", r.id, "err", err)
-			}
-			return
-		}
-		r.m.cfg.Logger.Warn("new round by consent not stored", "room", r.id, "err", err)
-		return
-	}
-	r.broadcast(r.commit(a, e))
 }

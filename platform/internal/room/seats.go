@@ -1,11 +1,10 @@
 package room
 
 import (
-	"maps"
 	"slices"
-	"strconv"
 	"time"
 
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 )
 
@@ -25,107 +24,35 @@ import (
 //     past the grace consents by itself, as a free seat does (othersConsent).
 //   - With a time per move (sdk.SettingMoveTime), the computer moves for
 //     the seat to move when its time is up; the player keeps the seat.
+//     The clock is the server's: a turn begins at the logged time of the
+//     action that made it (a move, the start, a new round) and ends
+//     MoveTime later, so a restarted host finds the same deadline.
 //
-// Everything here is derived from the log and the connections: who holds
-// which seat (claims), whether the room started (the start action), when
-// the current turn began (the time of the last move, start or round). A
-// computer move is logged as the action "computer" and replayed like any
-// move, so a restarted host (or another host that takes the room over)
-// finds the same turn and clock; which host thinks for a room is
-// Config.RunsComputer's decision.
-
-// Action kinds of computer seats.
-const (
-	kindStart    = "start"    // the host started with free seats: the computer takes them
-	kindComputer = "computer" // a move the computer made for Seat
-)
-
-// hasComputer tells whether this room has computer seats.
-func (r *Room) hasComputer() bool {
-	if _, ok := r.m.cfg.Rules.(ComputerRules); !ok {
-		return false
-	}
-	_, ok := r.desc.HostSetting(sdk.SettingLevel)
-	return ok
-}
-
-// setting is the value of a host setting in the room's options, or the
-// variant's declared default; ok is false when the variant declares none.
-func (r *Room) setting(key string) (string, bool) {
-	spec, ok := r.desc.HostSetting(key)
-	if !ok {
-		return "", false
-	}
-	if v, set := r.meta.Options[key]; set {
-		return v, true
-	}
-	return spec.Default, true
-}
-
-// level is the computer's level for this room.
-func (r *Room) level() sdk.Level {
-	v, _ := r.setting(sdk.SettingLevel)
-	return sdk.Level(v)
-}
-
-// moveTime is the room's time per move, 0 for none.
-func (r *Room) moveTime() time.Duration {
-	v, ok := r.setting(sdk.SettingMoveTime)
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return 0
-	}
-	return time.Duration(n) * time.Second
-}
-
-// roundOptions are the options round n (1 = the first) starts with: with
-// rotation on (sdk.SettingRotateFirst) the first seat moves one seat on in
-// turn order each round, from the room's first seat.
-func (r *Room) roundOptions(n int) sdk.Options {
-	opts := r.meta.Options
-	rot, ok := r.setting(sdk.SettingRotateFirst)
-	if !ok || rot != "true" || n <= 1 {
-		return opts
-	}
-	first, ok := r.setting(sdk.SettingFirstSeat)
-	if !ok {
-		return opts
-	}
-	f, err := strconv.Atoi(first)
-	if err != nil {
-		return opts
-	}
-	opts = maps.Clone(opts)
-	if opts == nil {
-		opts = sdk.Options{}
-	}
-	opts[sdk.SettingFirstSeat] = strconv.Itoa((f + n - 1) % len(r.taken))
-	return opts
-}
+// Everything here is derived from the log and the connections; a computer
+// move is logged as the action "computer" and replayed like any move.
+// Which host thinks for a room is Config.RunsComputer's decision
+// (computer.go does the thinking).
 
 // startedPlay tells whether moves may be made: every seat is taken, or the
 // host started with the computer in the free ones.
-func (r *Room) startedPlay() bool {
-	return r.started || !slices.Contains(r.taken, false)
+func (g *game) startedPlay() bool {
+	return g.started || !slices.Contains(g.taken, false)
 }
 
-// computerFor tells why the computer plays seat now: "seat" (a free seat
-// of a started room), "away" (its player is gone past the grace period),
-// "time" (its time per move is up), or "" when its player does.
-func (r *Room) computerFor(seat sdk.Seat, now time.Time) string {
-	if !r.hasComputer() || seat < 0 || int(seat) >= len(r.taken) || !r.startedPlay() {
+// computerFor tells why the computer plays seat at now: "seat" (a free
+// seat of a started room), "away" (its player is gone past the grace
+// period), "time" (its time per move is up), or "" when its player does.
+func (g *game) computerFor(seat sdk.Seat, now time.Time) string {
+	if !g.computer || seat < 0 || int(seat) >= len(g.taken) || !g.startedPlay() {
 		return ""
 	}
 	switch {
-	case !r.taken[seat]:
+	case !g.taken[seat]:
 		return "seat"
-	case !r.seatConnected(int(seat)) && !now.Before(r.awaySince[seat].Add(r.m.cfg.AwayGrace)):
+	case !g.seatConnected(int(seat)) && !now.Before(g.awaySince[seat].Add(g.awayGrace)):
 		return "away"
 	}
-	if d := r.moveTime(); d > 0 && !now.Before(r.turnAt.Add(d)) {
+	if d := g.moveTime(); d > 0 && !now.Before(g.turnAt.Add(d)) {
 		return "time"
 	}
 	return ""
@@ -133,19 +60,20 @@ func (r *Room) computerFor(seat sdk.Seat, now time.Time) string {
 
 // playedByComputer tells whether the computer plays seat as things stand
 // (for presence): a free seat of a started room, or an away player's.
-func (r *Room) playedByComputer(seat int, now time.Time) bool {
-	why := r.computerFor(sdk.Seat(seat), now)
+func (g *game) playedByComputer(seat int, now time.Time) bool {
+	why := g.computerFor(sdk.Seat(seat), now)
 	return why == "seat" || why == "away"
 }
 
-// markAway notes that seat's connection went (the grace period starts).
-// Only this host's connections mark it: a seat held on another host of the
-// same store counts as connected while the Cluster says so, and its grace
-// starts from when this host loaded the room or last saw it go here.
-func (r *Room) markAway(seat sdk.Seat) {
-	if seat >= 0 && int(seat) < len(r.awaySince) {
-		r.awaySince[seat] = r.m.cfg.Now()
+// computerTurn is the seat the computer should move for at now, and why;
+// ok is false when no computer move is due.
+func (g *game) computerTurn(now time.Time) (seat sdk.Seat, why string, ok bool) {
+	if g.broken != nil || g.view.Status != sdk.Playing || len(g.view.ToMove) == 0 {
+		return 0, "", false
 	}
+	seat = g.view.ToMove[0]
+	why = g.computerFor(seat, now)
+	return seat, why, why != ""
 }
 
 // othersConsent tells whether every seated human but seat has consented to
@@ -153,16 +81,36 @@ func (r *Room) markAway(seat sdk.Seat) {
 // because they are away past the grace (such a seat consents by itself, as
 // a computer seat does). A player back before the round starts is a human
 // again and answers for themselves. Always false without computer seats.
-func (r *Room) othersConsent(seat sdk.Seat, accepted []sdk.Seat) bool {
-	if !r.hasComputer() {
+func (g *game) othersConsent(seat sdk.Seat, accepted []sdk.Seat, now time.Time) bool {
+	if !g.computer {
 		return false
 	}
-	now := r.m.cfg.Now()
-	for i, t := range r.taken {
+	for i, t := range g.taken {
 		s := sdk.Seat(i)
-		if t && s != seat && !slices.Contains(accepted, s) && r.computerFor(s, now) != "away" {
+		if t && s != seat && !slices.Contains(accepted, s) && g.computerFor(s, now) != "away" {
 			return false
 		}
 	}
 	return true
+}
+
+// roundByConsent is the action that starts the requested new round when
+// the only seats yet to consent are away players' whose grace ran out
+// (logged as the requester's); ok is false when there is none.
+func (g *game) roundByConsent(now time.Time) (kind string, seat sdk.Seat, ok bool) {
+	p := g.pending
+	if p == nil || g.broken != nil || !g.othersConsent(p.By, p.Accepted, now) {
+		return "", 0, false
+	}
+	return kindRound, p.By, true
+}
+
+// clock is the turn's clock at now, nil without a time per move or a turn.
+func (g *game) clock(now time.Time) *protocol.Clock {
+	d := g.moveTime()
+	if d <= 0 || !g.startedPlay() || g.view.Status != sdk.Playing || len(g.view.ToMove) == 0 {
+		return nil
+	}
+	left := max(0, g.turnAt.Add(d).Sub(now))
+	return &protocol.Clock{Seat: g.view.ToMove[0], Limit: d.Milliseconds(), Remaining: left.Milliseconds()}
 }

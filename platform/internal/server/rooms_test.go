@@ -30,12 +30,14 @@ func (r inProcess) Describe(id string) (sdk.Description, bool) {
 	return d, id == d.ID
 }
 
-func (r inProcess) Start(_ context.Context, _ string, o sdk.Options) (sdk.State, sdk.View, error) {
-	return r.v.Start(o)
+func (r inProcess) Start(_ context.Context, req room.StartRequest) (sdk.State, sdk.View, error) {
+	return r.v.Start(req.Options)
 }
 
-func (r inProcess) Play(_ context.Context, _ string, s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
-	return r.v.Play(s, seat, m)
+func (r inProcess) Play(_ context.Context, req room.PlayRequest) (sdk.State, sdk.View, error) {
+	st, v, err := r.v.Play(req.State, req.Seat, req.Move)
+	v.History = v.History[min(req.HistoryFrom, len(v.History)):]
+	return st, v, err
 }
 
 type fakeClock struct {

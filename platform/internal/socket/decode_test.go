@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/banmen/banmen/platform/internal/room"
+	"github.com/banmen/banmen/platform/protocol"
 )
 
 // The fuzz target of the room message decoder lives here, not in package
@@ -20,7 +20,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := room.Decode(b)
+		r, err := protocol.Decode(b)
 		if err != nil {
 			return
 		}
@@ -28,7 +28,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r2, err := room.Decode(again)
+		r2, err := protocol.Decode(again)
 		if err != nil {
 			t.Fatalf("re-decoding %s: %v", again, err)
 		}

@@ -25,24 +25,26 @@ import (
 
 	"github.com/banmen/banmen/platform/internal/ratelimit"
 	"github.com/banmen/banmen/platform/internal/room"
+	"github.com/banmen/banmen/platform/protocol"
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
 )
 
-// Close codes of the protocol (docs/protocol.md). 4000–4999 are ours.
+// Close codes of the protocol (docs/protocol.md), as package protocol
+// names them. 4000–4999 are ours.
 const (
-	CloseNormal     = websocket.CloseNormalClosure     // 1000: the client closed, or shutdown
-	CloseGoingAway  = websocket.CloseGoingAway         // 1001: the server is shutting down
-	CloseProtocol   = websocket.ClosePolicyViolation   // 1008: a malformed or unexpected message
-	CloseTooBig     = websocket.CloseMessageTooBig     // 1009: a frame over the size limit
-	CloseInternal   = websocket.CloseInternalServerErr // 1011
-	CloseTryLater   = websocket.CloseTryAgainLater     // 1013: the rules are unavailable
-	CloseReplaced   = room.CloseReplaced               // 4001
-	CloseBadKey     = room.CloseBadKey                 // 4003
-	CloseNotFound   = room.CloseNotFound               // 4004
-	CloseFlood      = 4008                             // out of message credits
-	CloseTooSlow    = 4009                             // the send queue overflowed
-	CloseTooManyBad = 4029                             // too many wrong keys or codes from this address
+	CloseNormal     = protocol.CloseNormal       // 1000: the client closed, or shutdown
+	CloseGoingAway  = protocol.CloseGoingAway    // 1001: the server is shutting down
+	CloseProtocol   = protocol.CloseProtocol     // 1008: a malformed or unexpected message
+	CloseTooBig     = protocol.CloseTooBig       // 1009: a frame over the size limit
+	CloseInternal   = protocol.CloseInternal     // 1011
+	CloseTryLater   = protocol.CloseTryAgain     // 1013: the rules are unavailable
+	CloseReplaced   = protocol.CloseReplaced     // 4001
+	CloseBadKey     = protocol.CloseBadKey       // 4003
+	CloseNotFound   = protocol.CloseNotFound     // 4004
+	CloseFlood      = protocol.CloseFlood        // 4008: out of message credits
+	CloseTooSlow    = protocol.CloseSlow         // 4009: the send queue overflowed
+	CloseTooManyBad = protocol.CloseTooManyWrong // 4029: too many wrong keys or codes from this address
 )
 
 // Config configures a Handler.
@@ -544,8 +546,8 @@ func (h *Handler) serve(ws *websocket.Conn) {
 			c.protocolError("messages are JSON text frames")
 			return
 		}
-		req, err := room.Decode(b)
-		if err != nil || req.Type == room.TypeHello {
+		req, err := protocol.Decode(b)
+		if err != nil || req.Type == protocol.TypeHello {
 			c.protocolError("not a valid message after hello")
 			return
 		}
@@ -589,10 +591,7 @@ func (c *conn) protocolError(msg string) {
 	c.Close(CloseProtocol, "protocol error")
 }
 
-func errorMessage(code, msg string) []byte {
-	b, _ := room.EncodeError(code, msg)
-	return b
-}
+func errorMessage(code, msg string) []byte { return protocol.Error(code, msg) }
 
 // hello reads the first message and joins the room; nil means the
 // connection is being closed with the reason already queued.
@@ -604,8 +603,8 @@ func (h *Handler) hello(c *conn, id, ip string) *room.Session {
 		c.Close(CloseProtocol, "no hello") // (a frame too big got 1009 already)
 		return nil
 	}
-	req, err := room.Decode(b)
-	if mt != websocket.TextMessage || err != nil || req.Type != room.TypeHello {
+	req, err := protocol.Decode(b)
+	if mt != websocket.TextMessage || err != nil || req.Type != protocol.TypeHello {
 		c.protocolError("the first message must be a hello")
 		return nil
 	}

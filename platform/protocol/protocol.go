@@ -1,4 +1,11 @@
-package room
+// Package protocol is the room protocol's messages (docs/protocol.md,
+// "Rooms"): what a client sends (Request) and what the server sends
+// (Event), typed once for the host, the Go client and the load tool.
+//
+// Its one codec is encoding/json: Decode reads a request strictly, Encode
+// writes an event. It holds no state and never knows a game rule: a View is
+// carried as the sdk defines it.
+package protocol
 
 import (
 	"bytes"
@@ -9,9 +16,6 @@ import (
 
 	"github.com/banmen/banmen/sdk"
 )
-
-// The room protocol's messages (docs/protocol.md, "Rooms"). The socket
-// package carries them; this file is their one definition.
 
 // Request types a client sends.
 const (
@@ -50,12 +54,32 @@ const (
 	EvError    = "error"    // the connection ends: code says why
 )
 
+// ChangesView tells whether an event of type ev carries the room's new
+// view to its receivers (a move, a new round, the start).
+func ChangesView(ev string) bool { return ev == EvMove || ev == EvRound || ev == EvStart }
+
 // Limits on the fields of a request (longer is a protocol error).
 const (
-	maxIDLen   = 64
-	maxMoveLen = 64
-	maxKeyLen  = 64
-	maxCodeLen = 16
+	MaxIDLen   = 64
+	MaxMoveLen = 64
+	MaxKeyLen  = 64
+	MaxCodeLen = 16
+)
+
+// WebSocket close codes of the protocol (4000–4999 are the application's).
+const (
+	CloseNormal       = 1000
+	CloseGoingAway    = 1001
+	CloseProtocol     = 1008 // not JSON, unknown type or field, a field missing or too long
+	CloseTooBig       = 1009
+	CloseInternal     = 1011
+	CloseTryAgain     = 1013 // the rules are unavailable for a moment
+	CloseReplaced     = 4001 // another connection took this seat: do not reconnect
+	CloseBadKey       = 4003 // the seat key or code holds no seat here
+	CloseNotFound     = 4004 // the room does not exist or expired
+	CloseFlood        = 4008 // too many messages
+	CloseSlow         = 4009 // too slow to read: the send queue overflowed
+	CloseTooManyWrong = 4029 // too many wrong keys or codes from this address
 )
 
 // Request is one message from a client.
@@ -74,56 +98,12 @@ type Request struct {
 	Watch bool `json:"watch,omitempty"`
 }
 
-// ErrBadMessage wraps every reason a message is refused by the decoder.
+// ErrBadMessage wraps every reason a message is refused by Decode.
 var ErrBadMessage = errors.New("bad message")
 
 // Decode reads one client message strictly: a single JSON object of known
 // fields, a known type, the fields that type needs, and bounded lengths.
 func Decode(b []byte) (Request, error) {
-	r, ok := decodePlain(b)
-	if !ok {
-		var err error
-		if r, err = decodeJSON(b); err != nil {
-			return Request{}, err
-		}
-	}
-	switch {
-	case len(r.ID) > maxIDLen:
-		return Request{}, fmt.Errorf("%w: id longer than %d", ErrBadMessage, maxIDLen)
-	case len(r.Move) > maxMoveLen:
-		return Request{}, fmt.Errorf("%w: move longer than %d", ErrBadMessage, maxMoveLen)
-	case len(r.SeatKey) > maxKeyLen:
-		return Request{}, fmt.Errorf("%w: seatKey longer than %d", ErrBadMessage, maxKeyLen)
-	case len(r.Code) > maxCodeLen:
-		return Request{}, fmt.Errorf("%w: code longer than %d", ErrBadMessage, maxCodeLen)
-	case r.Version != nil && *r.Version < 0:
-		return Request{}, fmt.Errorf("%w: negative version", ErrBadMessage)
-	}
-	switch r.Type {
-	case TypeHello, TypeSeatCode, TypePing:
-	case TypeMove:
-		if r.Move == "" {
-			return Request{}, fmt.Errorf("%w: move needs a move", ErrBadMessage)
-		}
-		fallthrough
-	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart:
-		if r.Version == nil {
-			return Request{}, fmt.Errorf("%w: %s needs the version it answers", ErrBadMessage, r.Type)
-		}
-	case "":
-		return Request{}, fmt.Errorf("%w: no type", ErrBadMessage)
-	default:
-		return Request{}, fmt.Errorf("%w: unknown type %q", ErrBadMessage, r.Type)
-	}
-	if r.Type != TypeHello && (r.SeatKey != "" || r.Code != "" || r.Watch) {
-		return Request{}, fmt.Errorf("%w: seatKey, code and watch belong in hello only", ErrBadMessage)
-	}
-	return r, nil
-}
-
-// decodeJSON reads b as encoding/json does, refusing unknown fields and
-// anything after the object.
-func decodeJSON(b []byte) (Request, error) {
 	var r Request
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -133,169 +113,50 @@ func decodeJSON(b []byte) (Request, error) {
 	if dec.More() {
 		return Request{}, fmt.Errorf("%w: data after the object", ErrBadMessage)
 	}
+	if err := r.Validate(); err != nil {
+		return Request{}, err
+	}
 	return r, nil
 }
 
-// decodePlain reads the messages clients send, a flat object of the known
-// keys spelled exactly, strings of printable ASCII without escapes, a
-// version in plain digits, watch true or false, in a fraction of
-// encoding/json's time and without its allocations (a move's message is
-// decoded on every move). Anything else it leaves to decodeJSON (ok
-// false); what it reads, decodeJSON reads alike (FuzzDecodePlain).
-func decodePlain(b []byte) (r Request, ok bool) {
-	i := skipSpace(b, 0)
-	if i == len(b) || b[i] != '{' {
-		return Request{}, false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return r, skipSpace(b, i+1) == len(b)
-	}
-	for {
-		key, j, ok := plainString(b, i)
-		if !ok {
-			return Request{}, false
-		}
-		i = skipSpace(b, j)
-		if i == len(b) || b[i] != ':' {
-			return Request{}, false
-		}
-		i = skipSpace(b, i+1)
-		switch key {
-		case "type", "id", "move", "seatKey", "code":
-			v, j, ok := plainString(b, i)
-			if !ok {
-				return Request{}, false
-			}
-			switch key {
-			case "type":
-				r.Type = v
-			case "id":
-				r.ID = v
-			case "move":
-				r.Move = sdk.Move(v)
-			case "seatKey":
-				r.SeatKey = v
-			case "code":
-				r.Code = v
-			}
-			i = j
-		case "version":
-			v, j, ok := plainInt(b, i)
-			if !ok {
-				return Request{}, false
-			}
-			r.Version, i = &v, j
-		case "watch":
-			switch {
-			case bytes.HasPrefix(b[i:], []byte("true")):
-				r.Watch, i = true, i+4
-			case bytes.HasPrefix(b[i:], []byte("false")):
-				r.Watch, i = false, i+5
-			default:
-				return Request{}, false
-			}
-		default:
-			return Request{}, false
-		}
-		i = skipSpace(b, i)
-		if i == len(b) {
-			return Request{}, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return r, skipSpace(b, i+1) == len(b)
-		default:
-			return Request{}, false
-		}
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// plainString reads a JSON string of printable ASCII without escapes at
-// b[i:], returning it and the index after it.
-func plainString(b []byte, i int) (string, int, bool) {
-	if i == len(b) || b[i] != '"' {
-		return "", 0, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return string(b[i+1 : j]), j + 1, true
-		case c < 0x20 || c > 0x7e || c == '\\':
-			return "", 0, false
-		}
-	}
-	return "", 0, false
-}
-
-// plainInt reads a JSON integer of at most 18 digits (no fraction or
-// exponent, which decodeJSON refuses for an int64 or reads its own way).
-func plainInt(b []byte, i int) (int64, int, bool) {
-	neg := i < len(b) && b[i] == '-'
-	if neg {
-		i++
-	}
-	start := i
-	var v int64
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' && i-start < 18 {
-		v = v*10 + int64(b[i]-'0')
-		i++
-	}
+// Validate checks a request as Decode does after reading it.
+func (r Request) Validate() error {
 	switch {
-	case i == start, b[start] == '0' && i-start > 1:
-		return 0, 0, false
-	case i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '.' || b[i] == 'e' || b[i] == 'E'):
-		return 0, 0, false
+	case len(r.ID) > MaxIDLen:
+		return fmt.Errorf("%w: id longer than %d", ErrBadMessage, MaxIDLen)
+	case len(r.Move) > MaxMoveLen:
+		return fmt.Errorf("%w: move longer than %d", ErrBadMessage, MaxMoveLen)
+	case len(r.SeatKey) > MaxKeyLen:
+		return fmt.Errorf("%w: seatKey longer than %d", ErrBadMessage, MaxKeyLen)
+	case len(r.Code) > MaxCodeLen:
+		return fmt.Errorf("%w: code longer than %d", ErrBadMessage, MaxCodeLen)
+	case r.Version != nil && *r.Version < 0:
+		return fmt.Errorf("%w: negative version", ErrBadMessage)
 	}
-	if neg {
-		v = -v
+	switch r.Type {
+	case TypeHello, TypeSeatCode, TypePing:
+	case TypeMove:
+		if r.Move == "" {
+			return fmt.Errorf("%w: move needs a move", ErrBadMessage)
+		}
+		fallthrough
+	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart:
+		if r.Version == nil {
+			return fmt.Errorf("%w: %s needs the version it answers", ErrBadMessage, r.Type)
+		}
+	case "":
+		return fmt.Errorf("%w: no type", ErrBadMessage)
+	default:
+		return fmt.Errorf("%w: unknown type %q", ErrBadMessage, r.Type)
 	}
-	return v, i, true
+	if r.Type != TypeHello && (r.SeatKey != "" || r.Code != "" || r.Watch) {
+		return fmt.Errorf("%w: seatKey, code and watch belong in hello only", ErrBadMessage)
+	}
+	return nil
 }
 
 // Event is one message from the server. Which fields are set depends on
 // Type (docs/protocol.md lists them per type).
-// CellAt is one board cell that changed, by its index in view.board.
-type CellAt struct {
-	At   int      `json:"at"`
-	Cell sdk.Cell `json:"cell"`
-}
-
-// sameCell is a == b, the numbers first and inline: through the generated
-// struct equality the comparison of a board's 81 cells was ~1% of the
-// host's CPU. (The encoder's shapes check fails when sdk.Cell changes.)
-func sameCell(a, b *sdk.Cell) bool {
-	return a.Owner == b.Owner && a.Facing == b.Facing && a.Promoted == b.Promoted &&
-		a.Flipped == b.Flipped && a.Kind == b.Kind
-}
-
-// boardChanges is the cells of next that differ from prev, nil when the
-// boards are not of one size (then the whole board must travel).
-func boardChanges(prev, next []sdk.Cell) ([]CellAt, bool) {
-	if len(prev) != len(next) || len(next) == 0 {
-		return nil, false
-	}
-	var out []CellAt
-	for i := range next {
-		if !sameCell(&next[i], &prev[i]) {
-			if out == nil {
-				out = make([]CellAt, 0, 4) // a move changes one to three cells in these games
-			}
-			out = append(out, CellAt{At: i, Cell: next[i]})
-		}
-	}
-	return out, true
-}
-
 type Event struct {
 	Type    string `json:"type"`
 	Version int64  `json:"version"`
@@ -315,8 +176,7 @@ type Event struct {
 	View *sdk.View `json:"view,omitempty"`
 	// Cells, in a live move event whose view.board is null, are the board
 	// cells the move changed: the receiver applies them to its board
-	// (docs/protocol.md, "Board changes"). The board is ~80% of a view
-	// that travels to every connection on every move.
+	// (docs/protocol.md, "Board changes").
 	Cells    []CellAt  `json:"cells,omitempty"`
 	NewRound *Pending  `json:"newRound,omitempty"`
 	Presence *Presence `json:"presence,omitempty"`
@@ -340,11 +200,22 @@ type Event struct {
 	// Settings are the options the room was created with (the variant's
 	// and the host settings): every visitor sees them.
 	Settings sdk.Options `json:"settings,omitempty"`
+}
 
-	// packed is what View is encoded with of what the room holds packed
-	// (viewFor): the legal moves (the View's own Legal is then empty) and
-	// the board (the View's Board is then nil).
-	packed packedFor
+// CellAt is one board cell that changed, by its index in view.board.
+type CellAt struct {
+	At   int      `json:"at"`
+	Cell sdk.Cell `json:"cell"`
+}
+
+// Clock is the time per move of the turn in progress, sent with every event
+// that changes the turn and in welcome.
+type Clock struct {
+	Seat sdk.Seat `json:"seat"`
+	// Limit is the time per move, Remaining what is left of it when the
+	// message was sent, both in milliseconds.
+	Limit     int64 `json:"limit"`
+	Remaining int64 `json:"remaining"`
 }
 
 // Pending is a new-round request waiting for consent.
@@ -382,9 +253,14 @@ type Broken struct {
 	Installed    string `json:"installed,omitempty"`
 }
 
-func seatPtr(s sdk.Seat) *sdk.Seat { return &s }
+// Encode writes one event as the server sends it.
+func Encode(ev *Event) ([]byte, error) { return json.Marshal(ev) }
 
-// EncodeError is the error event that precedes a close.
-func EncodeError(code, msg string) ([]byte, error) {
-	return marshal(Event{Type: EvError, Code: code, Message: msg})
+// DecodeEvent reads one server message (what a client does).
+func DecodeEvent(b []byte, ev *Event) error { return json.Unmarshal(b, ev) }
+
+// Error is the error event that precedes a close.
+func Error(code, msg string) []byte {
+	b, _ := Encode(&Event{Type: EvError, Code: code, Message: msg})
+	return b
 }

@@ -1,0 +1,254 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+)
+
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"type":"hello"}`, true},
+		{`{"type":"hello","seatKey":"k","version":3}`, true},
+		{`{"type":"move","version":0,"move":"7g7f","id":"a"}`, true},
+		{`{"type":"move","move":"7g7f"}`, false}, // no version
+		{`{"type":"move","version":1}`, false},   // no move
+		{`{"type":"resign","version":2}`, true},
+		{`{"type":"move","version":-1,"move":"x"}`, false},
+		{`{"type":"nope"}`, false},
+		{`{}`, false},
+		{`{"type":"hello","extra":1}`, false},
+		{`{"type":"ping"} {}`, false},
+		{`{"type":"move","version":1,"move":"x","seatKey":"k"}`, false},
+		{`{"type":"hello","watch":true}`, true},
+		{`{"type":"accept","version":1,"watch":true}`, false},
+		{`{"type":"hello","watch":"yes"}`, false},
+		{`[1]`, false},
+		{`{"type":"hello","seatKey":"` + string(make([]byte, 65)) + `"}`, false},
+		{`{"type":"move","version":1.5,"move":"x"}`, false},
+	} {
+		_, err := Decode([]byte(tc.in))
+		if (err == nil) != tc.ok {
+			t.Errorf("Decode(%q) err = %v, want ok=%v", tc.in, err, tc.ok)
+		}
+		if err != nil && !errors.Is(err, ErrBadMessage) {
+			t.Errorf("Decode(%q) err = %v, not ErrBadMessage", tc.in, err)
+		}
+	}
+}
+
+// TestDecodesWhatRoomJSSends: the messages webui/static/js/room.js sends,
+// written as its JSON.stringify writes them (the objects' keys in the
+// order the script builds them), are read as the requests they mean.
+func TestDecodesWhatRoomJSSends(t *testing.T) {
+	v := func(n int64) *int64 { return &n }
+	for _, tc := range []struct {
+		js   string // the line of room.js
+		sent string
+		want Request
+	}{
+		{`const hello = { type: 'hello' }; hello.seatKey = k; hello.version = room.version`,
+			`{"type":"hello","seatKey":"Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM","version":17}`,
+			Request{Type: TypeHello, SeatKey: "Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM", Version: v(17)}},
+		{`hello.code = conn.code`, `{"type":"hello","code":"K7QM-2XWA"}`, Request{Type: TypeHello, Code: "K7QM-2XWA"}},
+		{`hello.watch = true`, `{"type":"hello","watch":true}`, Request{Type: TypeHello, Watch: true}},
+		{`hello.watch = true; hello.version = room.version`, `{"type":"hello","watch":true,"version":0}`, Request{Type: TypeHello, Watch: true, Version: v(0)}},
+		{`{ type: 'ping', id: 'p' }`, `{"type":"ping","id":"p"}`, Request{Type: TypePing, ID: "p"}},
+		{`{ type: 'move', version: pending.version, move: pending.move, id: pending.id }`,
+			`{"type":"move","version":15,"move":"P*5e","id":"m3"}`, Request{Type: TypeMove, Version: v(15), Move: "P*5e", ID: "m3"}},
+		{`(Yonin's seat-prefixed move text)`, `{"type":"move","version":4,"move":"0:5i5h","id":"m1"}`, Request{Type: TypeMove, Version: v(4), Move: "0:5i5h", ID: "m1"}},
+		{`{ type, version: room.version, id } (resign)`, `{"type":"resign","version":9,"id":"r4"}`, Request{Type: TypeResign, Version: v(9), ID: "r4"}},
+		{`act('newRound')`, `{"type":"newRound","version":9,"id":"n5"}`, Request{Type: TypeNewRound, Version: v(9), ID: "n5"}},
+		{`act('accept')`, `{"type":"accept","version":10,"id":"a6"}`, Request{Type: TypeAccept, Version: v(10), ID: "a6"}},
+		{`act('start')`, `{"type":"start","version":1,"id":"s7"}`, Request{Type: TypeStart, Version: v(1), ID: "s7"}},
+		{`act('decline')`, `{"type":"decline","version":10,"id":"d8"}`, Request{Type: TypeDecline, Version: v(10), ID: "d8"}},
+		{`act('withdraw')`, `{"type":"withdraw","version":10,"id":"w9"}`, Request{Type: TypeWithdraw, Version: v(10), ID: "w9"}},
+		{`{ type: 'seatCode', id: nextID('c') }`, `{"type":"seatCode","id":"c10"}`, Request{Type: TypeSeatCode, ID: "c10"}},
+	} {
+		got, err := Decode([]byte(tc.sent))
+		if err != nil {
+			t.Errorf("%s: %s: %v", tc.js, tc.sent, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %s read as %+v, want %+v", tc.js, tc.sent, got, tc.want)
+		}
+	}
+}
+
+// TestDecodeKeepsNothingOfItsInput: a socket reads every message into the
+// same buffer, so what Decode returns must not point into it.
+func TestDecodeKeepsNothingOfItsInput(t *testing.T) {
+	for _, msg := range []string{
+		`{"type":"move","version":7,"move":"7g7f","id":"m1"}`,
+		`{"type":"move","version":7,"move":"7g7f","id":"m\u0031"}`,
+		`{"type":"hello","seatKey":"k","code":"c","watch":false}`,
+	} {
+		b := []byte(msg)
+		req, err := Decode(b)
+		if err != nil {
+			t.Fatalf("%s: %v", msg, err)
+		}
+		show := func() string {
+			if req.Version == nil {
+				return fmt.Sprintf("%+v", req)
+			}
+			return fmt.Sprintf("%+v %d", req, *req.Version)
+		}
+		before := show()
+		for i := range b {
+			b[i] = 'x'
+		}
+		if after := show(); after != before {
+			t.Errorf("%s: after its bytes were overwritten the request reads %s, was %s", msg, after, before)
+		}
+	}
+}
+
+// TestEventBytes: the wire form of events as docs/protocol.md shows them:
+// the field names, and empty fields left out.
+func TestEventBytes(t *testing.T) {
+	s := sdk.Seat(1)
+	exp := time.Date(2026, 5, 1, 10, 5, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		ev   Event
+		want string
+	}{
+		{Event{Type: EvAck, Version: 18, ID: "m18"}, `{"type":"ack","version":18,"id":"m18"}`},
+		{Event{Type: EvAck, Version: 18, Duplicate: true}, `{"type":"ack","version":18,"duplicate":true}`},
+		{Event{Type: EvRefused, Version: 17, ID: "m18", Code: "illegal_move", Key: "error.illegal_move", Message: "no"},
+			`{"type":"refused","version":17,"id":"m18","code":"illegal_move","key":"error.illegal_move","message":"no"}`},
+		{Event{Type: EvSeatCode, Version: 3, SeatCode: "K7QM2XWA", Expires: &exp}, `{"type":"seatCode","version":3,"seatCode":"K7QM2XWA","expires":"2026-05-01T10:05:00Z"}`},
+		{Event{Type: EvPresence, Version: 2, Presence: &Presence{Seats: []SeatPresence{{Taken: true, Connected: true}, {Computer: true}}, Spectators: 2}},
+			`{"type":"presence","version":2,"presence":{"seats":[{"taken":true,"connected":true},{"taken":false,"connected":false,"computer":true}],"spectators":2}}`},
+		{Event{Type: EvMove, Version: 18, Round: 1, Seat: &s, Move: "7g7f", Played: &sdk.PlayedMove{Seat: 1, Move: "7g7f", Text: "7f"},
+			View: &sdk.View{Ply: 16, Status: sdk.Playing, ToMove: []sdk.Seat{0}, Legal: []sdk.LegalMove{}}, Cells: []CellAt{{At: 51, Cell: sdk.Cell{Kind: "P"}}, {At: 60, Cell: sdk.Cell{Owner: -1}}}},
+			`{"type":"move","version":18,"round":1,"seat":1,"move":"7g7f","played":{"seat":1,"move":"7g7f","text":"7f"},` +
+				`"view":{"ply":16,"status":"playing","position":"","board":null,"toMove":[0],"history":null,"legal":[]},` +
+				`"cells":[{"at":51,"cell":{"kind":"P","owner":0}},{"at":60,"cell":{"owner":-1}}]}`},
+		{Event{Type: EvReplaced, Version: 4, Reason: "another_connection"}, `{"type":"replaced","version":4,"reason":"another_connection"}`},
+	} {
+		got, err := Encode(&tc.ev)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Encode(%+v) = %s (%v)\nwant %s", tc.ev, got, err, tc.want)
+		}
+	}
+	if got, want := string(Error("bad_request", "hello first")), `{"type":"error","version":0,"code":"bad_request","message":"hello first"}`; got != want {
+		t.Errorf("Error = %s, want %s", got, want)
+	}
+}
+
+// FuzzDecode: nothing panics; what Decode takes is what a plain
+// encoding/json decode into a map holds (every key known, the same values),
+// and it encodes and decodes to itself.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"type":"hello","seatKey":"abc","version":4}`, `{"type":"move","version":7,"move":"P*5e","id":"1"}`,
+		`{"type":"newRound","version":0}`, `{"type":"seatCode"}`, `{"type":"hello","code":"ABCD-2345"}`, `{"type":"ping"}`,
+		`{"type":"hello","watch":true,"version":0}`, `{"type":"move","version":1,"move":"\u00e9"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := Decode(b)
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&m); err != nil {
+			t.Fatalf("%q: Decode took it, a map decode says %v", b, err)
+		}
+		again, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back map[string]any
+		dec = json.NewDecoder(bytes.NewReader(again))
+		dec.UseNumber()
+		if err := dec.Decode(&back); err != nil {
+			t.Fatal(err)
+		}
+		// Request's fields match keys without regard to case and a later
+		// duplicate wins; empty values are left out when written back.
+		if !foldedDuplicates(m) {
+			plain := map[string]any{}
+			for k, v := range m {
+				f, ok := canonical(k)
+				if !ok {
+					t.Fatalf("%q: Decode took the unknown key %q", b, k)
+				}
+				if n, isNum := v.(json.Number); isNum {
+					i, _ := n.Int64() // "-0" is 0
+					v = json.Number(fmt.Sprint(i))
+				}
+				if !isEmpty(v) && v != json.Number("0") || f == "version" && v != nil {
+					plain[f] = v
+				}
+			}
+			if !reflect.DeepEqual(plain, back) {
+				t.Fatalf("%q: a map decode holds %v, Decode's request written back %v", b, plain, back)
+			}
+		}
+		r2, err := Decode(again)
+		if err != nil {
+			t.Fatalf("re-decoding %s: %v", again, err)
+		}
+		if !reflect.DeepEqual(r, r2) {
+			t.Fatalf("round trip changed %+v to %+v", r, r2)
+		}
+	})
+}
+
+func equalFold(a, b string) bool { return bytes.EqualFold([]byte(a), []byte(b)) }
+
+func isEmpty(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case nil:
+		return true
+	}
+	return false
+}
+
+func canonical(k string) (string, bool) {
+	for _, f := range []string{"type", "id", "version", "move", "seatKey", "code", "watch"} {
+		if equalFold(k, f) {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+func foldedDuplicates(m map[string]any) bool {
+	seen := map[string]bool{}
+	for k := range m {
+		f := string(bytes.ToLower([]byte(k)))
+		if seen[f] {
+			return true
+		}
+		seen[f] = true
+	}
+	return false
+}
+
+func BenchmarkDecodeMove(b *testing.B) {
+	msg := []byte(`{"type":"move","version":1234,"move":"7g7f","id":"m1234"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(msg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
