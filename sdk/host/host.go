@@ -41,8 +41,7 @@ var ErrPluginExited = errors.New("plugin process has exited")
 type Conn struct {
 	client *plugin.Client
 	game   wire.GameClient
-	ch     quick // nil: every call over gRPC
-	mux    bool  // ch is the multiplexed lane
+	ch     *channel.Lane // nil: every call over gRPC
 	proto  plugin.ClientProtocol
 	descs  []sdk.Description
 	pid    int
@@ -61,19 +60,6 @@ type LaunchConfig struct {
 	// GRPCOnly makes every call over gRPC, leaving the plugin's quick
 	// channel unused (see sdk/internal/channel): for comparisons and tests.
 	GRPCOnly bool
-	// Pool makes the quick calls over the one-call-per-connection pool
-	// even with a plugin that speaks the multiplexed lane, as with a
-	// plugin built before it: for comparisons and tests.
-	Pool bool
-}
-
-// quick is the host's side of the channel: the multiplexed lane
-// (channel.Lane) or, with a plugin built before it, the pool of
-// connections carrying a call each (channel.Client).
-type quick interface {
-	Call(ctx context.Context, kind byte, req, resp proto.Message) error
-	CallFunc(ctx context.Context, kind byte, req proto.Message, decode func([]byte) error) error
-	Close()
 }
 
 // Launch starts a plugin process, completes the handshake and reads its
@@ -125,12 +111,8 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 		}
 		c.descs = append(c.descs, d)
 	}
-	switch {
-	case resp.Channel == "" || cfg.GRPCOnly:
-	case resp.ChannelMux && !cfg.Pool:
-		c.ch, c.mux = channel.NewLane(resp.Channel, resp.ChannelToken), true
-	default: // a plugin built with an older sdk
-		c.ch = channel.NewClient(resp.Channel, resp.ChannelToken)
+	if resp.Channel != "" && !cfg.GRPCOnly {
+		c.ch = channel.NewLane(resp.Channel, resp.ChannelToken)
 	}
 	if len(c.descs) == 0 {
 		client.Kill()
@@ -166,13 +148,9 @@ func (c *Conn) Kill() {
 	c.client.Kill()
 }
 
-// Channel reports whether the quick calls use the plugin's channel rather
-// than gRPC.
+// Channel reports whether the quick calls use the plugin's channel (the
+// multiplexed lane) rather than gRPC.
 func (c *Conn) Channel() bool { return c.ch != nil }
-
-// Multiplexed reports whether the quick calls share the channel's
-// multiplexed lane rather than a pool of connections.
-func (c *Conn) Multiplexed() bool { return c.mux }
 
 // quickCall makes one of the quick calls: over the channel when there is
 // one, else over gRPC (viaGRPC). resp receives the channel's answer.
@@ -534,11 +512,8 @@ func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int)
 	if !c.rewinds(variant) {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s does not rewind", variant)
 	}
-	kind := channel.CallView
-	if c.mux {
-		kind = channel.CallRewind // answered beside the Plays (see channel)
-	}
-	r, err := quickCall(c, ctx, kind, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
+	// CallRewind: answered beside the Plays, not in line (see channel).
+	r, err := quickCall(c, ctx, channel.CallRewind, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
 	return c.game3("rewind", r, err)
 }
 

@@ -174,7 +174,7 @@ type server struct {
 func (s *server) Describe(context.Context, *wire.DescribeRequest) (*wire.DescribeResponse, error) {
 	out := &wire.DescribeResponse{}
 	if s.ch != nil {
-		out.Channel, out.ChannelToken, out.ChannelMux = s.ch.Addr(), s.ch.Token(), true
+		out.Channel, out.ChannelToken = s.ch.Addr(), s.ch.Token()
 	}
 	for _, d := range s.reg.descs {
 		b, err := wire.FromDescription(d)

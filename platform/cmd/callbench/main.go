@@ -1,8 +1,7 @@
 // Command callbench measures what the plugin boundary costs: the latency of
 // one Play call made through a real plugin process, over the plugin's quick
-// channel as the host makes it (the multiplexed lane), over the channel's
-// pool of one-call connections (what a plugin of an older sdk gets) and
-// over go-plugin gRPC alone (over the channel also with 64 callers at once), beside the same
+// channel as the host makes it (the multiplexed lane) and over go-plugin
+// gRPC alone (over the channel also with 64 callers at once), beside the same
 // call made in-process, and prints p50/p99 of each and of the difference. It also times Play through every plugin found in the plugin
 // directory, at the start and at ply 10, 80 and 160 of a seeded game, with
 // the CPU and the bytes per call. It prints figures; it asserts nothing.
@@ -59,11 +58,6 @@ func run(n int, dir string) error {
 		return err
 	}
 	defer grpcConn.Kill()
-	poolConn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe")), Pool: true})
-	if err != nil {
-		return err
-	}
-	defer poolConn.Kill()
 	st, v, err := local.Start(nil)
 	if err != nil {
 		return err
@@ -78,7 +72,7 @@ func run(n int, dir string) error {
 	for _, c := range []struct {
 		name string
 		conn *host.Conn
-	}{{"channel (as the host: the multiplexed lane)", conn}, {"channel, pool of one-call connections (older plugins)", poolConn}, {"gRPC only", grpcConn}} {
+	}{{"channel (as the host: the multiplexed lane)", conn}, {"gRPC only", grpcConn}} {
 		cpu0 := cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
 		out := measure(n, func() error { _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); return err })
 		cpu := cpuTime(os.Getpid()) + cpuTime(c.conn.PID()) - cpu0
@@ -95,7 +89,7 @@ func run(n int, dir string) error {
 			continue
 		}
 		// Many rooms move at once on a busy host: the lane carries their
-		// calls together, the pool one per connection.
+		// calls together.
 		const callers = 64
 		cpu0 = cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
 		start := time.Now()
