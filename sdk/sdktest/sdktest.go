@@ -202,9 +202,6 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 	t.Run("rewind", guard(s.testRewind))
 	t.Run("concurrent", guard(s.testConcurrent))
 	t.Run("perft", guard(s.testPerft))
-	if _, ok := v.(sdk.PackedViewer); ok {
-		t.Run("packed", guard(func(t *testing.T) { CheckPacked(t, v, 4, 80) }))
-	}
 }
 
 type suite struct {
