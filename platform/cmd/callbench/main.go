@@ -74,7 +74,10 @@ func run(n int, dir string) error {
 		conn *host.Conn
 	}{{"channel (as the host: the multiplexed lane)", conn}, {"gRPC only", grpcConn}} {
 		cpu0 := cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
-		out := measure(n, func() error { _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); return err })
+		out := measure(n, func() error {
+			_, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "tictactoe", State: st, Seat: 0, Move: move})
+			return err
+		})
 		cpu := cpuTime(os.Getpid()) + cpuTime(c.conn.PID()) - cpu0
 		if out.err != nil {
 			return fmt.Errorf("play: %v", out.err)
@@ -97,7 +100,7 @@ func run(n int, dir string) error {
 		for range callers {
 			go func() {
 				for range n / callers {
-					if _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); err != nil {
+					if _, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "tictactoe", State: st, Seat: 0, Move: move}); err != nil {
 						errs <- err
 						return
 					}
@@ -127,12 +130,15 @@ func run(n int, dir string) error {
 			continue
 		}
 		for _, d := range c.Descriptions() {
-			st, v, err := c.Start(ctx, d.ID, nil)
+			st, v, err := c.Start(ctx, host.StartRequest{Variant: d.ID})
 			if err != nil || len(v.Legal) == 0 {
 				continue
 			}
 			m, seat := v.Legal[0].Move, v.Legal[0].Seat
-			r := measure(n/5, func() error { _, _, err := c.Play(ctx, d.ID, st, seat, m); return err })
+			r := measure(n/5, func() error {
+				_, _, err := c.Play(ctx, host.PlayRequest{Variant: d.ID, State: st, Seat: seat, Move: m})
+				return err
+			})
 			fmt.Printf("play call through plugin, %-8s start position (%d legal moves): p50 %8s  p99 %8s\n",
 				d.ID, len(v.Legal), r.p(50), r.p(99))
 			// Later in a seeded game (sdktest.GameAt, played through the
@@ -149,16 +155,18 @@ func run(n int, dir string) error {
 					continue
 				}
 				for _, lean := range []bool{false, true} {
-					var opts []host.CallOption
-					name := "whole History"
+					from, name := 0, "whole History"
 					if lean {
 						// As a room asks: only the moves it does not hold.
-						opts, name = []host.CallOption{host.HistoryFrom(v.Ply)}, "HistoryFrom"
+						from, name = v.Ply, "HistoryFrom"
 					}
 					calls := n / 5
 					cpu0 := cpuTime(os.Getpid()) + cpuTime(c.PID())
 					io0 := ioBytes(c.PID())
-					r := measure(calls, func() error { _, _, err := c.Play(ctx, d.ID, st, lm.Seat, lm.Move, opts...); return err })
+					r := measure(calls, func() error {
+						_, _, err := c.Play(ctx, host.PlayRequest{Variant: d.ID, State: st, Seat: lm.Seat, Move: lm.Move, HistoryFrom: from})
+						return err
+					})
 					cpu := cpuTime(os.Getpid()) + cpuTime(c.PID()) - cpu0
 					io := ioBytes(c.PID()) - io0
 					total := calls + calls/10

@@ -23,7 +23,7 @@ func (r roomRules) Describe(variant string) (sdk.Description, bool) { return r.g
 
 func (r roomRules) Start(ctx context.Context, variant string, opts sdk.Options) (st sdk.State, v sdk.View, err error) {
 	err = r.g.Call(ctx, variant, "start", func(ctx context.Context, c *host.Conn) (err error) {
-		st, v, err = c.Start(ctx, variant, opts)
+		st, v, err = c.Start(ctx, host.StartRequest{Variant: variant, Options: opts})
 		return err
 	})
 	return st, v, err
@@ -31,7 +31,7 @@ func (r roomRules) Start(ctx context.Context, variant string, opts sdk.Options) 
 
 func (r roomRules) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move) (st sdk.State, v sdk.View, err error) {
 	err = r.g.Call(ctx, variant, "play", func(ctx context.Context, c *host.Conn) (err error) {
-		st, v, err = c.Play(ctx, variant, s, seat, m)
+		st, v, err = c.Play(ctx, host.PlayRequest{Variant: variant, State: s, Seat: seat, Move: m})
 		return err
 	})
 	return st, v, err
@@ -91,7 +91,7 @@ var playCalls = sync.Pool{New: func() any {
 }}
 
 func (p *playCall) play(ctx context.Context, c *host.Conn) (err error) {
-	p.st, p.v, err = c.Play(ctx, p.variant, p.s, p.seat, p.m, host.HistoryFrom(p.historyFrom), host.Reuse(p.spare), host.PackedLegal(&p.legal), host.EachLegalJSON(p.each), host.PackedBoard(&p.board))
+	p.st, p.v, err = c.Play(ctx, host.PlayRequest{Variant: p.variant, State: p.s, Seat: p.seat, Move: p.m, HistoryFrom: p.historyFrom}, host.Reuse(p.spare), host.PackedLegal(&p.legal), host.EachLegalJSON(p.each), host.PackedBoard(&p.board))
 	return err
 }
 
@@ -107,7 +107,7 @@ func (r roomRules) Suggest(ctx context.Context, variant string, s sdk.State, sea
 			pctx, cancel = context.WithDeadline(ctx, d.Add(-time.Until(d)/10))
 			defer cancel()
 		}
-		move, err = c.Suggest(pctx, variant, s, seat, level)
+		move, err = c.Suggest(pctx, host.SuggestRequest{Variant: variant, State: s, Seat: seat, Level: level})
 		return err
 	})
 	return move, err
@@ -185,7 +185,7 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	variant, st, version := r.Current()
 	var text string
 	err = s.games.Call(c.UserContext(), variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, variant, st, req.Format, host.Lang(req.Lang))
+		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: st, Format: req.Format, Lang: req.Lang})
 		return err
 	})
 	if err != nil {
@@ -231,7 +231,7 @@ func (s *Server) roomView(c *fiber.Ctx) error {
 	variant, st, version := r.Current()
 	var view sdk.View
 	err = s.games.Call(c.UserContext(), variant, "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
-		_, view, err = conn.Rewind(ctx, variant, st, *req.Ply)
+		_, view, err = conn.Rewind(ctx, host.RewindRequest{Variant: variant, State: st, Ply: *req.Ply})
 		return err
 	})
 	if err != nil {
