@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
@@ -66,14 +67,79 @@ func newRegistry(vs []sdk.Variant) (*registry, error) {
 		if _, dup := r.byID[d.ID]; dup {
 			return nil, fmt.Errorf("variant %q served twice", d.ID)
 		}
+		if err := checkCapabilities(v); err != nil {
+			return nil, fmt.Errorf("variant %q: %w", d.ID, err)
+		}
 		if _, ok := v.(sdk.Suggester); len(d.Levels) > 0 && !ok {
-			return nil, fmt.Errorf("variant %q lists computer levels but has no Suggest (sdk.Suggester)", d.ID)
+			return nil, fmt.Errorf("variant %q lists computer levels but has no method %s (sdk.Suggester)", d.ID, capabilities[0].want)
 		}
 		_, d.Rewind = v.(sdk.Rewinder)
 		r.byID[d.ID] = v
 		r.descs = append(r.descs, d)
 	}
 	return r, nil
+}
+
+// capabilities are the optional interfaces of package sdk, each with its
+// method as the interface declares it.
+var capabilities = []struct {
+	name, method, want string
+	iface              reflect.Type
+}{
+	{"sdk.Suggester", "Suggest", "Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error)", reflect.TypeFor[sdk.Suggester]()},
+	{"sdk.Rewinder", "Rewind", "Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error)", reflect.TypeFor[sdk.Rewinder]()},
+	{"sdk.LocalExporter", "ExportIn", "ExportIn(s sdk.State, format, lang string) (string, error)", reflect.TypeFor[sdk.LocalExporter]()},
+	{"sdk.Perfter", "Perft", "Perft(ctx context.Context, position string, depth int) (uint64, error)", reflect.TypeFor[sdk.Perfter]()},
+	{"sdk.Divider", "Divide", "Divide(ctx context.Context, position string, depth int) (map[string]uint64, error)", reflect.TypeFor[sdk.Divider]()},
+}
+
+// checkCapabilities refuses a variant with a method named as an optional
+// capability's but of another signature: written for an older sdk (Suggest
+// before it took a seat) or mistyped, it would silently not be the
+// capability, and the host would never call it.
+func checkCapabilities(v sdk.Variant) error {
+	t := reflect.TypeOf(v)
+	for _, c := range capabilities {
+		m, ok := t.MethodByName(c.method)
+		if !ok || t.Implements(c.iface) {
+			continue
+		}
+		return fmt.Errorf("method %s does not match %s, so the variant is no %s: want %s",
+			signature(c.method, m.Type), c.name, c.name, c.want)
+	}
+	return nil
+}
+
+// signature writes a method's signature (its receiver left out) as Go does.
+func signature(name string, f reflect.Type) string {
+	var b strings.Builder
+	b.WriteString(name + "(")
+	for i := 1; i < f.NumIn(); i++ {
+		if i > 1 {
+			b.WriteString(", ")
+		}
+		if f.IsVariadic() && i == f.NumIn()-1 {
+			b.WriteString("..." + f.In(i).Elem().String())
+		} else {
+			b.WriteString(f.In(i).String())
+		}
+	}
+	b.WriteString(")")
+	switch f.NumOut() {
+	case 0:
+	case 1:
+		b.WriteString(" " + f.Out(0).String())
+	default:
+		b.WriteString(" (")
+		for i := range f.NumOut() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Out(i).String())
+		}
+		b.WriteString(")")
+	}
+	return b.String()
 }
 
 func (r *registry) variant(id string) (sdk.Variant, error) {
