@@ -50,6 +50,7 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/internal/server"
 )
 
 // Config tunes a conformance run. Zero fields take the defaults shown, which
@@ -180,6 +181,11 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 	s.c = c.withDefaults(s.d)
 	s.sg, _ = v.(sdk.Suggester)
 	s.seats = len(s.d.Seats)
+	// A capability method of the wrong signature (written for an older
+	// sdk) compiles, and serve.Serve would refuse the variant at start.
+	if err := server.CheckCapabilities(v); err != nil {
+		t.Errorf("sdktest: %v", err)
+	}
 
 	t.Run("describe", guard(s.testDescribe))
 	t.Run("options", guard(s.testOptions))

@@ -67,7 +67,7 @@ func newRegistry(vs []sdk.Variant) (*registry, error) {
 		if _, dup := r.byID[d.ID]; dup {
 			return nil, fmt.Errorf("variant %q served twice", d.ID)
 		}
-		if err := checkCapabilities(v); err != nil {
+		if err := CheckCapabilities(v); err != nil {
 			return nil, fmt.Errorf("variant %q: %w", d.ID, err)
 		}
 		if _, ok := v.(sdk.Suggester); len(d.Levels) > 0 && !ok {
@@ -93,11 +93,12 @@ var capabilities = []struct {
 	{"sdk.Divider", "Divide", "Divide(ctx context.Context, position string, depth int) (map[string]uint64, error)", reflect.TypeFor[sdk.Divider]()},
 }
 
-// checkCapabilities refuses a variant with a method named as an optional
+// CheckCapabilities refuses a variant with a method named as an optional
 // capability's but of another signature: written for an older sdk (Suggest
 // before it took a seat) or mistyped, it would silently not be the
-// capability, and the host would never call it.
-func checkCapabilities(v sdk.Variant) error {
+// capability, and the host would never call it. Serve refuses such a
+// variant at start; sdktest's suite fails on it.
+func CheckCapabilities(v sdk.Variant) error {
 	t := reflect.TypeOf(v)
 	for _, c := range capabilities {
 		m, ok := t.MethodByName(c.method)
