@@ -1,9 +1,11 @@
 // Package host is the host's side of the boundary to a rules plugin: it
 // launches a plugin binary, completes the handshake, and makes the calls of
 // the contract across the process boundary (Conn), and it checks the plugin's
-// health. The platform imports it; plugin authors never need it. Calls that
-// the host alone makes (rooms, seats) will grow here without touching the
-// contract that plugins implement.
+// health. The platform imports it; plugin authors never need it. Each call
+// takes a request struct (PlayRequest, ...), so that an input added later is
+// a field, not a new argument. The quick calls go over the plugin's channel
+// (the multiplexed lane) when it offers one, else over gRPC, as do Suggest
+// and Perft always.
 //
 // It must never import the platform or any plugin, and must never know a
 // game rule.
