@@ -6,7 +6,7 @@ BIN       := bin
 PLUGINS   := $(notdir $(patsubst %/,%,$(dir $(wildcard plugins/*/main.go))))
 FUZZTIME  ?= 3s
 
-.PHONY: all build node run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet fmt clean
+.PHONY: all build node run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet api fmt clean
 
 all: build
 
@@ -40,12 +40,23 @@ deps:
 test: deps build node vet test-race test-unit test-browser fuzz-smoke
 
 # The sdk is a module of its own (sdk/go.mod): its packages are vetted and
-# tested from its directory.
+# tested from its directory. Its exported API is compared with its last
+# release (scripts/apicheck.sh, golang.org/x/exp/cmd/apidiff): an incompatible
+# change sdk/CHANGELOG.md's Unreleased section does not name fails vet.
 vet:
 	$(GO) vet ./...
 	cd sdk && $(GO) vet ./...
 	cd sdk/examples/connect4 && $(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "not gofmt-clean:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	./scripts/apicheck.sh
+	./scripts/apicheck_test.sh
+
+## api: after tagging an sdk release, make it the API check's baseline: make api BASE=sdk/v0.1.0
+api:
+	@test -n "$(BASE)" || { echo "usage: make api BASE=sdk/vX.Y.Z (the release's tag)"; exit 2; }
+	@git rev-parse -q --verify "$(BASE)^{commit}" >/dev/null || { echo "no such revision: $(BASE)"; exit 2; }
+	@{ grep '^#' sdk/api/baseline; echo "$(BASE)"; } > sdk/api/baseline.new && mv sdk/api/baseline.new sdk/api/baseline
+	./scripts/apicheck.sh
 
 # The host and the contract run under the race detector; the rules plugins'
 # perft tests are CPU-bound and run without it.

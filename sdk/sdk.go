@@ -7,7 +7,21 @@
 // Rules are pure. A variant keeps no game between calls: the whole game travels
 // as an opaque, versioned State that only the variant understands and that it
 // must validate as hostile input. So a crashed plugin loses nothing, one plugin
-// process serves every room, and the host may retry any call.
+// process serves every room, and the host may retry any call. (A variant whose
+// State is dear to decode may keep a cache keyed by the State's exact bytes:
+// package sdk/statecache.)
+//
+// Beside Variant, the optional capabilities (Suggester, Rewinder,
+// LocalExporter, Perfter, Divider) are interfaces found by type assertion.
+// Declare each one a variant has with a compile-time guard,
+//
+//	var _ sdk.Suggester = Variant{}
+//
+// since a method whose signature differs from the interface's still compiles
+// and would silently not be the capability.
+//
+// The module is versioned on its own (tags sdk/vX.Y.Z); sdk/CHANGELOG.md
+// records every breaking change with the fix.
 //
 // The package must never import the platform or any plugin, and must never
 // know a game rule.

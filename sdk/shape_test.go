@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// The sdk's shape: a plugin author sees only the contract (sdk) and Serve
-// (sdk/serve); the host's side and the wire stay out of their way. Checked on
+// The sdk's shape: a plugin author sees only the contract (sdk), Serve
+// (sdk/serve) and, if they opt in, statecache; the host's side and the wire
+// stay out of their way. Checked on
 // the import graph, so a convenience import that drags go-plugin into the
 // contract fails here.
 func TestShape(t *testing.T) {
@@ -31,7 +32,9 @@ func TestShape(t *testing.T) {
 			"google.golang.org/protobuf/proto", mod + "sdk/internal/wire", mod + "sdk/internal/channel",
 			mod + "sdk/host", mod + "sdk/serve"}},
 		{mod + "sdk/serve", []string{mod + "sdk/host"}},
-		{mod + "sdk/host", []string{mod + "sdk/serve"}},
+		{mod + "sdk/host", []string{mod + "sdk/serve", mod + "sdk/internal/server"}},
+		{mod + "sdk/statecache", []string{"github.com/hashicorp/go-plugin", "google.golang.org/grpc",
+			mod + "sdk/internal/wire", mod + "sdk/host", mod + "sdk/serve"}},
 	} {
 		d := deps(c.pkg)
 		for _, f := range c.forbidden {

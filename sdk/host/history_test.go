@@ -25,7 +25,7 @@ func onBothLanes(t *testing.T, f func(ctx context.Context, c *host.Conn, grpcOnl
 			t.Fatal(err)
 		}
 		defer c.Kill()
-		s, v, err := c.Start(ctx, "tictactoe", nil)
+		s, v, err := c.Start(ctx, host.StartRequest{Variant: "tictactoe"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,12 +39,12 @@ func TestHistoryFrom(t *testing.T) {
 		const id = "tictactoe"
 		var err error
 		for range 3 {
-			if s, v, err = c.Play(ctx, id, s, v.Legal[0].Seat, v.Legal[0].Move); err != nil {
+			if s, v, err = c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: v.Legal[0].Seat, Move: v.Legal[0].Move}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		m := v.Legal[0]
-		full, fullView, err := c.Play(ctx, id, s, m.Seat, m.Move)
+		full, fullView, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: m.Move})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestHistoryFrom(t *testing.T) {
 			{-5, fullView.History}, {0, fullView.History}, {1, fullView.History[1:]},
 			{3, fullView.History[3:]}, {4, fullView.History[4:]}, {100, fullView.History[4:]},
 		} {
-			st, lean, err := c.Play(ctx, id, s, m.Seat, m.Move, host.HistoryFrom(tc.from))
+			st, lean, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: m.Move, HistoryFrom: tc.from})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestHistoryFrom(t *testing.T) {
 			if string(st) != string(full) || !reflect.DeepEqual(lean, want) {
 				t.Errorf("grpcOnly %v: Play with HistoryFrom(%d):\n%+v\nwant\n%+v", grpcOnly, tc.from, lean, want)
 			}
-			view, err := c.View(ctx, id, full, host.HistoryFrom(tc.from))
+			view, err := c.View(ctx, host.ViewRequest{Variant: id, State: full, HistoryFrom: tc.from})
 			if err != nil {
 				t.Fatal(err)
 			}

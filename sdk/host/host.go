@@ -1,9 +1,11 @@
 // Package host is the host's side of the boundary to a rules plugin: it
 // launches a plugin binary, completes the handshake, and makes the calls of
 // the contract across the process boundary (Conn), and it checks the plugin's
-// health. The platform imports it; plugin authors never need it. Calls that
-// the host alone makes (rooms, seats) will grow here without touching the
-// contract that plugins implement.
+// health. The platform imports it; plugin authors never need it. Each call
+// takes a request struct (PlayRequest, ...), so that an input added later is
+// a field, not a new argument. The quick calls go over the plugin's channel
+// (the multiplexed lane) when it offers one, else over gRPC, as do Suggest
+// and Perft always.
 //
 // It must never import the platform or any plugin, and must never know a
 // game rule.
@@ -41,8 +43,7 @@ var ErrPluginExited = errors.New("plugin process has exited")
 type Conn struct {
 	client *plugin.Client
 	game   wire.GameClient
-	ch     quick // nil: every call over gRPC
-	mux    bool  // ch is the multiplexed lane
+	ch     *channel.Lane // nil: every call over gRPC
 	proto  plugin.ClientProtocol
 	descs  []sdk.Description
 	pid    int
@@ -61,19 +62,6 @@ type LaunchConfig struct {
 	// GRPCOnly makes every call over gRPC, leaving the plugin's quick
 	// channel unused (see sdk/internal/channel): for comparisons and tests.
 	GRPCOnly bool
-	// Pool makes the quick calls over the one-call-per-connection pool
-	// even with a plugin that speaks the multiplexed lane, as with a
-	// plugin built before it: for comparisons and tests.
-	Pool bool
-}
-
-// quick is the host's side of the channel: the multiplexed lane
-// (channel.Lane) or, with a plugin built before it, the pool of
-// connections carrying a call each (channel.Client).
-type quick interface {
-	Call(ctx context.Context, kind byte, req, resp proto.Message) error
-	CallFunc(ctx context.Context, kind byte, req proto.Message, decode func([]byte) error) error
-	Close()
 }
 
 // Launch starts a plugin process, completes the handshake and reads its
@@ -125,12 +113,8 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Conn, error) {
 		}
 		c.descs = append(c.descs, d)
 	}
-	switch {
-	case resp.Channel == "" || cfg.GRPCOnly:
-	case resp.ChannelMux && !cfg.Pool:
-		c.ch, c.mux = channel.NewLane(resp.Channel, resp.ChannelToken), true
-	default: // a plugin built with an older sdk
-		c.ch = channel.NewClient(resp.Channel, resp.ChannelToken)
+	if resp.Channel != "" && !cfg.GRPCOnly {
+		c.ch = channel.NewLane(resp.Channel, resp.ChannelToken)
 	}
 	if len(c.descs) == 0 {
 		client.Kill()
@@ -166,13 +150,9 @@ func (c *Conn) Kill() {
 	c.client.Kill()
 }
 
-// Channel reports whether the quick calls use the plugin's channel rather
-// than gRPC.
+// Channel reports whether the quick calls use the plugin's channel (the
+// multiplexed lane) rather than gRPC.
 func (c *Conn) Channel() bool { return c.ch != nil }
-
-// Multiplexed reports whether the quick calls share the channel's
-// multiplexed lane rather than a pool of connections.
-func (c *Conn) Multiplexed() bool { return c.mux }
 
 // quickCall makes one of the quick calls: over the channel when there is
 // one, else over gRPC (viaGRPC). resp receives the channel's answer.
@@ -306,27 +286,41 @@ func textError(code, what string, texts ...string) error {
 	return nil
 }
 
+// The calls take a request struct each, as terraform-plugin-go's do: every
+// input is a named field, and an input added later is a field whose zero
+// value asks for what the call did before, so that no caller breaks and no
+// call grows an option standing in for an argument.
+
+// StartRequest asks for a new game.
+type StartRequest struct {
+	Variant string      // the variant's ID
+	Options sdk.Options // its options and host settings; nil: the defaults
+}
+
 // Start calls the variant's Start.
-func (c *Conn) Start(ctx context.Context, variant string, opts sdk.Options) (sdk.State, sdk.View, error) {
-	for k, v := range opts {
+func (c *Conn) Start(ctx context.Context, req StartRequest) (sdk.State, sdk.View, error) {
+	for k, v := range req.Options {
 		if err := textError(sdk.CodeBadOption, "option "+strconv.Quote(k), k, v); err != nil {
 			return nil, sdk.View{}, err
 		}
 	}
-	r, err := quickCall(c, ctx, channel.CallStart, &wire.StartRequest{Variant: variant, Options: opts, Packed: true}, new(wire.GameResponse), c.game.Start)
+	r, err := quickCall(c, ctx, channel.CallStart, &wire.StartRequest{Variant: req.Variant, Options: req.Options, Packed: true}, new(wire.GameResponse), c.game.Start)
 	return c.game3("start", r, err)
 }
 
-// A CallOption changes what Play or View brings back.
+// A CallOption changes the form in which Play or View brings the View
+// back: Reuse, PackedLegal, PackedBoard and EachLegalJSON. They are a
+// room's speed measures, kept in this package only until the platform's
+// room stops using them (it is moving to a plain sdk.View with
+// PlayRequest.HistoryFrom); they are then to go, with a changelog entry.
+// No new CallOption is to be added: an input is a request field.
 type CallOption func(*callOptions)
 
 type callOptions struct {
-	historyFrom int32
-	legal       *LegalList
-	each        func(seat sdk.Seat, json []byte) // EachLegalJSON's
-	board       *Board
-	lang        string
-	spare       *sdk.View
+	legal *LegalList
+	each  func(seat sdk.Seat, json []byte) // EachLegalJSON's
+	board *Board
+	spare *sdk.View
 }
 
 // Reuse lets a Play or a View write the View it returns into the
@@ -449,10 +443,6 @@ func (o *callOptions) pack(v *sdk.View) error {
 	return nil
 }
 
-// Lang asks Export for the record's headers and comments in the language
-// lang (sdk.LocalExporter); a variant without it writes its own.
-func Lang(lang string) CallOption { return func(o *callOptions) { o.lang = lang } }
-
 func collect(opts []CallOption) callOptions {
 	var o callOptions
 	for _, f := range opts {
@@ -461,30 +451,39 @@ func collect(opts []CallOption) callOptions {
 	return o
 }
 
-// HistoryFrom asks for the View's History from entry n on only: the moves
-// after the first n plies (none when n is the View's Ply or more). A caller
-// that holds the earlier entries already (a room, which keeps every move it
-// confirmed) spares the plugin encoding and itself decoding the whole game
-// on every move: at ply 160 the History was most of a call's bytes. Nothing
-// else in the View changes (Ply counts every move). n <= 0 is the whole
-// History, as without the option. The plugin trims the View its variant
-// returned, so every plugin built with this sdk honours it; one built
-// before ignores it and sends the whole History.
-func HistoryFrom(n int) CallOption {
-	return func(o *callOptions) { o.historyFrom = int32(max(0, min(n, math.MaxInt32))) }
+// historyFrom is a HistoryFrom field in the wire's range.
+func historyFrom(n int) int32 { return int32(max(0, min(n, math.MaxInt32))) }
+
+// PlayRequest asks for a move to be played.
+type PlayRequest struct {
+	Variant string
+	State   sdk.State
+	Seat    sdk.Seat // the seat that moves
+	Move    sdk.Move
+	// HistoryFrom asks for the View's History from entry n on only: the
+	// moves after the first n plies (none when n is the View's Ply or
+	// more). A caller that holds the earlier entries already (a room,
+	// which keeps every move it confirmed) spares the plugin encoding and
+	// itself decoding the whole game on every move: at ply 160 the
+	// History was most of a call's bytes. Nothing else in the View
+	// changes (Ply counts every move). 0 (or less): the whole History.
+	// The plugin's server trims the View its variant returned, so every
+	// plugin built with this sdk honours it; one that ignores it sends
+	// the whole History, which is also correct.
+	HistoryFrom int
 }
 
 // Play calls the variant's Play.
-func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, opts ...CallOption) (sdk.State, sdk.View, error) {
-	if err := textError(sdk.CodeBadMove, "the move", string(m)); err != nil {
+func (c *Conn) Play(ctx context.Context, req PlayRequest, opts ...CallOption) (sdk.State, sdk.View, error) {
+	if err := textError(sdk.CodeBadMove, "the move", string(req.Move)); err != nil {
 		return nil, sdk.View{}, err
 	}
 	o := collect(opts)
 	if c.ch != nil {
-		return c.quickPlay(ctx, variant, s, seat, m, &o)
+		return c.quickPlay(ctx, &req, &o)
 	}
-	req := &wire.PlayRequest{Variant: variant, State: s, Seat: int32(seat), Move: string(m), HistoryFrom: o.historyFrom, Packed: true}
-	r, err := c.game.Play(ctx, req)
+	w := &wire.PlayRequest{Variant: req.Variant, State: req.State, Seat: int32(req.Seat), Move: string(req.Move), HistoryFrom: historyFrom(req.HistoryFrom), Packed: true}
+	r, err := c.game.Play(ctx, w)
 	st, v, err := c.game3("play", r, err)
 	if err == nil {
 		err = o.pack(&v)
@@ -496,22 +495,30 @@ func (c *Conn) Play(ctx context.Context, variant string, s sdk.State, seat sdk.S
 }
 
 // quickPlay is Play over the channel, its request kept with its gameCall.
-func (c *Conn) quickPlay(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, m sdk.Move, o *callOptions) (sdk.State, sdk.View, error) {
+func (c *Conn) quickPlay(ctx context.Context, r *PlayRequest, o *callOptions) (sdk.State, sdk.View, error) {
 	g := newGameCall(o)
 	req := &g.play
-	req.Variant, req.State, req.Seat, req.Move, req.HistoryFrom, req.Packed = variant, s, int32(seat), string(m), o.historyFrom, true
+	req.Variant, req.State, req.Seat, req.Move, req.HistoryFrom, req.Packed = r.Variant, r.State, int32(r.Seat), string(r.Move), historyFrom(r.HistoryFrom), true
 	return c.quickGame(ctx, "play", channel.CallPlay, req, g)
 }
 
+// ViewRequest asks for the View of a game.
+type ViewRequest struct {
+	Variant string
+	State   sdk.State
+	// HistoryFrom is PlayRequest.HistoryFrom.
+	HistoryFrom int
+}
+
 // View calls the variant's View.
-func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...CallOption) (sdk.View, error) {
+func (c *Conn) View(ctx context.Context, req ViewRequest, opts ...CallOption) (sdk.View, error) {
 	o := collect(opts)
-	req := &wire.ViewRequest{Variant: variant, State: s, HistoryFrom: o.historyFrom, Packed: true}
+	w := &wire.ViewRequest{Variant: req.Variant, State: req.State, HistoryFrom: historyFrom(req.HistoryFrom), Packed: true}
 	if c.ch != nil {
-		_, v, err := c.quickGame(ctx, "view", channel.CallView, req, newGameCall(&o))
+		_, v, err := c.quickGame(ctx, "view", channel.CallView, w, newGameCall(&o))
 		return v, err
 	}
-	r, err := c.game.View(ctx, req)
+	r, err := c.game.View(ctx, w)
 	_, v, err := c.game3("view", r, err)
 	if err == nil {
 		err = o.pack(&v)
@@ -522,9 +529,17 @@ func (c *Conn) View(ctx context.Context, variant string, s sdk.State, opts ...Ca
 	return v, nil
 }
 
+// RewindRequest asks for a game as it was after its first Ply moves.
+type RewindRequest struct {
+	Variant string
+	State   sdk.State
+	Ply     int
+}
+
 // Rewind calls the variant's Rewind (sdk.Rewinder): the game as it was after
 // its first ply moves. A variant without it answers CodeUnsupported.
-func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int) (sdk.State, sdk.View, error) {
+func (c *Conn) Rewind(ctx context.Context, req RewindRequest) (sdk.State, sdk.View, error) {
+	variant, ply := req.Variant, req.Ply
 	if ply < 0 || ply > math.MaxInt32 {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeBadPly, "no ply %d", ply)
 	}
@@ -534,25 +549,30 @@ func (c *Conn) Rewind(ctx context.Context, variant string, s sdk.State, ply int)
 	if !c.rewinds(variant) {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "%s does not rewind", variant)
 	}
-	kind := channel.CallView
-	if c.mux {
-		kind = channel.CallRewind // answered beside the Plays (see channel)
-	}
-	r, err := quickCall(c, ctx, kind, &wire.ViewRequest{Variant: variant, State: s, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
+	// CallRewind: answered beside the Plays, not in line (see channel).
+	r, err := quickCall(c, ctx, channel.CallRewind, &wire.ViewRequest{Variant: variant, State: req.State, Rewind: true, Ply: int32(ply), Packed: true}, new(wire.GameResponse), c.game.View)
 	return c.game3("rewind", r, err)
 }
 
-// Suggest calls the variant's Suggest for seat; ctx's deadline travels to
-// the plugin.
-func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
-	if err := textError(sdk.CodeBadOption, "the level", string(level)); err != nil {
+// SuggestRequest asks the computer player for a move.
+type SuggestRequest struct {
+	Variant string
+	State   sdk.State
+	Seat    sdk.Seat  // the seat to play for, one the rules put to move
+	Level   sdk.Level // one of the Description's Levels
+}
+
+// Suggest calls the variant's Suggest; ctx's deadline travels to the
+// plugin.
+func (c *Conn) Suggest(ctx context.Context, req SuggestRequest) (sdk.Move, error) {
+	if err := textError(sdk.CodeBadOption, "the level", string(req.Level)); err != nil {
 		return "", err
 	}
-	req := &wire.SuggestRequest{Variant: variant, State: s, Seat: int32(seat), Level: string(level)}
+	w := &wire.SuggestRequest{Variant: req.Variant, State: req.State, Seat: int32(req.Seat), Level: string(req.Level)}
 	if d, ok := ctx.Deadline(); ok {
-		req.DeadlineUnixNano = d.UnixNano()
+		w.DeadlineUnixNano = d.UnixNano()
 	}
-	r, err := c.game.Suggest(ctx, req)
+	r, err := c.game.Suggest(ctx, w)
 	if err != nil {
 		return "", c.transport("suggest", err)
 	}
@@ -562,13 +582,23 @@ func (c *Conn) Suggest(ctx context.Context, variant string, s sdk.State, seat sd
 	return sdk.Move(r.Move), nil
 }
 
-// Export calls the variant's Export.
-func (c *Conn) Export(ctx context.Context, variant string, s sdk.State, format string, opts ...CallOption) (string, error) {
-	o := collect(opts)
-	if err := textError(sdk.CodeBadFormat, "the format", format, o.lang); err != nil {
+// ExportRequest asks for a game written in a notation.
+type ExportRequest struct {
+	Variant string
+	State   sdk.State
+	Format  string // a Notation ID of the Description
+	// Lang asks for the record's headers and comments in this language
+	// (sdk.LocalExporter); a variant without it, or "", writes its own.
+	Lang string
+}
+
+// Export calls the variant's Export (ExportIn with a Lang, when the
+// variant has it).
+func (c *Conn) Export(ctx context.Context, req ExportRequest) (string, error) {
+	if err := textError(sdk.CodeBadFormat, "the format", req.Format, req.Lang); err != nil {
 		return "", err
 	}
-	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: variant, State: s, Format: format, Lang: o.lang},
+	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang},
 		new(wire.ExportResponse), c.game.Export)
 	if err != nil {
 		return "", c.transport("export", err)
@@ -579,21 +609,35 @@ func (c *Conn) Export(ctx context.Context, variant string, s sdk.State, format s
 	return r.Text, nil
 }
 
+// ImportRequest asks for a game read from a record.
+type ImportRequest struct {
+	Variant string
+	Format  string // an importable Notation ID of the Description
+	Text    string
+}
+
 // Import calls the variant's Import.
-func (c *Conn) Import(ctx context.Context, variant, format, text string) (sdk.State, sdk.View, error) {
-	if err := textError(sdk.CodeBadNotation, "the game record", format, text); err != nil {
+func (c *Conn) Import(ctx context.Context, req ImportRequest) (sdk.State, sdk.View, error) {
+	if err := textError(sdk.CodeBadNotation, "the game record", req.Format, req.Text); err != nil {
 		return nil, sdk.View{}, err
 	}
-	r, err := quickCall(c, ctx, channel.CallImport, &wire.ImportRequest{Variant: variant, Format: format, Text: text, Packed: true}, new(wire.GameResponse), c.game.Import)
+	r, err := quickCall(c, ctx, channel.CallImport, &wire.ImportRequest{Variant: req.Variant, Format: req.Format, Text: req.Text, Packed: true}, new(wire.GameResponse), c.game.Import)
 	return c.game3("import", r, err)
 }
 
+// PerftRequest asks for the leaves of the legal-move tree.
+type PerftRequest struct {
+	Variant  string
+	Position string // in the variant's notation; "": the start
+	Depth    int
+}
+
 // Perft calls the variant's Perft.
-func (c *Conn) Perft(ctx context.Context, variant, position string, depth int) (uint64, error) {
-	if err := textError(sdk.CodeBadPosition, "the position", position); err != nil {
+func (c *Conn) Perft(ctx context.Context, req PerftRequest) (uint64, error) {
+	if err := textError(sdk.CodeBadPosition, "the position", req.Position); err != nil {
 		return 0, err
 	}
-	r, err := c.game.Perft(ctx, &wire.PerftRequest{Variant: variant, Position: position, Depth: int32(depth)})
+	r, err := c.game.Perft(ctx, &wire.PerftRequest{Variant: req.Variant, Position: req.Position, Depth: int32(max(0, min(req.Depth, math.MaxInt32)))})
 	if err != nil {
 		return 0, c.transport("perft", err)
 	}
@@ -633,49 +677,49 @@ func (r Remote) Describe() sdk.Description {
 func (r Remote) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
-	return r.Conn.Start(ctx, r.ID, opts)
+	return r.Conn.Start(ctx, StartRequest{Variant: r.ID, Options: opts})
 }
 
 func (r Remote) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
-	return r.Conn.Play(ctx, r.ID, s, seat, m)
+	return r.Conn.Play(ctx, PlayRequest{Variant: r.ID, State: s, Seat: seat, Move: m})
 }
 
 func (r Remote) View(s sdk.State) (sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
-	return r.Conn.View(ctx, r.ID, s)
+	return r.Conn.View(ctx, ViewRequest{Variant: r.ID, State: s})
 }
 
 // Suggest asks the plugin's computer player; a variant without one answers
 // with a rule error (unsupported).
 func (r Remote) Suggest(ctx context.Context, s sdk.State, seat sdk.Seat, level sdk.Level) (sdk.Move, error) {
-	return r.Conn.Suggest(ctx, r.ID, s, seat, level)
+	return r.Conn.Suggest(ctx, SuggestRequest{Variant: r.ID, State: s, Seat: seat, Level: level})
 }
 
 func (r Remote) Export(s sdk.State, format string) (string, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
-	return r.Conn.Export(ctx, r.ID, s, format)
+	return r.Conn.Export(ctx, ExportRequest{Variant: r.ID, State: s, Format: format})
 }
 
 func (r Remote) Import(format, text string) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
-	return r.Conn.Import(ctx, r.ID, format, text)
+	return r.Conn.Import(ctx, ImportRequest{Variant: r.ID, Format: format, Text: text})
 }
 
 // Rewind goes back in the game through the plugin process.
 func (r Remote) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
 	ctx, cancel := r.ctx()
 	defer cancel()
-	return r.Conn.Rewind(ctx, r.ID, s, ply)
+	return r.Conn.Rewind(ctx, RewindRequest{Variant: r.ID, State: s, Ply: ply})
 }
 
 // Perft counts through the plugin process.
 func (r Remote) Perft(ctx context.Context, position string, depth int) (uint64, error) {
-	return r.Conn.Perft(ctx, r.ID, position, depth)
+	return r.Conn.Perft(ctx, PerftRequest{Variant: r.ID, Position: position, Depth: depth})
 }
 
 var (

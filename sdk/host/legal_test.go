@@ -20,20 +20,19 @@ func TestPackedLegal(t *testing.T) {
 		const id = "tictactoe"
 		for ply := 0; len(v.Legal) > 0; ply++ {
 			m := v.Legal[len(v.Legal)/2]
-			next, want, err := c.Play(ctx, id, s, m.Seat, m.Move)
+			next, want, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: m.Move})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var list host.LegalList
 			var seen []string
-			st, got, err := c.Play(ctx, id, s, m.Seat, m.Move, host.PackedLegal(&list),
-				host.EachLegalJSON(func(seat sdk.Seat, js []byte) {
-					var m sdk.LegalMove
-					if json.Unmarshal(js, &m) != nil || m.Seat != seat {
-						t.Errorf("EachLegalJSON: seat %d, JSON %s", seat, js)
-					}
-					seen = append(seen, string(js))
-				}))
+			st, got, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: m.Move}, host.PackedLegal(&list), host.EachLegalJSON(func(seat sdk.Seat, js []byte) {
+				var m sdk.LegalMove
+				if json.Unmarshal(js, &m) != nil || m.Seat != seat {
+					t.Errorf("EachLegalJSON: seat %d, JSON %s", seat, js)
+				}
+				seen = append(seen, string(js))
+			}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -49,12 +48,12 @@ func TestPackedLegal(t *testing.T) {
 			if string(st) != string(next) {
 				t.Errorf("grpcOnly %v, ply %d: state %q, want %q", grpcOnly, ply, st, next)
 			}
-			view, err := c.View(ctx, id, next, host.PackedLegal(&list))
+			view, err := c.View(ctx, host.ViewRequest{Variant: id, State: next}, host.PackedLegal(&list))
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkPacked(t, grpcOnly, ply, "View", list, view, want)
-			if _, _, err := c.Play(ctx, id, s, m.Seat, "no such move", host.PackedLegal(&list)); err == nil {
+			if _, _, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: "no such move"}, host.PackedLegal(&list)); err == nil {
 				t.Fatalf("grpcOnly %v: an illegal move was played", grpcOnly)
 			}
 			checkPacked(t, grpcOnly, ply, "refused Play", list, view, want)
@@ -93,18 +92,18 @@ func TestPackedBoard(t *testing.T) {
 	onBothLanes(t, func(ctx context.Context, c *host.Conn, grpcOnly bool, s sdk.State, v sdk.View) {
 		const id = "tictactoe"
 		var prev host.Board
-		if _, err := c.View(ctx, id, s, host.PackedBoard(&prev)); err != nil {
+		if _, err := c.View(ctx, host.ViewRequest{Variant: id, State: s}, host.PackedBoard(&prev)); err != nil {
 			t.Fatal(err)
 		}
 		checkBoard(t, grpcOnly, -1, prev, v.Board)
 		for ply := 0; len(v.Legal) > 0; ply++ {
 			m := v.Legal[0]
-			next, want, err := c.Play(ctx, id, s, m.Seat, m.Move)
+			next, want, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: m.Move})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var board host.Board
-			st, got, err := c.Play(ctx, id, s, m.Seat, m.Move, host.PackedBoard(&board))
+			st, got, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: m.Move}, host.PackedBoard(&board))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,7 +113,7 @@ func TestPackedBoard(t *testing.T) {
 			}
 			var both host.Board
 			var list host.LegalList
-			if _, got, err = c.Play(ctx, id, s, m.Seat, m.Move, host.PackedBoard(&both), host.PackedLegal(&list)); err != nil {
+			if _, got, err = c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: m.Move}, host.PackedBoard(&both), host.PackedLegal(&list)); err != nil {
 				t.Fatal(err)
 			}
 			checkBoard(t, grpcOnly, ply, both, want.Board)
@@ -134,12 +133,12 @@ func TestPackedBoard(t *testing.T) {
 			if len(changed) != 1 || changed[0] != m.To {
 				t.Errorf("grpcOnly %v, ply %d: %s changed cells %v, want [%d]", grpcOnly, ply, m.Move, changed, m.To)
 			}
-			if _, _, err := c.Play(ctx, id, s, m.Seat, "no such move", host.PackedBoard(&board)); err == nil {
+			if _, _, err := c.Play(ctx, host.PlayRequest{Variant: id, State: s, Seat: m.Seat, Move: "no such move"}, host.PackedBoard(&board)); err == nil {
 				t.Fatalf("grpcOnly %v: an illegal move was played", grpcOnly)
 			}
 			checkBoard(t, grpcOnly, ply, board, boardOf(ctx, t, c, next))
 			s, prev = next, board
-			if v, err = c.View(ctx, id, s); err != nil {
+			if v, err = c.View(ctx, host.ViewRequest{Variant: id, State: s}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -152,7 +151,7 @@ func TestPackedBoard(t *testing.T) {
 // boardOf is the board of tictactoe's state s, unpacked.
 func boardOf(ctx context.Context, t *testing.T, c *host.Conn, s sdk.State) []sdk.Cell {
 	t.Helper()
-	v, err := c.View(ctx, "tictactoe", s)
+	v, err := c.View(ctx, host.ViewRequest{Variant: "tictactoe", State: s})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,7 +126,7 @@ func BenchmarkPlay(b *testing.B, v sdk.Variant, plies ...int) {
 }
 
 // CheckCache is for a variant that caches games between calls
-// (sdk.StateCache): it plays seeded games of up to plies moves and checks
+// (sdk/statecache): it plays seeded games of up to plies moves and checks
 // that every Play and View answers exactly as the variant does with its
 // cache off. cold runs f with the cache off (the variant's test sets its
 // cache to nil and back; CheckCache calls v from one goroutine only).

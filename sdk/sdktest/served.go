@@ -8,15 +8,15 @@ import (
 
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/internal/channel"
+	"github.com/banmen/banmen/sdk/internal/server"
 	"github.com/banmen/banmen/sdk/internal/wire"
-	"github.com/banmen/banmen/sdk/serve"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
 // BenchmarkServedPlay measures a Play call as a plugin process serves it to
 // the host: the request's bytes in, the reply frame's bytes out, through
-// the plugin server's own code (serve.Local: the request's decoding, the
+// the plugin server's own code (server.Local: the request's decoding, the
 // variant, the packed View, the response's encoding), under the plugin's
 // collector setting. rooms games of v are played at once, round robin,
 // each spread over the game at the start and cut at maxPly (then started
@@ -29,8 +29,8 @@ import (
 // (cpu-µs/op) and the reply's bytes beside the time.
 func BenchmarkServedPlay(b *testing.B, v sdk.Variant, rooms, maxPly int) {
 	b.Helper()
-	defer debug.SetGCPercent(debug.SetGCPercent(serve.GCPercent))
-	l, err := serve.NewLocal(v)
+	defer debug.SetGCPercent(debug.SetGCPercent(server.GCPercent))
+	l, err := server.NewLocal(v)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func BenchmarkServedPlay(b *testing.B, v sdk.Variant, rooms, maxPly int) {
 }
 
 type servedBench struct {
-	l        *serve.Local
+	l        *server.Local
 	id       string
 	rng      *rand.Rand
 	maxPly   int
@@ -291,82 +291,4 @@ func (u *packedReader) str() []byte {
 	s := u.b[:n:n]
 	u.b = u.b[n:]
 	return s
-}
-
-// CheckPacked is for a variant that packs its own views
-// (sdk.PackedViewer): it plays seeded games of up to plies moves through
-// the plugin server's code (serve.Local) twice, once with the capability
-// and once without it (the server then packs View.Board and View.Legal
-// itself), and checks that every reply, of Play, of View and of a refused
-// move, is the same to the byte. A variant without the capability passes.
-func CheckPacked(t *testing.T, v sdk.Variant, games, plies int) {
-	t.Helper()
-	if _, ok := v.(sdk.PackedViewer); !ok {
-		return
-	}
-	packs, err := serve.NewLocal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := serve.NewLocal(unpacked{v})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := v.Describe().ID
-	var req, a, b []byte
-	// same answers req on both and returns the reply's body.
-	same := func(where string, kind byte, m proto.Message) []byte {
-		t.Helper()
-		if req, err = (proto.MarshalOptions{}).MarshalAppend(req[:0], m); err != nil {
-			t.Fatal(err)
-		}
-		a = packs.Answer(a[:0], kind, 1, req)
-		b = plain.Answer(b[:0], kind, 1, req)
-		if string(a) != string(b) {
-			t.Fatalf("%s: the reply of the variant's own packing differs:\n%x\nthe server's:\n%x", where, a, b)
-		}
-		k, _, body, _, err := channel.ParseMux(a)
-		if err != nil || k != channel.ReplyOK {
-			t.Fatalf("%s: failed reply %q (%v)", where, body, err)
-		}
-		return body
-	}
-	for game := range games {
-		rng := rand.New(rand.NewPCG(uint64(game), 0x9ac4))
-		var r servedRoom
-		if err := r.read(same("start", channel.CallStart, &wire.StartRequest{Variant: id, Packed: true})); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			where := fmt.Sprintf("game %d ply %d", game, r.ply)
-			same(where+" view", channel.CallView, &wire.ViewRequest{Variant: id, State: r.state, Packed: true})
-			same(where+" view from", channel.CallView, &wire.ViewRequest{Variant: id, State: r.state, HistoryFrom: int32(r.ply), Packed: true})
-			if r.over || r.ply >= plies {
-				break
-			}
-			same(where+" refused move", channel.CallPlay, &wire.PlayRequest{Variant: id, State: r.state, Move: "no such move", Packed: true})
-			seat, mv, err := pickLegal(r.legal, rng)
-			if err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-			from := int32(r.ply)
-			if r.ply%3 == 0 {
-				from = 0
-			}
-			body := same(where+" play "+mv, channel.CallPlay, &wire.PlayRequest{Variant: id, State: r.state, Seat: int32(seat), Move: mv, HistoryFrom: from, Packed: true})
-			if err := r.read(body); err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-		}
-	}
-}
-
-// unpacked is a variant with its PackedViewer hidden (and its levels, which
-// need a Suggester the embedding hides too).
-type unpacked struct{ sdk.Variant }
-
-func (u unpacked) Describe() sdk.Description {
-	d := u.Variant.Describe()
-	d.Levels = nil
-	return d
 }

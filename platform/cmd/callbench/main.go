@@ -1,8 +1,7 @@
 // Command callbench measures what the plugin boundary costs: the latency of
 // one Play call made through a real plugin process, over the plugin's quick
-// channel as the host makes it (the multiplexed lane), over the channel's
-// pool of one-call connections (what a plugin of an older sdk gets) and
-// over go-plugin gRPC alone (over the channel also with 64 callers at once), beside the same
+// channel as the host makes it (the multiplexed lane) and over go-plugin
+// gRPC alone (over the channel also with 64 callers at once), beside the same
 // call made in-process, and prints p50/p99 of each and of the difference. It also times Play through every plugin found in the plugin
 // directory, at the start and at ply 10, 80 and 160 of a seeded game, with
 // the CPU and the bytes per call. It prints figures; it asserts nothing.
@@ -59,11 +58,6 @@ func run(n int, dir string) error {
 		return err
 	}
 	defer grpcConn.Kill()
-	poolConn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe")), Pool: true})
-	if err != nil {
-		return err
-	}
-	defer poolConn.Kill()
 	st, v, err := local.Start(nil)
 	if err != nil {
 		return err
@@ -78,9 +72,12 @@ func run(n int, dir string) error {
 	for _, c := range []struct {
 		name string
 		conn *host.Conn
-	}{{"channel (as the host: the multiplexed lane)", conn}, {"channel, pool of one-call connections (older plugins)", poolConn}, {"gRPC only", grpcConn}} {
+	}{{"channel (as the host: the multiplexed lane)", conn}, {"gRPC only", grpcConn}} {
 		cpu0 := cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
-		out := measure(n, func() error { _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); return err })
+		out := measure(n, func() error {
+			_, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "tictactoe", State: st, Seat: 0, Move: move})
+			return err
+		})
 		cpu := cpuTime(os.Getpid()) + cpuTime(c.conn.PID()) - cpu0
 		if out.err != nil {
 			return fmt.Errorf("play: %v", out.err)
@@ -95,7 +92,7 @@ func run(n int, dir string) error {
 			continue
 		}
 		// Many rooms move at once on a busy host: the lane carries their
-		// calls together, the pool one per connection.
+		// calls together.
 		const callers = 64
 		cpu0 = cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
 		start := time.Now()
@@ -103,7 +100,7 @@ func run(n int, dir string) error {
 		for range callers {
 			go func() {
 				for range n / callers {
-					if _, _, err := c.conn.Play(ctx, "tictactoe", st, 0, move); err != nil {
+					if _, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "tictactoe", State: st, Seat: 0, Move: move}); err != nil {
 						errs <- err
 						return
 					}
@@ -133,12 +130,15 @@ func run(n int, dir string) error {
 			continue
 		}
 		for _, d := range c.Descriptions() {
-			st, v, err := c.Start(ctx, d.ID, nil)
+			st, v, err := c.Start(ctx, host.StartRequest{Variant: d.ID})
 			if err != nil || len(v.Legal) == 0 {
 				continue
 			}
 			m, seat := v.Legal[0].Move, v.Legal[0].Seat
-			r := measure(n/5, func() error { _, _, err := c.Play(ctx, d.ID, st, seat, m); return err })
+			r := measure(n/5, func() error {
+				_, _, err := c.Play(ctx, host.PlayRequest{Variant: d.ID, State: st, Seat: seat, Move: m})
+				return err
+			})
 			fmt.Printf("play call through plugin, %-8s start position (%d legal moves): p50 %8s  p99 %8s\n",
 				d.ID, len(v.Legal), r.p(50), r.p(99))
 			// Later in a seeded game (sdktest.GameAt, played through the
@@ -155,16 +155,18 @@ func run(n int, dir string) error {
 					continue
 				}
 				for _, lean := range []bool{false, true} {
-					var opts []host.CallOption
-					name := "whole History"
+					from, name := 0, "whole History"
 					if lean {
 						// As a room asks: only the moves it does not hold.
-						opts, name = []host.CallOption{host.HistoryFrom(v.Ply)}, "HistoryFrom"
+						from, name = v.Ply, "HistoryFrom"
 					}
 					calls := n / 5
 					cpu0 := cpuTime(os.Getpid()) + cpuTime(c.PID())
 					io0 := ioBytes(c.PID())
-					r := measure(calls, func() error { _, _, err := c.Play(ctx, d.ID, st, lm.Seat, lm.Move, opts...); return err })
+					r := measure(calls, func() error {
+						_, _, err := c.Play(ctx, host.PlayRequest{Variant: d.ID, State: st, Seat: lm.Seat, Move: lm.Move, HistoryFrom: from})
+						return err
+					})
 					cpu := cpuTime(os.Getpid()) + cpuTime(c.PID()) - cpu0
 					io := ioBytes(c.PID()) - io0
 					total := calls + calls/10

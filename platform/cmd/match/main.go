@@ -98,7 +98,7 @@ func (p *levelPlayer) move(ctx context.Context, st sdk.State, v sdk.View) (sdk.M
 	if len(v.ToMove) == 0 {
 		return "", fmt.Errorf("no seat to move at ply %d", v.Ply)
 	}
-	return p.conn.Suggest(ctx, p.variant, st, v.ToMove[0], p.level)
+	return p.conn.Suggest(ctx, host.SuggestRequest{Variant: p.variant, State: st, Seat: v.ToMove[0], Level: p.level})
 }
 
 type enginePlayer struct {
@@ -112,7 +112,7 @@ type enginePlayer struct {
 func (p *enginePlayer) name() string { return "fsf:" + strconv.Itoa(p.depth) }
 func (p *enginePlayer) close()       { p.eng.Close() }
 func (p *enginePlayer) move(ctx context.Context, st sdk.State, _ sdk.View) (sdk.Move, error) {
-	pos, err := p.conn.Export(ctx, p.variant, st, p.format)
+	pos, err := p.conn.Export(ctx, host.ExportRequest{Variant: p.variant, State: st, Format: p.format})
 	if err != nil {
 		return "", err
 	}
@@ -224,7 +224,7 @@ func run(o options) error {
 
 // playGame plays one game and returns A's score and a summary line.
 func playGame(ctx context.Context, conn *host.Conn, o options, a, b player, aSeat sdk.Seat, rng *rand.Rand) (float64, string, error) {
-	st, v, err := conn.Start(ctx, o.variant, nil)
+	st, v, err := conn.Start(ctx, host.StartRequest{Variant: o.variant})
 	if err != nil {
 		return 0, "", err
 	}
@@ -255,7 +255,7 @@ func playGame(ctx context.Context, conn *host.Conn, o options, a, b player, aSea
 				return 0, "", fmt.Errorf("ply %d, %s: %w", v.Ply, p.name(), err)
 			}
 		}
-		st, v, err = conn.Play(ctx, o.variant, st, seat, m)
+		st, v, err = conn.Play(ctx, host.PlayRequest{Variant: o.variant, State: st, Seat: seat, Move: m})
 		if err != nil {
 			return 0, "", fmt.Errorf("ply %d: %s played %s: %w", len(moves), seatName(seat, aSeat), m, err)
 		}

@@ -32,11 +32,11 @@ func TestSuggestRunsInAnEngineProcess(t *testing.T) {
 		pid := 0
 		err := h.Call(context.Background(), "tictactoe", call, func(ctx context.Context, c *host.Conn) error {
 			pid = c.PID()
-			st, _, err := c.Start(ctx, "tictactoe", nil)
+			st, _, err := c.Start(ctx, host.StartRequest{Variant: "tictactoe"})
 			if err != nil || call != "suggest" {
 				return err
 			}
-			_, err = c.Suggest(ctx, "tictactoe", st, 0, sdk.Easy)
+			_, err = c.Suggest(ctx, host.SuggestRequest{Variant: "tictactoe", State: st, Seat: 0, Level: sdk.Easy})
 			return err
 		})
 		if err != nil {

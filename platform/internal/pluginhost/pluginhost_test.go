@@ -34,7 +34,7 @@ func TestHealthCheckSparesBusyPlugin(t *testing.T) {
 	call := func() {
 		t.Helper()
 		err := h.Call(context.Background(), "tictactoe", "start", func(ctx context.Context, c *host.Conn) error {
-			_, _, err := c.Start(ctx, "tictactoe", nil)
+			_, _, err := c.Start(ctx, host.StartRequest{Variant: "tictactoe"})
 			return err
 		})
 		if err != nil {

@@ -118,7 +118,7 @@ func (s *Server) start(c *fiber.Ctx) error {
 	}
 	var out gameResponse
 	err := s.games.Call(c.UserContext(), variantOf(c), "start", func(ctx context.Context, conn *host.Conn) (err error) {
-		out.State, out.View, err = conn.Start(ctx, variantOf(c), req.Options)
+		out.State, out.View, err = conn.Start(ctx, host.StartRequest{Variant: variantOf(c), Options: req.Options})
 		return err
 	})
 	if err != nil {
@@ -137,7 +137,7 @@ func (s *Server) play(c *fiber.Ctx) error {
 	}
 	var out gameResponse
 	err := s.games.Call(c.UserContext(), variantOf(c), "play", func(ctx context.Context, conn *host.Conn) (err error) {
-		out.State, out.View, err = conn.Play(ctx, variantOf(c), req.State, *req.Seat, req.Move)
+		out.State, out.View, err = conn.Play(ctx, host.PlayRequest{Variant: variantOf(c), State: req.State, Seat: *req.Seat, Move: req.Move})
 		return err
 	})
 	if err != nil {
@@ -156,7 +156,7 @@ func (s *Server) view(c *fiber.Ctx) error {
 	}
 	out := gameResponse{State: req.State}
 	err := s.games.Call(c.UserContext(), variantOf(c), "view", func(ctx context.Context, conn *host.Conn) (err error) {
-		out.View, err = conn.View(ctx, variantOf(c), req.State)
+		out.View, err = conn.View(ctx, host.ViewRequest{Variant: variantOf(c), State: req.State})
 		return err
 	})
 	if err != nil {
@@ -177,7 +177,7 @@ func (s *Server) rewind(c *fiber.Ctx) error {
 	}
 	var out gameResponse
 	err := s.games.Call(c.UserContext(), variantOf(c), "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
-		out.State, out.View, err = conn.Rewind(ctx, variantOf(c), req.State, *req.Ply)
+		out.State, out.View, err = conn.Rewind(ctx, host.RewindRequest{Variant: variantOf(c), State: req.State, Ply: *req.Ply})
 		return err
 	})
 	if err != nil {
@@ -209,7 +209,7 @@ func (s *Server) suggest(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		move, err = conn.Suggest(pctx, variantOf(c), req.State, seat, req.Level)
+		move, err = conn.Suggest(pctx, host.SuggestRequest{Variant: variantOf(c), State: req.State, Seat: seat, Level: req.Level})
 		return err
 	})
 	if err != nil {
@@ -225,7 +225,7 @@ func suggestSeat(ctx context.Context, conn *host.Conn, variant string, req *sugg
 	if req.Seat != nil {
 		return *req.Seat, nil
 	}
-	v, err := conn.View(ctx, variant, req.State)
+	v, err := conn.View(ctx, host.ViewRequest{Variant: variant, State: req.State})
 	if err != nil {
 		return 0, err
 	}
@@ -245,7 +245,7 @@ func (s *Server) export(c *fiber.Ctx) error {
 	}
 	var text string
 	err := s.games.Call(c.UserContext(), variantOf(c), "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, variantOf(c), req.State, req.Format, host.Lang(req.Lang))
+		text, err = conn.Export(ctx, host.ExportRequest{Variant: variantOf(c), State: req.State, Format: req.Format, Lang: req.Lang})
 		return err
 	})
 	if err != nil {
@@ -264,7 +264,7 @@ func (s *Server) importGame(c *fiber.Ctx) error {
 	}
 	var out gameResponse
 	err := s.games.Call(c.UserContext(), variantOf(c), "import", func(ctx context.Context, conn *host.Conn) (err error) {
-		out.State, out.View, err = conn.Import(ctx, variantOf(c), req.Format, req.Text)
+		out.State, out.View, err = conn.Import(ctx, host.ImportRequest{Variant: variantOf(c), Format: req.Format, Text: req.Text})
 		return err
 	})
 	if err != nil {

@@ -83,7 +83,7 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	variant, st, version := r.Current()
 	var text string
 	err = s.games.Call(c.UserContext(), variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, variant, st, req.Format, host.Lang(req.Lang))
+		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: st, Format: req.Format, Lang: req.Lang})
 		return err
 	})
 	if err != nil {
@@ -129,7 +129,7 @@ func (s *Server) roomView(c *fiber.Ctx) error {
 	variant, st, version := r.Current()
 	var view sdk.View
 	err = s.games.Call(c.UserContext(), variant, "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
-		_, view, err = conn.Rewind(ctx, variant, st, *req.Ply)
+		_, view, err = conn.Rewind(ctx, host.RewindRequest{Variant: variant, State: st, Ply: *req.Ply})
 		return err
 	})
 	if err != nil {

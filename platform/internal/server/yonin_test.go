@@ -395,7 +395,7 @@ func checkPriorityLine(t *testing.T, games *pluginhost.Host) []sdk.PlayedMove {
 	var line []sdk.PlayedMove
 	err := games.Call(ctx, "yonin", "search", func(ctx context.Context, c *host.Conn) error {
 		for try := range 400 {
-			st, v, err := c.Start(ctx, "yonin", sdk.Options{sdk.SettingFirstSeat: "1"})
+			st, v, err := c.Start(ctx, host.StartRequest{Variant: "yonin", Options: sdk.Options{sdk.SettingFirstSeat: "1"}})
 			if err != nil {
 				return err
 			}
@@ -403,7 +403,7 @@ func checkPriorityLine(t *testing.T, games *pluginhost.Host) []sdk.PlayedMove {
 			for ply := 0; ply < 24 && v.Status == sdk.Playing; ply++ {
 				seat := v.ToMove[0]
 				m := v.Legal[(try*31+ply*17+try*ply)%len(v.Legal)].Move
-				st, v, err = c.Play(ctx, "yonin", st, seat, m)
+				st, v, err = c.Play(ctx, host.PlayRequest{Variant: "yonin", State: st, Seat: seat, Move: m})
 				if err != nil {
 					return err
 				}

@@ -17,9 +17,15 @@ type Variant struct {
 	ext *external // nil without BANMEN_SHOGI_ENGINE
 }
 
+// The capabilities the plugin serves, checked at compile time: a method
+// whose signature drifted from the sdk's would otherwise silently stop
+// being the capability (docs/plugins.md, "Capability guards").
 var (
 	_ sdk.Variant   = (*Variant)(nil)
 	_ sdk.Suggester = (*Variant)(nil)
+	_ sdk.Rewinder  = (*Variant)(nil)
+	_ sdk.Perfter   = (*Variant)(nil)
+	_ sdk.Divider   = (*Variant)(nil)
 )
 
 // Levels are the computer strengths this engine plays, weakest first: the

@@ -4,16 +4,17 @@ import (
 	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/statecache"
 )
 
 // games holds the games this process produced or decoded lately, keyed by
-// their exact State bytes (sdk.StateCache), so that a room's next move does
+// their exact State bytes (statecache.Cache), so that a room's next move does
 // not replay the whole game: a hit costs the same at ply 160 as at ply 10.
 // A State that misses (forged, from another process, evicted) is replayed
 // and checked in full by replayState. The budget bounds the memory: a game
 // of 160 plies is estimated at some 60 KB, so it holds the latest state of
 // about two thousand such games.
-var games = sdk.NewStateCache[*game](128 << 20)
+var games = statecache.New[*game](128 << 20)
 
 // decodeState returns the game of s. The game may be shared with other
 // calls: read it, or fork it before playing on.

@@ -34,7 +34,3 @@ func TestViewDigest(t *testing.T) {
 		t.Fatalf("view digest %s, want %s", got, viewDigest)
 	}
 }
-
-// TestPackedViewIsTheSame: the View the variant packs itself reaches the
-// host as the very bytes the server packs from View.Board and View.Legal.
-func TestPackedViewIsTheSame(t *testing.T) { sdktest.CheckPacked(t, Variant{}, 40, 160) }

@@ -27,10 +27,9 @@ const ActionDeclare = "action.declare"
 type Variant struct{}
 
 var (
-	_ sdk.Variant      = Variant{}
-	_ sdk.Perfter      = Variant{}
-	_ sdk.Divider      = Variant{}
-	_ sdk.PackedViewer = Variant{}
+	_ sdk.Variant = Variant{}
+	_ sdk.Perfter = Variant{}
+	_ sdk.Divider = Variant{}
 )
 
 // rulesVersion is Description.RulesVersion. Change it whenever a game
@@ -166,25 +165,6 @@ func (Variant) View(s sdk.State) (sdk.View, error) {
 	return g.view(), nil
 }
 
-// PlayPacked is Play with the View's board and legal list packed into pk
-// (sdk.PackedViewer), as the host asks for them.
-func (Variant) PlayPacked(s sdk.State, seat sdk.Seat, m sdk.Move, pk *sdk.Packed) (sdk.State, sdk.View, error) {
-	g, err := played(s, seat, m)
-	if err != nil {
-		return nil, sdk.View{}, err
-	}
-	return g.remember(), g.packedView(pk), nil
-}
-
-// ViewPacked is View with the board and legal list packed into pk.
-func (Variant) ViewPacked(s sdk.State, pk *sdk.Packed) (sdk.View, error) {
-	g, err := decodeState(s)
-	if err != nil {
-		return sdk.View{}, err
-	}
-	return g.packedView(pk), nil
-}
-
 // Perft counts the legal-move tree below position (an SFEN; the start
 // position when empty).
 func (Variant) Perft(ctx context.Context, position string, depth int) (uint64, error) {
@@ -220,7 +200,7 @@ func (g *game) view() sdk.View {
 	// that other calls read at the same time.
 	pos := g.pos
 	p := &pos
-	v := g.viewBase(p, false)
+	v := g.viewBase(p)
 	v.Board = make([]sdk.Cell, 81)
 	for i, sq := range squares {
 		fillCell(&v.Board[i], p.b[sq]) // zero: fields written in place (see fillLegal)
@@ -232,36 +212,6 @@ func (g *game) view() sdk.View {
 	return v
 }
 
-// packedView is view with the board and the legal list packed into pk
-// instead, in the same order and with the same texts: the host receives
-// the same bytes, without a []sdk.LegalMove made and packed again.
-func (g *game) packedView(pk *sdk.Packed) sdk.View {
-	pos := g.pos
-	p := &pos
-	v := g.viewBase(p, true)
-	pk.BeginBoard(81, 81*5+2)
-	for _, sq := range squares {
-		pk.AddPackedCell(packedCells[p.b[sq]])
-	}
-	if !g.over() {
-		g.packLegal(p, pk)
-	}
-	return v
-}
-
-// packedCells are the cells of every piece code, packed once.
-var packedCells = func() (t [256]sdk.PackedCell) {
-	for pc := range t {
-		var c sdk.Cell
-		fillCell(&c, uint8(pc))
-		var err error
-		if t[pc], err = sdk.PackCell(c); err != nil {
-			panic(err) // the kinds are constants
-		}
-	}
-	return t
-}()
-
 // fillCell describes piece pc into a zero cell.
 func fillCell(cell *sdk.Cell, pc uint8) {
 	if pc == 0 {
@@ -272,17 +222,9 @@ func fillCell(cell *sdk.Cell, pc uint8) {
 	cell.Kind, cell.Owner, cell.Facing, cell.Promoted = kindIDs[baseKind[k]], sdk.Seat(c), 2*c, k > king
 }
 
-// The one-element lists of a View, shared by the Views that serve encodes
-// at once (sdk.PackedViewer), which nobody changes.
-var (
-	seatLists  = [2][]sdk.Seat{{sente}, {gote}}
-	checkNotes = []string{"notice.check"}
-)
-
 // viewBase is the View of the game (p is a copy of its position) but its
-// board and legal list. shared lets it share read-only slices with other
-// Views and with g, for a View serve encodes at once (packedView).
-func (g *game) viewBase(p *Position, shared bool) sdk.View {
+// board and legal list.
+func (g *game) viewBase(p *Position) sdk.View {
 	v := sdk.View{
 		Ply:      g.ply(),
 		Position: p.SFEN(),
@@ -314,12 +256,8 @@ func (g *game) viewBase(p *Position, shared bool) sdk.View {
 		v.History = []sdk.PlayedMove{}
 	}
 	if g.hasLast {
-		if shared {
-			v.LastMove = &g.last
-		} else {
-			lm := g.last
-			v.LastMove = &lm
-		}
+		lm := g.last
+		v.LastMove = &lm
 	}
 	// The last board move recorded whether it gave check: this position.
 	inCheck := false
@@ -330,9 +268,6 @@ func (g *game) viewBase(p *Position, shared bool) sdk.View {
 	}
 	if inCheck {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}
-		if shared {
-			v.InCheck = seatLists[p.side]
-		}
 	}
 	if g.over() {
 		// A mated king stays upright, in check: lying face down is Yonin's
@@ -344,13 +279,6 @@ func (g *game) viewBase(p *Position, shared bool) sdk.View {
 		return v
 	}
 	v.Status = sdk.Playing
-	if shared {
-		v.ToMove = seatLists[p.side]
-		if len(v.InCheck) > 0 {
-			v.Notices = checkNotes
-		}
-		return v
-	}
 	v.ToMove = []sdk.Seat{sdk.Seat(p.side)}
 	if len(v.InCheck) > 0 {
 		v.Notices = []string{"notice.check"}
@@ -426,16 +354,13 @@ func sortUSI(keys, tmp []uint64) {
 	copy(keys, tmp)
 }
 
-// scratch is the working memory of judging a position and of naming and
-// packing its legal list, taken from a pool (scratches): as arrays on the
-// stack it was some 18 KB to clear on every move.
+// scratch is the working memory of judging a position and of naming its
+// legal list, taken from a pool (scratches): as arrays on the stack it was
+// some 18 KB to clear on every move.
 type scratch struct {
 	keys, tmp [640]uint64 // more than the most legal moves a position has (593)
 	moves     [maxMoves]Move
 	names     nameIndex
-	// text holds one move's texts while packLegal packs it: on the
-	// stack it would escape (its strings reach pk) and be allocated.
-	text [256]byte
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -512,74 +437,6 @@ func (g *game) legalList(p *Position) []sdk.LegalMove {
 		out = append(out, declareMove(p.side))
 	}
 	return out
-}
-
-// packLegal is legalList packed into pk: the same moves in the same order
-// with the same texts, each written in a buffer reused for every move
-// (pk copies them), so that the list costs no allocation but pk's.
-func (g *game) packLegal(p *Position, pk *sdk.Packed) {
-	sc := scratches.Get().(*scratch)
-	defer scratches.Put(sc)
-	n := namer{p: p, legal: g.legal, prevTo: g.prevTo(), ix: &sc.names}
-	keys := g.sortedLegal(sc)
-	declare := p.canDeclare()
-	count := len(keys)
-	if declare {
-		count++
-	}
-	// Some 45 bytes a move: seat, kind, USI, two texts, cells, flags.
-	pk.BeginLegal(count, 56*count+8)
-	for _, k := range keys {
-		m := Move(k)
-		if m.isDrop() && m.to() != n.prevTo { // (a drop's cell is empty: never 同)
-			pk.AddPackedLegal(packedDrops[p.side][m.dropKind()][m.to()])
-			continue
-		}
-		b := m.appendUSI(sc.text[:0])
-		u := len(b)
-		b = n.appendText(b, m)
-		t := len(b)
-		b = n.appendWestern(b, m)
-		texts := unsafe.String(unsafe.SliceData(b), len(b)) // copied by AddLegal before b is written again
-		var lm sdk.LegalMove
-		fillLegal(&lm, p.side, m, texts[:u], texts[u:t], texts[t:])
-		pk.AddLegal(&lm)
-	}
-	if declare {
-		lm := declareMove(p.side)
-		pk.AddLegal(&lm)
-	}
-}
-
-// packedDrops are the legal-list entries of every drop by colour, kind and
-// cell, packed once: a drop's texts and cells are the same in every
-// position (it is never 同, its cell being empty), and drops are a fifth
-// of a middle game's legal moves.
-var packedDrops [2][gold + 1][mbSize]sdk.PackedLegal
-
-// (In an init function, which runs after names.go's and position.go's
-// have made the tables it reads.)
-func init() { packedDrops = packDrops() }
-
-func packDrops() (t [2][gold + 1][mbSize]sdk.PackedLegal) {
-	var p Position // the namer of a drop reads only its side
-	for c := range t {
-		p.side = c
-		n := namer{p: &p}
-		for k := pawn; k <= gold; k++ {
-			for _, sq := range squares {
-				m := dropMove(k, sq)
-				usi := string(m.appendUSI(nil))
-				var lm sdk.LegalMove
-				fillLegal(&lm, c, m, usi, string(n.appendText(nil, m)), string(n.appendWestern(nil, m)))
-				var err error
-				if t[c][k][sq], err = sdk.PackLegal(lm); err != nil {
-					panic(err) // the texts are constants
-				}
-			}
-		}
-	}
-	return t
 }
 
 // legalMoveUSI describes a move for the UI, given its texts.

@@ -15,9 +15,13 @@ type Variant struct {
 	Player *Player
 }
 
+// The capabilities the plugin serves, checked at compile time: a method
+// whose signature drifted from the sdk's would otherwise silently stop
+// being the capability (docs/plugins.md, "Capability guards").
 var (
 	_ sdk.Variant   = Variant{}
 	_ sdk.Suggester = Variant{}
+	_ sdk.Rewinder  = Variant{}
 	_ sdk.Perfter   = Variant{}
 )
 

@@ -13,11 +13,16 @@ import (
 // rules.Variant, and Suggest from here.
 type Variant struct{ rules.Variant }
 
+// The capabilities the plugin serves, checked at compile time: a method
+// whose signature drifted from the sdk's would otherwise silently stop
+// being the capability (docs/plugins.md, "Capability guards").
 var (
-	_ sdk.Variant   = Variant{}
-	_ sdk.Suggester = Variant{}
-	_ sdk.Perfter   = Variant{}
-	_ sdk.Divider   = Variant{}
+	_ sdk.Variant       = Variant{}
+	_ sdk.Suggester     = Variant{}
+	_ sdk.Rewinder      = Variant{}
+	_ sdk.LocalExporter = Variant{}
+	_ sdk.Perfter       = Variant{}
+	_ sdk.Divider       = Variant{}
 )
 
 // Levels are the computer strengths this engine plays, weakest first: the

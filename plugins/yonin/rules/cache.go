@@ -6,14 +6,15 @@ import (
 	"unsafe"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/statecache"
 )
 
 // games holds the games this process produced or decoded lately, keyed by
-// their exact State bytes (sdk.StateCache), so that a room's next move does
+// their exact State bytes (statecache.Cache), so that a room's next move does
 // not replay the whole game. A State that misses (forged, from another
 // process, evicted) is replayed and checked in full by replayState. A game
 // of 160 plies is estimated at some 40 KB.
-var games = sdk.NewStateCache[*cached](128 << 20)
+var games = statecache.New[*cached](128 << 20)
 
 // cached is a game in the cache: shared by every call that gets it, never
 // changed.

@@ -30,6 +30,8 @@ const (
 // Variant is Connect Four. It keeps nothing between calls.
 type Variant struct{}
 
+// Capability guards: a Suggest whose signature drifted from sdk.Suggester's
+// would otherwise compile and leave the variant without a computer player.
 var (
 	_ sdk.Variant   = Variant{}
 	_ sdk.Suggester = Variant{}

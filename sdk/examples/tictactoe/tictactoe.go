@@ -17,11 +17,15 @@ import "github.com/banmen/banmen/sdk"
 // empty cell of a 3×3 board; three in a row wins, a full board is a draw.
 type Variant struct{}
 
-// Interface guards.
+// Capability guards: the compiler checks that Variant has each capability
+// it means to have. Without them a method whose signature drifts from the
+// sdk's (Suggest gained a seat once) still compiles, and the variant
+// silently stops being, say, a Suggester.
 var (
 	_ sdk.Variant   = Variant{}
 	_ sdk.Suggester = Variant{} // suggest.go: the computer player, for Levels
-	_ sdk.Perfter   = Variant{}
+	_ sdk.Rewinder  = Variant{} // move list navigation and takebacks
+	_ sdk.Perfter   = Variant{} // perft.go
 	_ sdk.Divider   = Variant{}
 )
 

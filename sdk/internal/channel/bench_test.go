@@ -17,9 +17,8 @@ import (
 )
 
 // BenchmarkCalls: N callers at once against a trivial plugin (it echoes a
-// 300-byte request) over a real Unix socket, through the old pool of
-// one-call connections and through the multiplexed lane (its writes made
-// by the callers, or by a goroutine). Besides ns/op it reports the CPU time
+// 300-byte request) over a real Unix socket, through the multiplexed lane
+// (its writes made by the callers, or by a goroutine). Besides ns/op it reports the CPU time
 // of the whole process (both sides) per call, from getrusage: on a busy
 // machine that is the figure to compare.
 //
@@ -40,7 +39,6 @@ func BenchmarkCalls(b *testing.B) {
 		name string
 		new  func() caller
 	}{
-		{"pool", func() caller { return NewClient(cs.Addr(), cs.Token()) }},
 		{"lane", func() caller { return NewLane(cs.Addr(), cs.Token()) }},
 		{"lane-writer-goroutine", func() caller {
 			l := NewLane(cs.Addr(), cs.Token())

@@ -35,17 +35,16 @@ import (
 // the replies at once when no complete request is left in its buffer: a
 // burst of N calls costs one read and one write on each side instead of N
 // of each. BenchmarkCalls measured, both sides in one process, CPU per call
-// against a trivial plugin: the pool 8.5 µs alone and 9 µs with 16 or 256
-// callers at once; the lane 9 µs alone, 4 µs with 16 callers and 2.7 µs
-// with 256 (on a busier machine: 14, 14–18; 14, ~6). Writes made by a
-// writer goroutine instead of the callers cost 12 µs alone (a goroutine
-// woken per call) and the same under load, so the callers write.
+// against a trivial plugin: 9 µs alone, 4 µs with 16 callers and 2.7 µs
+// with 256, where the one-call-per-connection pool it replaced cost 8.5–9
+// µs at any load. Writes made by a writer goroutine instead of the callers
+// cost 12 µs alone (a goroutine woken per call) and the same under load,
+// so the callers write.
 //
 // Head-of-line blocking: the calls a room makes on every move (Play, View)
 // are short and are answered in line. Start, Export, Import and Rewind
 // (CallRewind: a View of an earlier ply) may replay a whole game, so the
-// plugin answers each of them on a goroutine of its own, as it answered
-// every call on the old pool's connections; the Plays behind one go on
+// plugin answers each of them on a goroutine of its own; the Plays behind one go on
 // being answered meanwhile (a plugin with GOMAXPROCS=1 shares its core
 // between them as the Go scheduler does). The host keeps one connection per
 // plugin: the plugin's rules calls are CPU-bound, so more connections would
@@ -53,23 +52,21 @@ import (
 // returns (a bug in a variant) holds the calls queued behind it until
 // their deadlines; a call that overruns its deadline retires its
 // connection, so the calls after it go to a new one (see gaveUp) and the
-// stuck call costs what it did on the pool: its own connection.
+// stuck call costs only its own connection.
 //
 // A cancelled caller returns at once with its context's error and its reply
 // is dropped when it comes. A broken connection (an error reading or
 // writing, or a frame that breaks these rules) fails every call waiting on
-// it, and the next call dials a new one. The host uses the lane only with a
-// plugin whose Describe says it speaks it (channel_mux); a plugin built
-// with an older sdk gets the one-call-per-connection pool (Client).
+// it, and the next call dials a new one.
 
 // CallRewind is View with ViewRequest.rewind set, sent under a kind of its
 // own on the multiplexed lane so the plugin can tell it from a View (a
 // rewind replays the game) without decoding the request.
 const CallRewind byte = CallImport + 1
 
-// MuxMagic follows the token on a connection that speaks the multiplexed
-// lane. Read as an old frame's length it is above MaxFrame, so no old host
-// sends it.
+// MuxMagic follows the token on every connection: it names the lane's
+// framing, so that a host and a plugin that frame otherwise part at once
+// instead of misreading each other.
 var MuxMagic = [4]byte{'B', 'M', 'X', '1'}
 
 const (
@@ -640,8 +637,7 @@ func (l *lane) write(buf []byte, wait bool) {
 // gaveUp is a call's error when its context ended before its reply. A
 // deadline retires the connection: the plugin answers Play and View in
 // line, so one that never returns (a bug in a variant) would otherwise
-// hold every later call behind it, where the old pool held only its own
-// connection. A cancellation says nothing about the plugin and keeps it.
+// hold every later call behind it. A cancellation says nothing about the plugin and keeps it.
 func (ch *Lane) gaveUp(ctx context.Context, l *lane) error {
 	err := ctx.Err()
 	if !errors.Is(err, context.DeadlineExceeded) {

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -465,18 +466,17 @@ func TestMuxServerRefusesHostileFrames(t *testing.T) {
 			t.Errorf("frame %x: the connection must be dropped, got %v", f, err)
 		}
 	}
-	// An old host's connection (no magic) is still served.
+	// A connection that does not name the lane after the token (the
+	// framing of an older host, one call per connection) is refused.
 	c, err := net.Dial("unix", cs.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	f, _ := AppendFrame(append([]byte{}, cs.Token()...), CallPlay, wrapperspb.Bytes([]byte("old")), "")
-	c.Write(f)
-	kind, body, _, err := ReadFrame(c, nil)
-	v := new(wrapperspb.BytesValue)
-	if err != nil || kind != ReplyOK || proto.Unmarshal(body, v) != nil || string(v.Value) != "old" {
-		t.Fatalf("an old host's call: %d %q %v", kind, body, err)
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.Write(append(append([]byte{}, cs.Token()...), 7, 0, 0, 0, CallPlay, 0x0a, 0x03, 'o', 'l', 'd'))
+	if _, err := c.Read(make([]byte, 1)); !errors.Is(err, io.EOF) && !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("a connection without the lane's magic must be dropped, got %v", err)
 	}
 }
 

@@ -60,16 +60,19 @@ func FromView(v *sdk.View) *View {
 // (packed.go); it fails only on text that is not UTF-8, as protobuf would.
 func FromViewPacked(v *sdk.View) (*View, error) { return fromView(v, true, nil) }
 
-// FromViewPackedBy is v in wire form with the board and legal moves the
-// variant packed itself into p (sdk.PackedViewer), v's own being empty.
-func FromViewPackedBy(v *sdk.View, p *sdk.Packed) (*View, error) {
+// FromViewPackedBy is v in wire form with the board and legal moves packed
+// already (AppendBoard, AppendLegal), v's own being empty.
+func FromViewPackedBy(v *sdk.View, board, legal []byte) (*View, error) {
 	if len(v.Board) > 0 || len(v.Legal) > 0 {
 		return nil, fmt.Errorf("wire: a packed view with a board or legal moves of its own")
 	}
-	return fromView(v, true, p)
+	return fromView(v, true, &packedLists{board, legal})
 }
 
-func fromView(v *sdk.View, packed bool, by *sdk.Packed) (*View, error) {
+// packedLists are a board and a legal list packed already.
+type packedLists struct{ board, legal []byte }
+
+func fromView(v *sdk.View, packed bool, by *packedLists) (*View, error) {
 	w := &View{
 		Ply:        int32(v.Ply),
 		Status:     string(v.Status),
@@ -83,10 +86,7 @@ func fromView(v *sdk.View, packed bool, by *sdk.Packed) (*View, error) {
 		HideLegal:  v.HideLegal,
 	}
 	if by != nil {
-		var err error
-		if w.PackedBoard, w.PackedLegal, err = by.Lists(); err != nil {
-			return nil, err
-		}
+		w.PackedBoard, w.PackedLegal = by.board, by.legal
 	} else if packed {
 		var err error
 		if w.PackedBoard, err = PackBoard(v.Board); err != nil {

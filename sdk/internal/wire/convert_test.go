@@ -227,59 +227,44 @@ func TestRuleErrorRoundTrip(t *testing.T) {
 	}
 }
 
-// TestViewPackedByIsTheSame: a view whose board and legal moves the
-// variant packed itself (sdk.Packed) has the very bytes of one the wire
-// packs, and a Packed given more or fewer elements than begun, or a board
-// beside it, is refused.
+// TestViewPackedByIsTheSame: a view whose board and legal moves were
+// packed into buffers of their own (as a plugin's server packs them) has
+// the very bytes of one FromViewPacked packs, and a view with a board
+// beside its packed lists is refused.
 func TestViewPackedByIsTheSame(t *testing.T) {
 	v := filled[sdk.View]()
 	want, err := FromViewPacked(&v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pack := func(cells, moves int) *sdk.Packed {
-		var p sdk.Packed
-		p.BeginBoard(len(v.Board), 0)
-		for i := range min(cells, len(v.Board)) {
-			p.AddCell(&v.Board[i])
-		}
-		p.BeginLegal(len(v.Legal), 0)
-		for i := range min(moves, len(v.Legal)) {
-			p.AddLegal(&v.Legal[i])
-		}
-		return &p
+	board, err := AppendBoard([]byte("spare"), v.Board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legal, err := AppendLegal(nil, v.Legal)
+	if err != nil {
+		t.Fatal(err)
 	}
 	bare := v
 	bare.Board, bare.Legal = nil, nil
-	got, err := FromViewPackedBy(&bare, pack(len(v.Board), len(v.Legal)))
+	got, err := FromViewPackedBy(&bare, board[len("spare"):], legal)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wb, _ := proto.Marshal(want)
 	gb, _ := proto.Marshal(got)
 	if !bytes.Equal(wb, gb) {
-		t.Fatalf("packed by the variant:\n%x\nby the wire:\n%x", gb, wb)
+		t.Fatalf("packed into buffers:\n%x\nby FromViewPacked:\n%x", gb, wb)
 	}
-	for _, c := range []struct{ cells, moves int }{{len(v.Board) - 1, len(v.Legal)}, {len(v.Board), len(v.Legal) - 1}} {
-		if _, err := FromViewPackedBy(&bare, pack(c.cells, c.moves)); err == nil {
-			t.Errorf("%d cells and %d moves of %d and %d: no error", c.cells, c.moves, len(v.Board), len(v.Legal))
-		}
-	}
-	p := pack(len(v.Board), len(v.Legal))
-	p.AddCell(&v.Board[0])
-	if _, err := FromViewPackedBy(&bare, p); err == nil {
-		t.Error("a cell more than begun: no error")
-	}
-	if _, err := FromViewPackedBy(&v, pack(len(v.Board), len(v.Legal))); err == nil {
+	if _, err := FromViewPackedBy(&v, board, legal); err == nil {
 		t.Error("a packed view with a board of its own: no error")
 	}
-	// Lists never begun are packed empty, as PackBoard(nil) is.
-	var none sdk.Packed
-	e, err := FromViewPackedBy(&bare, &none)
-	if err != nil {
-		t.Fatal(err)
+	// A text that is not UTF-8 leaves the buffer as it was.
+	bad := []sdk.LegalMove{v.Legal[0], {Text: "\xff"}}
+	if out, err := AppendLegal([]byte("kept"), bad); err == nil || string(out) != "kept" {
+		t.Errorf("AppendLegal of a bad text: %q, %v", out, err)
 	}
-	if ew, _ := FromViewPacked(&bare); !bytes.Equal(e.PackedBoard, ew.PackedBoard) || !bytes.Equal(e.PackedLegal, ew.PackedLegal) {
-		t.Errorf("lists never begun: %x %x, want %x %x", e.PackedBoard, e.PackedLegal, ew.PackedBoard, ew.PackedLegal)
+	if out, err := AppendBoard([]byte("kept"), []sdk.Cell{{Kind: "\xff"}}); err == nil || string(out) != "kept" {
+		t.Errorf("AppendBoard of a bad kind: %q, %v", out, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/banmen/banmen/sdk"
@@ -37,46 +38,52 @@ import (
 // ErrPacked wraps every reason a packed string is refused.
 var ErrPacked = errors.New("wire: bad packed view")
 
-// The elements are written by package sdk (sdk.AppendPackedCell,
-// sdk.AppendPackedLegal), so that a variant that packs its own view
-// (sdk.Packed) and PackBoard and PackLegal write the same bytes.
-
 // strSize is the bytes a packed string of s takes.
 func strSize(s string) int { return uvarintSize(uint64(len(s))) + len(s) }
 
 func uvarintSize(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
 
-// PackBoard packs cells. It sizes the string first, so that it is one
-// allocation.
-func PackBoard(cells []sdk.Cell) ([]byte, error) {
+// PackBoard packs cells into a string of its own (one allocation).
+func PackBoard(cells []sdk.Cell) ([]byte, error) { return AppendBoard(nil, cells) }
+
+// AppendBoard appends the packed board of cells to b, sized first so that
+// b grows at most once. On an error (a kind that is not UTF-8) b is as it
+// was.
+func AppendBoard(b []byte, cells []sdk.Cell) ([]byte, error) {
 	size := binary.MaxVarintLen64
 	for i := range cells {
 		size += strSize(cells[i].Kind) + 2*5 + 1
 	}
-	b := sdk.AppendPackedCount(make([]byte, 0, size), len(cells))
+	start := len(b)
+	b = appendPackedCount(slices.Grow(b, size), len(cells))
 	for i := range cells {
 		var err error
-		if b, err = sdk.AppendPackedCell(b, i, &cells[i]); err != nil {
-			return nil, err
+		if b, err = appendPackedCell(b, i, &cells[i]); err != nil {
+			return b[:start], err
 		}
 	}
 	return b, nil
 }
 
-// PackLegal packs legal moves. It sizes the string first, so that it is
-// one allocation.
-func PackLegal(moves []sdk.LegalMove) ([]byte, error) {
+// PackLegal packs legal moves into a string of its own (one allocation).
+func PackLegal(moves []sdk.LegalMove) ([]byte, error) { return AppendLegal(nil, moves) }
+
+// AppendLegal appends the packed legal list of moves to b, sized first so
+// that b grows at most once. On an error (a text that is not UTF-8) b is
+// as it was.
+func AppendLegal(b []byte, moves []sdk.LegalMove) ([]byte, error) {
 	size := binary.MaxVarintLen64
 	for i := range moves {
 		m := &moves[i]
 		size += strSize(string(m.Kind)) + strSize(string(m.Move)) + strSize(m.Text) + strSize(m.Alt) +
 			strSize(m.Drop) + strSize(m.Key) + 3*5 + 1
 	}
-	b := sdk.AppendPackedCount(make([]byte, 0, size), len(moves))
+	start := len(b)
+	b = appendPackedCount(slices.Grow(b, size), len(moves))
 	for i := range moves {
 		var err error
-		if b, err = sdk.AppendPackedLegal(b, i, &moves[i]); err != nil {
-			return nil, err
+		if b, err = appendPackedLegal(b, i, &moves[i]); err != nil {
+			return b[:start], err
 		}
 	}
 	return b, nil

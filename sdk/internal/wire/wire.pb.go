@@ -67,16 +67,11 @@ type DescribeResponse struct {
 	state            protoimpl.MessageState `protogen:"open.v1"`
 	DescriptionsJson [][]byte               `protobuf:"bytes,1,rep,name=descriptions_json,json=descriptionsJson,proto3" json:"descriptions_json,omitempty"`
 	// channel is where the plugin also serves the quick calls (Start, Play,
-	// View, Export, Import) as framed messages, and channel_token the bytes a
-	// connection must open with (see sdk/internal/channel). Empty: gRPC only.
-	Channel      string `protobuf:"bytes,2,opt,name=channel,proto3" json:"channel,omitempty"`
-	ChannelToken []byte `protobuf:"bytes,3,opt,name=channel_token,json=channelToken,proto3" json:"channel_token,omitempty"`
-	// channel_mux says the channel also speaks the multiplexed lane: a
-	// connection opening with the token and then "BMX1" carries many calls
-	// at once, each frame with a call id (see sdk/internal/channel). A
-	// plugin built before it leaves it false and the host then uses one
-	// connection per call in progress.
-	ChannelMux    bool `protobuf:"varint,100,opt,name=channel_mux,json=channelMux,proto3" json:"channel_mux,omitempty"`
+	// View, Export, Import, Rewind) on the multiplexed lane, and
+	// channel_token the bytes a connection must open with (see
+	// sdk/internal/channel). Empty: gRPC only.
+	Channel       string `protobuf:"bytes,2,opt,name=channel,proto3" json:"channel,omitempty"`
+	ChannelToken  []byte `protobuf:"bytes,3,opt,name=channel_token,json=channelToken,proto3" json:"channel_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -130,13 +125,6 @@ func (x *DescribeResponse) GetChannelToken() []byte {
 		return x.ChannelToken
 	}
 	return nil
-}
-
-func (x *DescribeResponse) GetChannelMux() bool {
-	if x != nil {
-		return x.ChannelMux
-	}
-	return false
 }
 
 type StartRequest struct {
@@ -1610,13 +1598,11 @@ var File_sdk_internal_wire_wire_proto protoreflect.FileDescriptor
 const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\n" +
 	"\x1csdk/internal/wire/wire.proto\x12\x0ebanmen.wire.v1\"\x11\n" +
-	"\x0fDescribeRequest\"\x9f\x01\n" +
+	"\x0fDescribeRequest\"\x91\x01\n" +
 	"\x10DescribeResponse\x12+\n" +
 	"\x11descriptions_json\x18\x01 \x03(\fR\x10descriptionsJson\x12\x18\n" +
 	"\achannel\x18\x02 \x01(\tR\achannel\x12#\n" +
-	"\rchannel_token\x18\x03 \x01(\fR\fchannelToken\x12\x1f\n" +
-	"\vchannel_mux\x18d \x01(\bR\n" +
-	"channelMux\"\xc1\x01\n" +
+	"\rchannel_token\x18\x03 \x01(\fR\fchannelTokenJ\x04\bd\x10eR\vchannel_mux\"\xc1\x01\n" +
 	"\fStartRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12C\n" +
 	"\aoptions\x18\x02 \x03(\v2).banmen.wire.v1.StartRequest.OptionsEntryR\aoptions\x12\x16\n" +

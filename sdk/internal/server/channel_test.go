@@ -1,4 +1,4 @@
-package serve
+package server
 
 import (
 	"bytes"
@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,7 +57,7 @@ func (counter) Import(format, text string) (sdk.State, sdk.View, error) {
 
 // startChannel serves the counter variant on a channel and returns a host
 // side for it.
-func startChannel(t *testing.T) (*channel.Client, *channel.Server) {
+func startChannel(t *testing.T) (*channel.Lane, *channel.Server) {
 	t.Helper()
 	release := make(chan struct{})
 	reg, err := newRegistry([]sdk.Variant{counter{release: release}})
@@ -68,12 +68,12 @@ func startChannel(t *testing.T) (*channel.Client, *channel.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch := channel.NewClient(cs.Addr(), cs.Token())
+	ch := channel.NewLane(cs.Addr(), cs.Token())
 	t.Cleanup(func() { close(release); ch.Close(); cs.Close() })
 	return ch, cs
 }
 
-func play(ctx context.Context, ch *channel.Client, s sdk.State, m sdk.Move) (*wire.GameResponse, error) {
+func play(ctx context.Context, ch *channel.Lane, s sdk.State, m sdk.Move) (*wire.GameResponse, error) {
 	r := new(wire.GameResponse)
 	err := ch.Call(ctx, channel.CallPlay, &wire.PlayRequest{Variant: "counter", State: s, Move: string(m)}, r)
 	return r, err
@@ -110,11 +110,14 @@ func TestChannelCalls(t *testing.T) {
 	if err := ch.Call(ctx, channel.CallPlay, &wire.PlayRequest{Variant: "chess", State: sdk.State{1}, Move: "+"}, r); err != nil || r.Error == nil {
 		t.Fatalf("an unknown variant is a rule error: %v %v", r, err)
 	}
-	if ch.Idle() != 1 {
-		t.Errorf("one caller at a time needs one connection, the pool has %d", ch.Idle())
+	if ch.Dials() != 1 {
+		t.Errorf("one caller at a time needs one connection, the lane dialled %d", ch.Dials())
 	}
 }
 
+// TestChannelDeadlineAndCancel: a Play that hangs in the variant ends at
+// its caller's deadline, and the next call goes to a new connection (the
+// hung one stays busy); a cancelled call ends too.
 func TestChannelDeadlineAndCancel(t *testing.T) {
 	ch, _ := startChannel(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -124,47 +127,13 @@ func TestChannelDeadlineAndCancel(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
 		t.Fatalf("a hung call must end at its deadline: %v after %v", err, time.Since(start))
 	}
+	if r, err := play(context.Background(), ch, sdk.State{0}, "+"); err != nil || r.View.Ply != 1 {
+		t.Fatalf("the next call must work: %v %v", r, err)
+	}
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	if _, err := play(ctx, ch, sdk.State{0}, "hang"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled call must end: %v", err)
-	}
-	if ch.Idle() != 0 {
-		t.Fatalf("a connection whose call was cut short must not be reused")
-	}
-	if r, err := play(context.Background(), ch, sdk.State{0}, "+"); err != nil || r.View.Ply != 1 {
-		t.Fatalf("the next call must work: %v %v", r, err)
-	}
-}
-
-func TestChannelConcurrentCalls(t *testing.T) {
-	ch, _ := startChannel(t)
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range 100 {
-				n := byte(g*16 + i%16)
-				r, err := play(context.Background(), ch, sdk.State{n}, "+")
-				if err == nil && !bytes.Equal(r.State, sdk.State{n + 1}) {
-					err = errors.New("a reply went to the wrong caller")
-				}
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	if n := ch.Idle(); n < 1 || n > 8 {
-		t.Fatalf("pool holds %d connections after 8 callers", n)
 	}
 }
 
@@ -185,33 +154,59 @@ func dialRaw(t *testing.T, cs *channel.Server, head []byte) net.Conn {
 
 func TestChannelRefusesHostileInput(t *testing.T) {
 	ch, cs := startChannel(t)
+	// Closed: an end of file, or a reset when the plugin hung up on
+	// bytes it had not read.
 	closed := func(c net.Conn) bool {
 		_, err := c.Read(make([]byte, 1))
-		return errors.Is(err, io.EOF)
+		return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
 	}
+	head := append(append([]byte{}, cs.Token()...), channel.MuxMagic[:]...)
 	// A wrong token: the connection is closed without an answer.
-	if c := dialRaw(t, cs, bytes.Repeat([]byte{7}, channel.TokenBytes)); !closed(c) {
+	if c := dialRaw(t, cs, bytes.Repeat([]byte{7}, channel.TokenBytes+len(channel.MuxMagic))); !closed(c) {
 		t.Error("a connection with a wrong token was kept")
 	}
+	// The token without the lane's magic (another framing): closed.
+	if c := dialRaw(t, cs, append(append([]byte{}, cs.Token()...), 5, 0, 0, 0, channel.CallPlay)); !closed(c) {
+		t.Error("a connection that does not name the lane was kept")
+	}
 	// A frame longer than the limit: closed.
-	huge := binary.LittleEndian.AppendUint32(append([]byte{}, cs.Token()...), channel.MaxFrame+1)
-	if c := dialRaw(t, cs, append(huge, channel.CallPlay)); !closed(c) {
+	huge := binary.LittleEndian.AppendUint32(append([]byte{}, head...), channel.MaxFrame+1)
+	if c := dialRaw(t, cs, append(huge, channel.CallPlay, 1, 0, 0, 0)); !closed(c) {
 		t.Error("an oversized frame was accepted")
 	}
-	// A zero-length frame: closed.
-	if c := dialRaw(t, cs, append(append([]byte{}, cs.Token()...), 0, 0, 0, 0, channel.CallPlay)); !closed(c) {
+	// A frame shorter than its header: closed.
+	if c := dialRaw(t, cs, append(append([]byte{}, head...), 0, 0, 0, 0, channel.CallPlay)); !closed(c) {
 		t.Error("an empty frame was accepted")
 	}
 	// Garbage protobuf and an unknown call: a failed reply, and the
 	// connection still serves.
-	c := dialRaw(t, cs, cs.Token())
-	for _, f := range [][]byte{{4, 0, 0, 0, channel.CallPlay, 0xff, 0xff, 0xff}, {1, 0, 0, 0, 99}} {
+	c := dialRaw(t, cs, head)
+	for _, f := range [][]byte{
+		{8, 0, 0, 0, channel.CallPlay, 1, 0, 0, 0, 0xff, 0xff, 0xff},
+		{5, 0, 0, 0, 99, 2, 0, 0, 0},
+	} {
 		if _, err := c.Write(f); err != nil {
 			t.Fatal(err)
 		}
-		kind, body, _, err := channel.ReadFrame(c, nil)
-		if err != nil || kind != channel.ReplyFailed || len(body) == 0 {
-			t.Fatalf("hostile frame %v: reply %d %q %v", f, kind, body, err)
+		var got []byte
+		for {
+			buf := make([]byte, 4096)
+			n, err := c.Read(buf)
+			if err != nil {
+				t.Fatalf("hostile frame %v: %v", f, err)
+			}
+			got = append(got, buf[:n]...)
+			kind, id, body, size, err := channel.ParseMux(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if size > len(got) {
+				continue
+			}
+			if kind != channel.ReplyFailed || id != uint32(f[5]) || len(body) == 0 {
+				t.Fatalf("hostile frame %v: reply %d to %d %q", f, kind, id, body)
+			}
+			break
 		}
 	}
 	// The host's own calls are unaffected.
@@ -220,12 +215,13 @@ func TestChannelRefusesHostileInput(t *testing.T) {
 	}
 }
 
-// FuzzChannelFrames feeds the plugin's side of the channel arbitrary bytes
-// after a valid token: it must answer or hang up, never panic or hang.
+// FuzzChannelFrames feeds the plugin's side of the channel, the variant
+// behind it, arbitrary bytes after a valid token and the lane's magic: it
+// must answer or hang up, never panic or hang.
 func FuzzChannelFrames(f *testing.F) {
-	f.Add([]byte{4, 0, 0, 0, channel.CallPlay, 0x0a, 0x01, 'x'})
-	f.Add([]byte{1, 0, 0, 0, channel.CallView})
-	f.Add([]byte{2, 0, 0, 0, channel.CallImport, 0xff})
+	f.Add([]byte{8, 0, 0, 0, channel.CallPlay, 1, 0, 0, 0, 0x0a, 0x01, 'x'})
+	f.Add([]byte{5, 0, 0, 0, channel.CallView, 1, 0, 0, 0})
+	f.Add([]byte{6, 0, 0, 0, channel.CallImport, 1, 0, 0, 0, 0xff})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
 	reg, err := newRegistry([]sdk.Variant{counter{release: make(chan struct{})}})
 	if err != nil {
@@ -242,6 +238,7 @@ func FuzzChannelFrames(f *testing.F) {
 		go io.Copy(io.Discard, host)
 		host.SetWriteDeadline(time.Now().Add(5 * time.Second))
 		host.Write(cs.Token())
+		host.Write(channel.MuxMagic[:])
 		host.Write(data)
 		host.Close()
 		select {
@@ -252,77 +249,10 @@ func FuzzChannelFrames(f *testing.F) {
 	})
 }
 
-// TestChannelPoolIsBounded: many more callers than MaxConns share at most
-// MaxConns connections, each dialled once and kept (the old pool closed
-// every connection beyond 16 and dialled again on each call under load).
-func TestChannelPoolIsBounded(t *testing.T) {
-	ch, _ := startChannel(t)
-	var wg sync.WaitGroup
-	errs := make(chan error, 4*channel.MaxConns)
-	for range 4 * channel.MaxConns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 20 {
-				if _, err := play(context.Background(), ch, sdk.State{1}, "+"); err != nil {
-					errs <- err
-					return
-				}
-				if open, _ := ch.Stats(); open > channel.MaxConns {
-					errs <- fmt.Errorf("%d connections open, more than %d", open, channel.MaxConns)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	open, dialled := ch.Stats()
-	if open > channel.MaxConns || dialled > channel.MaxConns || ch.Idle() != open {
-		t.Fatalf("after %d callers: %d open, %d dialled, %d idle; want at most %d dialled, all idle",
-			4*channel.MaxConns, open, dialled, ch.Idle(), channel.MaxConns)
-	}
-}
-
-// TestChannelWaitsForAFreeConnection: with every connection in a call that
-// hangs, the next call waits for one until its deadline.
-func TestChannelWaitsForAFreeConnection(t *testing.T) {
-	ch, _ := startChannel(t)
-	hung := make(chan struct{}, channel.MaxConns)
-	for range channel.MaxConns {
-		go func() {
-			hung <- struct{}{}
-			play(context.Background(), ch, sdk.State{0}, "hang")
-		}()
-	}
-	for range channel.MaxConns {
-		<-hung
-	}
-	for {
-		if open, _ := ch.Stats(); open == channel.MaxConns {
-			break
-		}
-		runtime.Gosched()
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if _, err := play(ctx, ch, sdk.State{0}, "+"); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("a call with every connection busy must wait until its deadline: %v", err)
-	}
-	if open, dialled := ch.Stats(); open != channel.MaxConns || dialled != channel.MaxConns {
-		t.Fatalf("%d open, %d dialled; want %d and %d", open, dialled, channel.MaxConns, channel.MaxConns)
-	}
-}
-
 // TestLaneServesTheCalls: the multiplexed lane reaches the same handlers,
 // Rewind under a kind of its own.
 func TestLaneServesTheCalls(t *testing.T) {
-	_, cs := startChannel(t)
-	ch := channel.NewLane(cs.Addr(), cs.Token())
-	defer ch.Close()
+	ch, _ := startChannel(t)
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)

@@ -1,13 +1,17 @@
-package sdk
+package statecache
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/banmen/banmen/sdk"
+)
 
 // TestStateCacheCollision: of two keys with the same hash, the later put
 // replaces the other, and neither ever answers for the other.
 func TestStateCacheCollision(t *testing.T) {
-	c := NewStateCache[int](1 << 20)
+	c := New[int](1 << 20)
 	c.collide = true
-	a, b := State("first"), State("second")
+	a, b := sdk.State("first"), sdk.State("second")
 	c.Put(a, 1, 10)
 	if _, ok := c.Get(b); ok {
 		t.Fatal("a key of the same hash hits another's entry")

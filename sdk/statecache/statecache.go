@@ -1,11 +1,25 @@
-package sdk
+// Package statecache is an opt-in helper for a variant whose State is
+// dear to decode: a bounded cache of the games the plugin produced lately,
+// keyed by the exact State bytes, so that the next call on a State it
+// returned skips decoding and replaying it.
+//
+// Use it when profiling shows decoding the State is a large part of a
+// call, typically when a State carries a move list that is replayed and
+// checked on every call (the built-in shogi, xiangqi and yonin plugins do).
+// A variant whose State decodes in microseconds (tic-tac-toe, connect
+// four) gains nothing and should not use it. It is not part of the game
+// contract: the answers must be the same with and without it, which
+// sdktest.CheckCache checks.
+package statecache
 
 import (
 	"hash/maphash"
 	"sync"
+
+	"github.com/banmen/banmen/sdk"
 )
 
-// StateCache keeps the games a plugin produced lately, keyed by the exact
+// Cache keeps the games a plugin produced lately, keyed by the exact
 // bytes of the State it returned with each, so that the next call on that
 // State can skip decoding and replaying it. A room sends back the State the
 // last Play returned, so with a cache a move costs the same at ply 160 as
@@ -22,13 +36,13 @@ import (
 // Memory is bounded by a budget: each Put names the cost of its entry (an
 // estimate of the game's bytes; the key's bytes are added), and the least
 // recently used entries go when the total would exceed the budget. It is
-// safe for concurrent use. A nil *StateCache caches nothing.
+// safe for concurrent use. A nil *Cache caches nothing.
 //
 // The values are shared by every caller that gets them: a plugin must
 // never change a game it put or got, but copy what it changes (a game that
 // only grows may share its slices' backing arrays with a copy that appends,
 // as long as no two copies append to the same array).
-type StateCache[G any] struct {
+type Cache[G any] struct {
 	mu     sync.Mutex
 	budget int
 	cost   int
@@ -53,16 +67,16 @@ type cacheEntry[G any] struct {
 	prev, next *cacheEntry[G]
 }
 
-// NewStateCache returns an empty cache holding at most budget bytes of
-// estimated cost.
-func NewStateCache[G any](budget int) *StateCache[G] {
-	c := &StateCache[G]{budget: budget, m: map[uint64]*cacheEntry[G]{}, seed: maphash.MakeSeed()}
+// New returns an empty cache holding at most budget bytes of estimated
+// cost.
+func New[G any](budget int) *Cache[G] {
+	c := &Cache[G]{budget: budget, m: map[uint64]*cacheEntry[G]{}, seed: maphash.MakeSeed()}
 	c.ring.prev, c.ring.next = &c.ring, &c.ring
 	return c
 }
 
 // Get returns the game put with exactly the bytes s, and marks it used.
-func (c *StateCache[G]) Get(s State) (g G, ok bool) {
+func (c *Cache[G]) Get(s sdk.State) (g G, ok bool) {
 	if c == nil {
 		return g, false
 	}
@@ -81,7 +95,7 @@ func (c *StateCache[G]) Get(s State) (g G, ok bool) {
 // Put remembers g as the game of the State s, at the given estimated cost
 // in bytes (len(s) is added). An entry dearer than the whole budget is not
 // kept. s is copied.
-func (c *StateCache[G]) Put(s State, g G, cost int) {
+func (c *Cache[G]) Put(s sdk.State, g G, cost int) {
 	if c == nil {
 		return
 	}
@@ -116,7 +130,7 @@ func (c *StateCache[G]) Put(s State, g G, cost int) {
 }
 
 // sum is the hash of a key.
-func (c *StateCache[G]) sum(s State) uint64 {
+func (c *Cache[G]) sum(s sdk.State) uint64 {
 	if c.collide {
 		return 0
 	}
@@ -124,7 +138,7 @@ func (c *StateCache[G]) sum(s State) uint64 {
 }
 
 // Len is the number of entries held.
-func (c *StateCache[G]) Len() int {
+func (c *Cache[G]) Len() int {
 	if c == nil {
 		return 0
 	}
@@ -134,7 +148,7 @@ func (c *StateCache[G]) Len() int {
 }
 
 // Cost is the estimated bytes held, keys included.
-func (c *StateCache[G]) Cost() int {
+func (c *Cache[G]) Cost() int {
 	if c == nil {
 		return 0
 	}
@@ -143,12 +157,12 @@ func (c *StateCache[G]) Cost() int {
 	return c.cost
 }
 
-func (c *StateCache[G]) unlink(e *cacheEntry[G]) {
+func (c *Cache[G]) unlink(e *cacheEntry[G]) {
 	e.prev.next, e.next.prev = e.next, e.prev
 	e.prev, e.next = nil, nil
 }
 
-func (c *StateCache[G]) pushFront(e *cacheEntry[G]) {
+func (c *Cache[G]) pushFront(e *cacheEntry[G]) {
 	e.prev, e.next = &c.ring, c.ring.next
 	c.ring.next.prev = e
 	c.ring.next = e

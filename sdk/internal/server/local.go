@@ -1,4 +1,4 @@
-package serve
+package server
 
 import (
 	"github.com/banmen/banmen/sdk"
@@ -14,7 +14,8 @@ import (
 type Local struct{ srv *server }
 
 // GCPercent is the collector's setting of a plugin process (its GOGC
-// unless the environment sets one), for a benchmark to run under.
+// unless the environment sets one), for a benchmark to run under. It is
+// no knob of the contract: a plugin's environment may set GOGC.
 const GCPercent = pluginGCPercent
 
 // NewLocal serves the variants locally.

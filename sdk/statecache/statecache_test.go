@@ -1,4 +1,4 @@
-package sdk_test
+package statecache_test
 
 import (
 	"fmt"
@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/statecache"
 )
 
 func TestStateCacheHitsOnlyExactBytes(t *testing.T) {
-	c := sdk.NewStateCache[int](1 << 20)
+	c := statecache.New[int](1 << 20)
 	s := sdk.SealState("x", 1, []byte("game"))
 	c.Put(s, 7, 10)
 	if g, ok := c.Get(s); !ok || g != 7 {
@@ -33,7 +34,7 @@ func TestStateCacheHitsOnlyExactBytes(t *testing.T) {
 }
 
 func TestStateCachePutCopiesTheKey(t *testing.T) {
-	c := sdk.NewStateCache[int](1 << 20)
+	c := statecache.New[int](1 << 20)
 	s := sdk.State("abc")
 	c.Put(s, 1, 0)
 	s[0] = 'x' // the caller reuses its buffer
@@ -47,7 +48,7 @@ func TestStateCachePutCopiesTheKey(t *testing.T) {
 
 func TestStateCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	// Each entry costs 100 + its 2-byte key; the budget holds three.
-	c := sdk.NewStateCache[int](306)
+	c := statecache.New[int](306)
 	key := func(i int) sdk.State { return sdk.State(fmt.Sprintf("%02d", i)) }
 	for i := range 3 {
 		c.Put(key(i), i, 100)
@@ -76,7 +77,7 @@ func TestStateCacheEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestStateCacheNilCachesNothing(t *testing.T) {
-	var c *sdk.StateCache[int]
+	var c *statecache.Cache[int]
 	c.Put(sdk.State("a"), 1, 0)
 	if _, ok := c.Get(sdk.State("a")); ok || c.Len() != 0 || c.Cost() != 0 {
 		t.Error("a nil cache holds something")
@@ -84,7 +85,7 @@ func TestStateCacheNilCachesNothing(t *testing.T) {
 }
 
 func TestStateCacheConcurrent(t *testing.T) {
-	c := sdk.NewStateCache[int](50 * 10)
+	c := statecache.New[int](50 * 10)
 	var wg sync.WaitGroup
 	for w := range 4 {
 		wg.Add(1)
