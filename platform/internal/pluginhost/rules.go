@@ -51,6 +51,22 @@ func (r roomRules) Play(ctx context.Context, req room.PlayRequest) (st sdk.State
 	return st, v, err
 }
 
+func (r roomRules) Rewind(ctx context.Context, req room.RewindRequest) (v sdk.View, err error) {
+	err = r.h.Call(ctx, req.Variant, "rewind", func(ctx context.Context, c *host.Conn) (err error) {
+		_, v, err = c.Rewind(ctx, host.RewindRequest{Variant: req.Variant, State: req.State, Ply: req.Ply})
+		return err
+	})
+	return v, err
+}
+
+func (r roomRules) Export(ctx context.Context, req room.ExportRequest) (text string, err error) {
+	err = r.h.Call(ctx, req.Variant, "export", func(ctx context.Context, c *host.Conn) (err error) {
+		text, err = c.Export(ctx, host.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang})
+		return err
+	})
+	return text, err
+}
+
 // Suggest is the computer's move for a computer seat, through the
 // plugin's engine process (Call routes "suggest" there), so a search
 // never delays a player's Play.

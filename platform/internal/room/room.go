@@ -102,6 +102,23 @@ func (r *Room) Current() (variant string, st sdk.State, version int64) {
 	return r.g.meta.Variant, append(sdk.State(nil), r.g.state...), r.g.version
 }
 
+// Export is the record of the room's current round in format (lang for
+// its headers), made from the room's own state, and the version it shows.
+func (r *Room) Export(ctx context.Context, format, lang string) (string, int64, error) {
+	variant, st, version := r.Current()
+	text, err := r.m.cfg.Rules.Export(ctx, ExportRequest{Variant: variant, State: st, Format: format, Lang: lang})
+	return text, version, err
+}
+
+// Rewind is the room's current round as it was after its first ply
+// moves, and the version it is at: nothing in the room changes, and no
+// state leaves it.
+func (r *Room) Rewind(ctx context.Context, ply int) (sdk.View, int64, error) {
+	variant, st, version := r.Current()
+	v, err := r.m.cfg.Rules.Rewind(ctx, RewindRequest{Variant: variant, State: st, Ply: ply})
+	return v, version, err
+}
+
 func (r *Room) idle() bool {
 	return len(r.spectators) == 0 && !slices.ContainsFunc(r.conns, func(s *Session) bool { return s != nil })
 }

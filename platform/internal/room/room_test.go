@@ -38,6 +38,19 @@ func (v variants) Play(_ context.Context, req PlayRequest) (sdk.State, sdk.View,
 	return st, view, err
 }
 
+func (v variants) Rewind(_ context.Context, req RewindRequest) (sdk.View, error) {
+	rw, ok := v[req.Variant].(sdk.Rewinder)
+	if !ok {
+		return sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "no rewind")
+	}
+	_, view, err := rw.Rewind(req.State, req.Ply)
+	return view, err
+}
+
+func (v variants) Export(_ context.Context, req ExportRequest) (string, error) {
+	return v[req.Variant].Export(req.State, req.Format)
+}
+
 var ttt = variants{"tictactoe": tictactoe.Variant{}}
 
 // clock is a settable clock.
@@ -515,5 +528,27 @@ func testBoardChanges(t *testing.T, e *env) {
 	mv, ok := find(evs, protocol.EvMove)
 	if !ok || mv.View == nil || !slices.Equal(mv.View.Board, board) || len(mv.Cells) != 0 {
 		t.Fatalf("catch-up's move %+v: want the whole board and no cells", mv)
+	}
+}
+
+// TestExportAndRewind: a room's record and an earlier position come from
+// the room's own state through the rules, with the version they show.
+func TestExportAndRewind(t *testing.T) {
+	e := newEnv(t)
+	c, host, guest, _, _, _ := twoPlayers(t, e)
+	act(host, protocol.TypeMove, 1, "b2")
+	act(guest, protocol.TypeMove, 2, "a1")
+	r, err := e.m.Open(context.Background(), c.Room)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, version, err := r.Export(context.Background(), "moves", ""); err != nil || text != "b2 a1" || version != 3 {
+		t.Errorf("export: %q at %d (%v), want \"b2 a1\" at 3", text, version, err)
+	}
+	if v, version, err := r.Rewind(context.Background(), 1); err != nil || v.Ply != 1 || len(v.History) != 1 || version != 3 {
+		t.Errorf("rewind to 1: ply %d, history %v, at %d (%v)", v.Ply, v.History, version, err)
+	}
+	if _, _, err := r.Rewind(context.Background(), 5); err == nil {
+		t.Error("rewind beyond the game: no error")
 	}
 }

@@ -16,6 +16,13 @@ type Rules interface {
 	// entries from req.HistoryFrom on: a room keeps every move it
 	// confirmed, and asks for the new one only.
 	Play(ctx context.Context, req PlayRequest) (sdk.State, sdk.View, error)
+	// Rewind is the game of req.State as it was after its first req.Ply
+	// moves (sdk.Rewinder; a variant without it refuses with
+	// sdk.CodeUnsupported).
+	Rewind(ctx context.Context, req RewindRequest) (sdk.View, error)
+	// Export writes the game of req.State in req.Format, its headers in
+	// req.Lang where the variant writes them so.
+	Export(ctx context.Context, req ExportRequest) (string, error)
 }
 
 // StartRequest is a new game of Variant with Options.
@@ -32,6 +39,21 @@ type PlayRequest struct {
 	Move    sdk.Move
 	// HistoryFrom is how many History entries the room holds already.
 	HistoryFrom int
+}
+
+// RewindRequest asks for a game as it was after its first Ply moves.
+type RewindRequest struct {
+	Variant string
+	State   sdk.State
+	Ply     int
+}
+
+// ExportRequest asks for a game's record in Format.
+type ExportRequest struct {
+	Variant string
+	State   sdk.State
+	Format  string
+	Lang    string
 }
 
 // ComputerRules is Rules that can ask the variant's computer player for a

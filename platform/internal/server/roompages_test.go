@@ -65,7 +65,8 @@ func TestRoomPages(t *testing.T) {
 }
 
 // TestRoomExport: a room's record is exported by the host from the room's
-// own state (the browser never holds it).
+// own state (the browser never holds it), in one of the variant's notations
+// (tictactoe's "moves": the room's rules are the variant's own, in-process).
 func TestRoomExport(t *testing.T) {
 	s := newSite(t, nil)
 	cr, err := s.client().CreateRoom(ctxT(t), "tictactoe", nil)
@@ -82,7 +83,7 @@ func TestRoomExport(t *testing.T) {
 		_ = json.NewDecoder(res.Body).Decode(&out)
 		return res.StatusCode, out
 	}
-	if status, out := post(cr.Room, `{"format": "text"}`); status != 200 || out["version"] == nil {
+	if status, out := post(cr.Room, `{"format": "moves"}`); status != 200 || out["version"] == nil {
 		t.Errorf("export: %d %v", status, out)
 	}
 	if status, _ := post(cr.Room, `{}`); status != 400 {

@@ -1,13 +1,11 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net/url"
 
 	"github.com/banmen/banmen/platform/internal/room"
 	"github.com/banmen/banmen/sdk"
-	"github.com/banmen/banmen/sdk/host"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -80,12 +78,7 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	variant, st, version := r.Current()
-	var text string
-	err = s.games.Call(c.UserContext(), variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: st, Format: req.Format, Lang: req.Lang})
-		return err
-	})
+	text, version, err := r.Export(c.UserContext(), req.Format, req.Lang)
 	if err != nil {
 		return err
 	}
@@ -126,12 +119,7 @@ func (s *Server) roomView(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	variant, st, version := r.Current()
-	var view sdk.View
-	err = s.games.Call(c.UserContext(), variant, "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
-		_, view, err = conn.Rewind(ctx, host.RewindRequest{Variant: variant, State: st, Ply: *req.Ply})
-		return err
-	})
+	view, version, err := r.Rewind(c.UserContext(), *req.Ply)
 	if err != nil {
 		return err
 	}

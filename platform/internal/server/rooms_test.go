@@ -40,6 +40,19 @@ func (r inProcess) Play(_ context.Context, req room.PlayRequest) (sdk.State, sdk
 	return st, v, err
 }
 
+func (r inProcess) Rewind(_ context.Context, req room.RewindRequest) (sdk.View, error) {
+	rw, ok := r.v.(sdk.Rewinder)
+	if !ok {
+		return sdk.View{}, sdk.Errorf(sdk.CodeUnsupported, "no rewind")
+	}
+	_, v, err := rw.Rewind(req.State, req.Ply)
+	return v, err
+}
+
+func (r inProcess) Export(_ context.Context, req room.ExportRequest) (string, error) {
+	return r.v.Export(req.State, req.Format)
+}
+
 type fakeClock struct {
 	mu sync.Mutex
 	t  time.Time
