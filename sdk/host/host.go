@@ -725,6 +725,7 @@ func (r Remote) Perft(ctx context.Context, position string, depth int) (uint64, 
 var (
 	_ sdk.Variant   = Remote{}
 	_ sdk.Suggester = Remote{}
+	_ sdk.Rewinder  = Remote{}
 	_ sdk.Perfter   = Remote{}
 )
 

@@ -23,7 +23,7 @@ import (
 // again, as the load command's rooms resign and start a new round); every
 // request carries the state the room's last reply returned, so the
 // variant's cache sees what it sees in a live room, and asks for the
-// history from the room's ply on, as a room does (host.HistoryFrom). The
+// history from the room's ply on, as a room does (host.PlayRequest.HistoryFrom). The
 // move is a random listed one, read from the reply's packed legal list
 // (actions are not chosen). It reports the process's CPU time per call
 // (cpu-µs/op) and the reply's bytes beside the time.
