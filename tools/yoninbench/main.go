@@ -75,7 +75,7 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	if *deep {
-		cmd := exec.Command("go", "test", "-count=1", "-timeout=60m", "-run", "Perft", "-v", "./plugins/yonin/rules", "-args", "-deep")
+		cmd := exec.Command("go", "test", "-count=1", "-timeout=60m", "-run", "Perft", "-v", "github.com/banmen/banmen/plugins/yonin/rules", "-args", "-deep")
 		cmd.Stdout, cmd.Stderr = out, out
 		fmt.Fprintln(out, "== deep perft cross-checks:", strings.Join(cmd.Args, " "))
 		return cmd.Run()
@@ -321,7 +321,7 @@ func speed(out io.Writer, depth int, shogiBin string, shogiDepth int) error {
 	}
 	defer os.RemoveAll(tmp)
 	yBin := filepath.Join(tmp, "yonin")
-	if b, err := exec.Command("go", "build", "-o", yBin, "./plugins/yonin").CombinedOutput(); err != nil {
+	if b, err := exec.Command("go", "build", "-o", yBin, "github.com/banmen/banmen/plugins/yonin").CombinedOutput(); err != nil {
 		return fmt.Errorf("yonin plugin not built: %s", strings.TrimSpace(string(b)))
 	}
 	if _, err := os.Stat(shogiBin); err != nil {
