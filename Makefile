@@ -39,13 +39,15 @@ deps:
 ## test: vet, unit and integration tests (race detector on the host and sdk), browser tests, fuzz smoke runs
 test: deps build node vet test-race test-unit test-browser fuzz-smoke
 
-# The sdk is a module of its own (sdk/go.mod): its packages are vetted and
-# tested from its directory. Its exported API is compared with its last
+# The sdk is a module of its own (sdk/go.mod), and so are the tools
+# (tools/go.mod): their packages are vetted and tested from their
+# directory. The sdk's exported API is compared with its last
 # release (scripts/apicheck.sh, golang.org/x/exp/cmd/apidiff): an incompatible
 # change sdk/CHANGELOG.md's Unreleased section does not name fails vet.
 vet:
 	$(GO) vet ./...
 	cd sdk && $(GO) vet ./...
+	cd tools && $(GO) vet ./...
 	cd sdk/examples/connect4 && $(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "not gofmt-clean:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	./scripts/apicheck.sh
@@ -58,11 +60,13 @@ api:
 	@{ grep '^#' sdk/api/baseline; echo "$(BASE)"; } > sdk/api/baseline.new && mv sdk/api/baseline.new sdk/api/baseline
 	./scripts/apicheck.sh
 
-# The host and the contract run under the race detector; the rules plugins'
-# perft tests are CPU-bound and run without it.
+# The host, the contract and the tools (the load command's smoke runs) run
+# under the race detector; the rules plugins' perft tests are CPU-bound and
+# run without it.
 test-race:
 	cd sdk && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./...
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./platform/...
+	cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./...
 
 test-unit:
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest)
@@ -83,10 +87,10 @@ fuzz-smoke:
 fuzz:
 	FUZZTIME=$${FUZZTIME:-2m} ./scripts/fuzz.sh
 
-## bench: figures, not assertions: plugin-boundary overhead, perft beside Fairy-Stockfish
+## bench: figures, not assertions: plugin-boundary overhead, perft beside Fairy-Stockfish (tools/)
 bench: build
-	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./platform/cmd/callbench
-	@for p in $(PLUGINS); do if [ -d plugins/$$p/cmd/bench ]; then echo "== $$p"; $(GO) run ./plugins/$$p/cmd/bench || exit 1; fi; done
+	cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./callbench
+	@for p in $(PLUGINS); do if [ -d tools/$${p}bench ]; then echo "== $$p"; (cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./$${p}bench) || exit 1; fi; done
 
 ## proto: regenerate the wire code (needs protoc; installs the Go generators)
 proto:

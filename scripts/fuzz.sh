@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of the modules (the site's, the sdk's in sdk/go.mod, and the
-# out-of-tree example's in sdk/examples/connect4)
+# Runs every fuzz target of the modules (the site's, the sdk's in sdk/go.mod, the
+# tools' in tools/go.mod, and the out-of-tree example's in sdk/examples/connect4)
 # for $FUZZTIME each (default 3s).
 # A target that finds a failure stops the run; its input is saved under the
 # package's testdata/fuzz/ so `go test` replays it from then on.
@@ -13,7 +13,7 @@ fuzztime=${FUZZTIME:-3s}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 n=0
-for mod in . sdk sdk/examples/connect4; do
+for mod in . sdk tools sdk/examples/connect4; do
 for pkg in $(go -C "$mod" list ./...); do
   dir=$(go -C "$mod" list -f '{{.Dir}}' "$pkg")
   grep -lq '^func Fuzz' "$dir"/*_test.go 2>/dev/null || continue

@@ -1,7 +1,7 @@
 // Package faulttest runs the real host (bin/banmen with its plugins) as a
 // subprocess that can be killed outright and restarted on the same data
-// directory, and reads what its processes cost from /proc. The fault tests
-// of the room server live here; the load command uses it to start its host.
+// directory, and reads its plugin processes and their CPU time from /proc.
+// The fault and cluster tests of the room server live here.
 //
 // It must never reach into the host: it starts the binary, reads the line
 // saying where it serves, and sees the processes from outside (Linux /proc).
@@ -202,39 +202,4 @@ func CPU(pid int) (time.Duration, error) {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	s, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(u+s) * time.Second / clockTicks, nil
-}
-
-// TreeCPU is the CPU time of pid and each of its live children, by command
-// name ("" for pid itself; children of one name summed).
-func TreeCPU(pid int) (map[string]time.Duration, error) {
-	own, err := CPU(pid)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]time.Duration{"": own}
-	kids, err := Children(pid)
-	if err != nil {
-		return nil, err
-	}
-	for p, c := range kids {
-		if d, err := CPU(p); err == nil {
-			out[c] += d
-		}
-	}
-	return out, nil
-}
-
-// RSS is the resident memory of process pid, in bytes.
-func RSS(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, fmt.Errorf("/proc/%d/status has no VmRSS", pid)
 }

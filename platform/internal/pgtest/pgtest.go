@@ -95,11 +95,7 @@ func version(initdb string) int {
 
 // Start creates and starts a cluster in a new temporary directory, with
 // fsync off (tests need no crash safety).
-func Start() (*Cluster, error) { return StartWith(false) }
-
-// StartWith is Start; durable keeps PostgreSQL's fsync on, for
-// measurements that compare it with a store that syncs.
-func StartWith(durable bool) (*Cluster, error) {
+func Start() (*Cluster, error) {
 	bin, err := BinDir()
 	if err != nil {
 		return nil, err
@@ -130,11 +126,9 @@ func StartWith(durable bool) (*Cluster, error) {
 	}
 	// Only the socket in dir; fsync off: a test cluster need not survive a
 	// crash of the machine (the store's own durability is PostgreSQL's).
-	opts := fmt.Sprintf("-k %s -c listen_addresses= -c max_connections=200", dir)
-	if !durable {
-		// Small: several test packages run a cluster each at once.
-		opts += " -c fsync=off -c full_page_writes=off -c shared_buffers=16MB"
-	}
+	// Small: several test packages run a cluster each at once.
+	opts := fmt.Sprintf("-k %s -c listen_addresses= -c max_connections=200", dir) +
+		" -c fsync=off -c full_page_writes=off -c shared_buffers=16MB"
 	if out, err := c.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		os.RemoveAll(dir)

@@ -192,7 +192,7 @@ const matsuri = "sfen l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL 
 
 // TestDeadlines: every level answers a legal move with a short deadline and
 // with one already passed. How long it takes is a figure of the bench
-// command (go run ./plugins/shogi/cmd/bench), not a test: it measures the
+// command (go -C tools run ./shogibench), not a test: it measures the
 // machine as much as the code. TestHonoursCancellation checks, without a
 // clock, that a search stops when its context ends.
 func TestDeadlines(t *testing.T) {

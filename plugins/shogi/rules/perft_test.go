@@ -36,7 +36,7 @@ func TestPerft(t *testing.T) {
 	for _, tc := range perftCases {
 		t.Run(fmt.Sprintf("%s/%d", tc.name, tc.depth), func(t *testing.T) {
 			if tc.long && testing.Short() {
-				t.Skip("deep perft runs without -short (and in cmd/bench)")
+				t.Skip("deep perft runs without -short (and in tools/shogibench)")
 			}
 			p, err := ParseSFEN(tc.sfen)
 			if err != nil {

@@ -116,7 +116,7 @@ func TestTakesHangingChariot(t *testing.T) {
 
 // TestDeadlines checks that every level answers a legal move with a short
 // deadline and with one already passed, in a busy middlegame. How long it
-// takes is a figure of the bench command (go run ./plugins/xiangqi/cmd/bench
+// takes is a figure of the bench command (go -C tools run ./xiangqibench
 // -levels), not a test: it measures the machine as much as the code.
 // TestHonoursCancellation checks, without a clock, that a search stops when
 // its context ends.

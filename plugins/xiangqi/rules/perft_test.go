@@ -10,7 +10,7 @@ import (
 // perftTable is the xiangqi table of ../shared/testdata/perft.md, whose
 // source is chessprogramming.org, "Chinese Chess Perft Results" (the second
 // position is written there with H/E letters). Depth 5 of the start position
-// runs in the bench command (cmd/bench), not here.
+// runs in the bench command (tools/xiangqibench), not here.
 var perftTable = []struct {
 	fen    string
 	counts []uint64 // counts[d-1] is depth d

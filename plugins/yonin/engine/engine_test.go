@@ -184,7 +184,7 @@ func midgame(t *testing.T, plies int) sdk.State {
 
 // TestEveryLevelAnswersWithinItsDeadline: every level answers a legal move
 // with a short deadline and with one already passed. How long it takes is a
-// figure of the bench command (go run ./plugins/yonin/cmd/bench -levels),
+// figure of the bench command (go -C tools run ./yoninbench -levels),
 // not a test: it measures the machine as much as the code.
 // TestHonoursCancellation checks, without a clock, that a search stops when
 // its context ends.

@@ -22,9 +22,9 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/platform/client"
-	"github.com/banmen/banmen/platform/faulttest"
 	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/tools/internal/hostproc"
 	"github.com/fasthttp/websocket"
 )
 
@@ -53,10 +53,7 @@ func parse(args []string, getenv func(string) string, stderr io.Writer) (options
 	var o options
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bin := getenv("BANMEN_BIN")
-	if bin == "" {
-		bin = "bin"
-	}
+	bin := hostproc.BinDir(getenv)
 	fs.StringVar(&o.base, "base", "", "a running site to load (http://host:port); empty: start bin/banmen on a temporary data directory")
 	fs.StringVar(&o.bin, "bin", bin, "the built host and plugins (`make build`), for the host this command starts")
 	fs.StringVar(&o.variant, "variant", "shogi", "the variant every room plays")
@@ -167,7 +164,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if pid == 0 {
 			return 0
 		}
-		n, _ := faulttest.RSS(pid)
+		n, _ := hostproc.RSS(pid)
 		return n
 	}
 	rss0 := rss()
@@ -380,7 +377,7 @@ func treeCPU(pid int) (map[string]time.Duration, error) {
 	if pid == 0 {
 		return nil, nil
 	}
-	return faulttest.TreeCPU(pid)
+	return hostproc.TreeCPU(pid)
 }
 
 func selfCPU() time.Duration {

@@ -4,8 +4,8 @@
 // agree, and prints both speeds and their ratio. Then (unless -levels=false)
 // it times the computer levels.
 //
-//	go run ./plugins/xiangqi/cmd/bench [-depth 5] [-fsf PATH] [-position FEN]
-//	go run ./plugins/xiangqi/cmd/bench -random 200 [-random-depth 3]
+//	go -C tools run ./xiangqibench [-depth 5] [-fsf PATH] [-position FEN]
+//	go -C tools run ./xiangqibench -random 200 [-random-depth 3]
 //
 // With -random it instead compares the counts (not the speed) on positions
 // of seeded random games, a second opinion on the generator far from the

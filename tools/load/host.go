@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/banmen/banmen/platform/faulttest"
+	"github.com/banmen/banmen/tools/internal/hostproc"
 )
 
 // hostArgs are the settings every host a load run starts has: quiet logs,
@@ -21,7 +21,7 @@ func hostArgs(extra ...string) []string {
 // startHost starts bin's host with hostArgs and args on a temporary data
 // directory, kept (and named on out) when keep. stop stops the host and
 // removes the directory.
-func startHost(ctx context.Context, bin string, keep bool, env, args []string, out func(string, ...any), stderr io.Writer) (h *faulttest.Host, stop func(), err error) {
+func startHost(ctx context.Context, bin string, keep bool, env, args []string, out func(string, ...any), stderr io.Writer) (h *hostproc.Host, stop func(), err error) {
 	dir, err := os.MkdirTemp("", "banmen-load-")
 	if err != nil {
 		return nil, nil, err
@@ -29,7 +29,7 @@ func startHost(ctx context.Context, bin string, keep bool, env, args []string, o
 	if keep {
 		out("data directory and host log: %s", dir)
 	}
-	h, err = faulttest.Start(ctx, faulttest.Options{Bin: bin, Data: dir, Logs: filepath.Join(dir, "host.log"), Env: env, Args: hostArgs(args...)})
+	h, err = hostproc.Start(ctx, hostproc.Options{Bin: bin, Data: dir, Logs: filepath.Join(dir, "host.log"), Env: env, Args: hostArgs(args...)})
 	if err != nil {
 		if !keep {
 			os.RemoveAll(dir)

@@ -7,9 +7,11 @@ package main
 // of room (send → ack), so one sees whether computer seats thinking in a
 // hundred rooms slow anyone's move.
 //
-//	go run ./platform/cmd/load yonin -yonin 100 -rooms 1000 -duration 30s
+//	go -C tools run ./load yonin -yonin 100 -rooms 1000 -duration 30s
 
 import (
+	"github.com/banmen/banmen/tools/internal/hostproc"
+
 	"context"
 	"errors"
 	"flag"
@@ -40,10 +42,7 @@ func parseYonin(args []string, getenv func(string) string, stderr io.Writer) (yo
 	var o yoninOptions
 	fs := flag.NewFlagSet("load yonin", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bin := getenv("BANMEN_BIN")
-	if bin == "" {
-		bin = "bin"
-	}
+	bin := hostproc.BinDir(getenv)
 	fs.StringVar(&o.bin, "bin", bin, "the built host and plugins (`make build`)")
 	fs.IntVar(&o.yonin, "yonin", 100, "Yonin rooms: two players and two computer seats each")
 	fs.IntVar(&o.rooms, "rooms", 1000, "2-player shogi rooms playing at the same time (0: none)")

@@ -5,7 +5,7 @@ import (
 
 	"github.com/banmen/banmen/plugins/xiangqi/engine"
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
-	"github.com/banmen/banmen/sdk/sdktest"
+	"github.com/banmen/banmen/tools/internal/levels"
 )
 
 // levelPositions are where the computer levels are timed: an opening and a
@@ -21,13 +21,13 @@ var levelPositions = []struct{ name, ucci string }{
 func levelTimes(out io.Writer) error {
 	v := engine.Variant{Player: engine.NewPlayer(engine.Config{})}
 	defer v.Player.Close()
-	var states []sdktest.NamedState
+	var states []levels.State
 	for _, p := range levelPositions {
 		st, _, err := v.Import(rules.NotationFENUCCI, p.ucci)
 		if err != nil {
 			return err
 		}
-		states = append(states, sdktest.NamedState{Name: p.name, State: st})
+		states = append(states, levels.State{Name: p.name, State: st})
 	}
-	return sdktest.LevelTimes(out, v, states)
+	return levels.Times(out, v, states)
 }

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/platform/client"
-	"github.com/banmen/banmen/platform/faulttest"
-	"github.com/banmen/banmen/platform/internal/pgtest"
+	"github.com/banmen/banmen/tools/internal/hostproc"
+	"github.com/banmen/banmen/tools/internal/pgserver"
 )
 
 // -stores: the same load against three setups, one after the other, in one
@@ -21,7 +21,7 @@ import (
 // and two hosts sharing one PostgreSQL (the rooms created half on each,
 // and in half of the rooms the guest plays through the other host, so its
 // moves reach the host's player by NOTIFY). PostgreSQL is a temporary
-// cluster this command starts (platform/internal/pgtest) with fsync on, so
+// cluster this command starts (tools/internal/pgserver) with fsync on, so
 // that both stores make every commit durable.
 
 // setup is one column of the comparison.
@@ -47,7 +47,7 @@ type result struct {
 
 func runStores(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	out := func(format string, a ...any) { fmt.Fprintf(stdout, format+"\n", a...) }
-	pg, err := pgtest.StartWith(true)
+	pg, err := pgserver.Start()
 	if err != nil {
 		return fmt.Errorf("PostgreSQL for -stores: %w", err)
 	}
@@ -100,7 +100,7 @@ func runStores(ctx context.Context, o options, stdout, stderr io.Writer) error {
 
 // measure starts the setup's hosts, plays o.rooms rooms on them for
 // o.duration and stops them.
-func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr io.Writer) (result, error) {
+func measure(ctx context.Context, o options, pg *pgserver.Cluster, s setup, stderr io.Writer) (result, error) {
 	res := result{setup: s, rooms: o.rooms, errs: map[string]int{}}
 	dir, err := os.MkdirTemp("", "banmen-load-")
 	if err != nil {
@@ -119,7 +119,7 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 		}
 		args = append(args, "-store", "postgres", "-store_dsn", dsn)
 	}
-	var hosts []*faulttest.Host
+	var hosts []*hostproc.Host
 	defer func() {
 		for _, h := range hosts {
 			if err := h.Stop(); err != nil {
@@ -133,7 +133,7 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 		if err := os.Mkdir(data, 0o755); err != nil {
 			return res, err
 		}
-		h, err := faulttest.Start(ctx, faulttest.Options{Bin: o.bin, Data: data, Logs: filepath.Join(data, "host.log"), Args: args})
+		h, err := hostproc.Start(ctx, hostproc.Options{Bin: o.bin, Data: data, Logs: filepath.Join(data, "host.log"), Args: args})
 		if err != nil {
 			return res, err
 		}
@@ -176,13 +176,13 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 	}
 	cpu := func() (host, db time.Duration) {
 		for _, h := range hosts {
-			m, _ := faulttest.TreeCPU(h.PID())
+			m, _ := hostproc.TreeCPU(h.PID())
 			for _, d := range m {
 				host += d
 			}
 		}
 		if pgPID != 0 {
-			m, _ := faulttest.TreeCPU(pgPID)
+			m, _ := hostproc.TreeCPU(pgPID)
 			for _, d := range m {
 				db += d
 			}

@@ -5,7 +5,7 @@
 // start position beside the shogi plugin's, in the same run; then it times
 // the computer levels.
 //
-//	go run ./plugins/yonin/cmd/bench [-games 2000] [-depth 6] [-shogi-depth 4] [-longer=true] [-levels=true] [-deep]
+//	go -C tools run ./yoninbench [-games 2000] [-depth 6] [-shogi-depth 4] [-longer=true] [-levels=true] [-deep]
 //
 // The speed is compared twice: at the given depths, then (with -longer) one
 // ply deeper each, whose longer runs a shared machine disturbs less.
@@ -16,6 +16,8 @@
 package main
 
 import (
+	"github.com/banmen/banmen/tools/internal/hostproc"
+
 	"bufio"
 	"context"
 	"errors"
@@ -48,7 +50,7 @@ func run(args []string, out io.Writer) error {
 	maxPlies := fs.Int("max-plies", 3000, "a random game longer than this is a failure")
 	depth := fs.Int("depth", 6, "perft depth on the Yonin start position")
 	shogiDepth := fs.Int("shogi-depth", 4, "perft depth of the shogi plugin")
-	shogiBin := fs.String("shogi", "bin/plugins/shogi", "the shogi plugin binary (built from ./plugins/shogi when missing)")
+	shogiBin := fs.String("shogi", filepath.Join(hostproc.BinDir(os.Getenv), "plugins", "shogi"), "the shogi plugin binary (built from plugins/shogi when missing)")
 	deep := fs.Bool("deep", false, "also run the slow perft cross-checks against the reference generator")
 	longer := fs.Bool("longer", true, "also compare one ply deeper each, for steadier figures")
 	levels := fs.Bool("levels", true, "also time the computer levels")
@@ -73,7 +75,7 @@ func run(args []string, out io.Writer) error {
 		}
 	}
 	if *deep {
-		cmd := exec.Command("go", "test", "-count=1", "-timeout=60m", "-run", "Perft", "-v", "./plugins/yonin/rules", "-args", "-deep")
+		cmd := exec.Command("go", "test", "-count=1", "-timeout=60m", "-run", "Perft", "-v", "github.com/banmen/banmen/plugins/yonin/rules", "-args", "-deep")
 		cmd.Stdout, cmd.Stderr = out, out
 		fmt.Fprintln(out, "== deep perft cross-checks:", strings.Join(cmd.Args, " "))
 		return cmd.Run()
@@ -319,11 +321,11 @@ func speed(out io.Writer, depth int, shogiBin string, shogiDepth int) error {
 	}
 	defer os.RemoveAll(tmp)
 	yBin := filepath.Join(tmp, "yonin")
-	if b, err := exec.Command("go", "build", "-o", yBin, "./plugins/yonin").CombinedOutput(); err != nil {
+	if b, err := exec.Command("go", "build", "-o", yBin, "github.com/banmen/banmen/plugins/yonin").CombinedOutput(); err != nil {
 		return fmt.Errorf("yonin plugin not built: %s", strings.TrimSpace(string(b)))
 	}
 	if _, err := os.Stat(shogiBin); err != nil {
-		if b, err := exec.Command("go", "build", "-o", shogiBin, "./plugins/shogi").CombinedOutput(); err != nil {
+		if b, err := exec.Command("go", "build", "-o", shogiBin, "github.com/banmen/banmen/plugins/shogi").CombinedOutput(); err != nil {
 			fmt.Fprintf(out, "shogi plugin not built: %s\n", strings.TrimSpace(string(b)))
 			shogiBin = ""
 		}

@@ -10,9 +10,9 @@
 // moves per second over all rooms and also reports the round trip from
 // each move's due time.
 //
-//	go run ./platform/cmd/load -rooms 1000 -duration 20s
-//	go run ./platform/cmd/load -rooms 1000 -rate 10000   # paced: offered 10,000 moves/s
-//	go run ./platform/cmd/load yonin -yonin 100 -rooms 1000 -duration 30s
+//	go -C tools run ./load -rooms 1000 -duration 20s
+//	go -C tools run ./load -rooms 1000 -rate 10000   # paced: offered 10,000 moves/s
+//	go -C tools run ./load yonin -yonin 100 -rooms 1000 -duration 30s
 //
 // docs/operations.md ("Load test") says what each figure means.
 package main

@@ -7,13 +7,13 @@ import (
 	"github.com/banmen/banmen/plugins/yonin/engine"
 	"github.com/banmen/banmen/plugins/yonin/rules"
 	"github.com/banmen/banmen/sdk"
-	"github.com/banmen/banmen/sdk/sdktest"
+	"github.com/banmen/banmen/tools/internal/levels"
 )
 
 // levelStates are where the computer levels are timed: the start, and the
 // middle game Easy reaches against itself in 40 plies (the engine tests'
 // midgame).
-func levelStates(v engine.Variant) ([]sdktest.NamedState, error) {
+func levelStates(v engine.Variant) ([]levels.State, error) {
 	start, _, err := v.Start(nil)
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func levelStates(v engine.Variant) ([]sdktest.NamedState, error) {
 			break
 		}
 	}
-	return []sdktest.NamedState{{Name: "start", State: start}, {Name: "midgame", State: g.State()}}, nil
+	return []levels.State{{Name: "start", State: start}, {Name: "midgame", State: g.State()}}, nil
 }
 
 // levelTimes prints how long each computer level (the built-in engine, as
@@ -46,5 +46,5 @@ func levelTimes(out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return sdktest.LevelTimes(out, v, states)
+	return levels.Times(out, v, states)
 }

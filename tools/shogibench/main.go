@@ -4,14 +4,14 @@
 // and with the published ones, and prints both speeds and their ratio. Then
 // (unless -levels=false) it times the computer levels.
 //
-//	go run ./plugins/shogi/cmd/bench [-depth 5] [-runs 3] [-fsf PATH] [-only start]
+//	go -C tools run ./shogibench [-depth 5] [-runs 3] [-fsf PATH] [-only start]
 //
 // Fairy-Stockfish is found as extengine.FindFairyStockfish says
 // ($BANMEN_FAIRY_STOCKFISH, fairy-stockfish on $PATH, /usr/games/fairy-stockfish)
 // unless -fsf names it; without one the bench measures ours only.
 //
 // Depth 6 of the start position (547,581,517 nodes) is the deep check that
-// the normal tests leave out: go run ./plugins/shogi/cmd/bench -depth 6 -only start.
+// the normal tests leave out: go -C tools run ./shogibench -depth 6 -only start.
 package main
 
 import (

@@ -1,10 +1,15 @@
 // Command callbench measures what the plugin boundary costs: the latency of
-// one Play call made through a real plugin process, over the plugin's quick
-// channel as the host makes it (the multiplexed lane) and over go-plugin
-// gRPC alone (over the channel also with 64 callers at once), beside the same
-// call made in-process, and prints p50/p99 of each and of the difference. It also times Play through every plugin found in the plugin
-// directory, at the start and at ply 10, 80 and 160 of a seeded game, with
-// the CPU and the bytes per call. It prints figures; it asserts nothing.
+// one Play call of shogi's first legal move at the start, made through the
+// built shogi plugin (bin/plugins/shogi) over its quick channel as the host
+// makes it (the multiplexed lane) and over go-plugin gRPC alone (over the
+// channel also with 64 callers at once), beside the same call made
+// in-process on the same rules (plugins/shogi/engine), and prints p50/p99 of
+// each and of the difference. It also times Play through every plugin found
+// in the plugin directory, at the start and at ply 10, 80 and 160 of a
+// seeded game, with the CPU and the bytes per call. It prints figures; it
+// asserts nothing.
+//
+//	make build && BANMEN_BIN=$PWD/bin go run ./tools/callbench  (from tools/: go run ./callbench)
 package main
 
 import (
@@ -20,9 +25,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/banmen/banmen/sdk/examples/tictactoe"
+	"github.com/banmen/banmen/plugins/shogi/engine"
 	"github.com/banmen/banmen/sdk/host"
-	"github.com/banmen/banmen/sdk/sdktest"
+	"github.com/banmen/banmen/tools/internal/hostproc"
 )
 
 func main() {
@@ -35,25 +40,23 @@ func main() {
 	}
 }
 
-func defaultDir() string {
-	if b := os.Getenv("BANMEN_BIN"); b != "" {
-		return filepath.Join(b, "plugins")
-	}
-	return "bin/plugins"
-}
+func defaultDir() string { return filepath.Join(hostproc.BinDir(os.Getenv), "plugins") }
 
 func run(n int, dir string) error {
 	ctx := context.Background()
-	local := tictactoe.Variant{}
-	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe"))})
+	// The same rules in-process as in the plugin, with no external engine
+	// (the plugin is started without the host's environment either).
+	local := engine.New(func(string) string { return "" })
+	defer local.Close()
+	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "shogi"))})
 	if err != nil {
 		return fmt.Errorf("%w (run `make build` first)", err)
 	}
 	defer conn.Kill()
 	if !conn.Channel() {
-		return fmt.Errorf("the tictactoe plugin offers no channel (rebuild it: `make build`)")
+		return fmt.Errorf("the shogi plugin offers no channel (rebuild it: `make build`)")
 	}
-	grpcConn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "tictactoe")), GRPCOnly: true})
+	grpcConn, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, "shogi")), GRPCOnly: true})
 	if err != nil {
 		return err
 	}
@@ -67,7 +70,7 @@ func run(n int, dir string) error {
 	if in.err != nil {
 		return fmt.Errorf("play: %v", in.err)
 	}
-	fmt.Printf("play call, tictactoe, %d calls each\n", n)
+	fmt.Printf("play call, shogi start position, %d calls each\n", n)
 	fmt.Printf("  in-process            p50 %9s  p99 %9s\n", in.p(50), in.p(99))
 	for _, c := range []struct {
 		name string
@@ -75,7 +78,7 @@ func run(n int, dir string) error {
 	}{{"channel (as the host: the multiplexed lane)", conn}, {"gRPC only", grpcConn}} {
 		cpu0 := cpuTime(os.Getpid()) + cpuTime(c.conn.PID())
 		out := measure(n, func() error {
-			_, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "tictactoe", State: st, Seat: 0, Move: move})
+			_, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "shogi", State: st, Seat: 0, Move: move})
 			return err
 		})
 		cpu := cpuTime(os.Getpid()) + cpuTime(c.conn.PID()) - cpu0
@@ -100,7 +103,7 @@ func run(n int, dir string) error {
 		for range callers {
 			go func() {
 				for range n / callers {
-					if _, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "tictactoe", State: st, Seat: 0, Move: move}); err != nil {
+					if _, _, err := c.conn.Play(ctx, host.PlayRequest{Variant: "shogi", State: st, Seat: 0, Move: move}); err != nil {
 						errs <- err
 						return
 					}
@@ -121,7 +124,7 @@ func run(n int, dir string) error {
 
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() == "tictactoe" {
+		if e.Name() == "tictactoe" { // the sdk's example, not a site's variant: its games end before ply 10
 			continue
 		}
 		c, err := host.Launch(ctx, host.LaunchConfig{Cmd: pluginCmd(filepath.Join(dir, e.Name()))})
@@ -141,16 +144,16 @@ func run(n int, dir string) error {
 			})
 			fmt.Printf("play call through plugin, %-8s start position (%d legal moves): p50 %8s  p99 %8s\n",
 				d.ID, len(v.Legal), r.p(50), r.p(99))
-			// Later in a seeded game (sdktest.GameAt, played through the
+			// Later in a seeded game (gameAt, played through the
 			// plugin), the same state given every time, as a retry gives it.
 			remote := host.Remote{Conn: c, ID: d.ID}
 			for _, ply := range []int{10, 80, 160} {
-				st, v, err := sdktest.GameAt(remote, 1, ply)
+				st, v, err := gameAt(remote, 1, ply)
 				if err != nil {
 					fmt.Printf("  %s ply %d: %v\n", d.ID, ply, err)
 					continue
 				}
-				lm, ok := sdktest.NextMove(remote, st, v, 1)
+				lm, ok := nextMove(remote, st, v, 1)
 				if !ok {
 					continue
 				}
@@ -216,19 +219,8 @@ func measure(n int, f func() error) sample {
 // cpuTime is the user+system CPU time a process has used so far, from
 // /proc (Linux; zero elsewhere).
 func cpuTime(pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// Fields after the command name, which is in parentheses.
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	const ticksPerSecond = 100 // USER_HZ on Linux
-	return time.Duration(ut+st) * time.Second / ticksPerSecond
+	d, _ := hostproc.CPU(pid)
+	return d
 }
 
 // ioBytes is what a process has read and written through system calls so

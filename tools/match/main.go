@@ -17,6 +17,8 @@
 package main
 
 import (
+	"github.com/banmen/banmen/tools/internal/hostproc"
+
 	"context"
 	"errors"
 	"flag"
@@ -66,7 +68,7 @@ func main() {
 	flag.IntVar(&o.randomPlies, "random-plies", 2, "random opening plies, the same for each pair of games")
 	flag.DurationVar(&o.think, "think", 3*time.Second, "deadline of one computer move")
 	flag.Uint64Var(&o.seed, "seed", 1, "seed of the random openings")
-	flag.StringVar(&o.plugins, "plugins", "bin/plugins", "plugin directory")
+	flag.StringVar(&o.plugins, "plugins", filepath.Join(hostproc.BinDir(os.Getenv), "plugins"), "plugin directory")
 	flag.StringVar(&o.engine, "engine", "", "external engine for fsf:DEPTH players (default: Fairy-Stockfish, found as extengine.FindFairyStockfish says)")
 	flag.BoolVar(&o.verbose, "v", false, "print every game's moves")
 	flag.Parse()
