@@ -73,6 +73,7 @@ func newRegistry(vs []sdk.Variant) (*registry, error) {
 			return nil, fmt.Errorf("variant %q lists computer levels but has no Suggest (sdk.Suggester)", d.ID)
 		}
 		_, d.Rewind = v.(sdk.Rewinder)
+		_, d.Analyse = v.(sdk.Analyser)
 		r.byID[d.ID] = v
 		r.descs = append(r.descs, d)
 	}

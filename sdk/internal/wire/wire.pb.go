@@ -817,6 +817,237 @@ func (x *PerftResponse) GetError() *RuleError {
 	return nil
 }
 
+type AnalyseRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// The limit (sdk.Limit): 0 is no bound of that kind.
+	Depth     int32 `protobuf:"varint,3,opt,name=depth,proto3" json:"depth,omitempty"`
+	Nodes     int64 `protobuf:"varint,4,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	TimeNanos int64 `protobuf:"varint,5,opt,name=time_nanos,json=timeNanos,proto3" json:"time_nanos,omitempty"`
+	// The caller's deadline in Unix nanoseconds, 0 for none (as in
+	// SuggestRequest).
+	DeadlineUnixNano int64 `protobuf:"varint,6,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *AnalyseRequest) Reset() {
+	*x = AnalyseRequest{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyseRequest) ProtoMessage() {}
+
+func (x *AnalyseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyseRequest.ProtoReflect.Descriptor instead.
+func (*AnalyseRequest) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *AnalyseRequest) GetVariant() string {
+	if x != nil {
+		return x.Variant
+	}
+	return ""
+}
+
+func (x *AnalyseRequest) GetState() []byte {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *AnalyseRequest) GetDepth() int32 {
+	if x != nil {
+		return x.Depth
+	}
+	return 0
+}
+
+func (x *AnalyseRequest) GetNodes() int64 {
+	if x != nil {
+		return x.Nodes
+	}
+	return 0
+}
+
+func (x *AnalyseRequest) GetTimeNanos() int64 {
+	if x != nil {
+		return x.TimeNanos
+	}
+	return 0
+}
+
+func (x *AnalyseRequest) GetDeadlineUnixNano() int64 {
+	if x != nil {
+		return x.DeadlineUnixNano
+	}
+	return 0
+}
+
+type AnalyseResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Scores        []*Score               `protobuf:"bytes,1,rep,name=scores,proto3" json:"scores,omitempty"`
+	Best          string                 `protobuf:"bytes,2,opt,name=best,proto3" json:"best,omitempty"`
+	Pv            []string               `protobuf:"bytes,3,rep,name=pv,proto3" json:"pv,omitempty"`
+	Depth         int32                  `protobuf:"varint,4,opt,name=depth,proto3" json:"depth,omitempty"`
+	Nodes         int64                  `protobuf:"varint,5,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	Error         *RuleError             `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnalyseResponse) Reset() {
+	*x = AnalyseResponse{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyseResponse) ProtoMessage() {}
+
+func (x *AnalyseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyseResponse.ProtoReflect.Descriptor instead.
+func (*AnalyseResponse) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *AnalyseResponse) GetScores() []*Score {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *AnalyseResponse) GetBest() string {
+	if x != nil {
+		return x.Best
+	}
+	return ""
+}
+
+func (x *AnalyseResponse) GetPv() []string {
+	if x != nil {
+		return x.Pv
+	}
+	return nil
+}
+
+func (x *AnalyseResponse) GetDepth() int32 {
+	if x != nil {
+		return x.Depth
+	}
+	return 0
+}
+
+func (x *AnalyseResponse) GetNodes() int64 {
+	if x != nil {
+		return x.Nodes
+	}
+	return 0
+}
+
+func (x *AnalyseResponse) GetError() *RuleError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type Score struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Cp            int32                  `protobuf:"varint,2,opt,name=cp,proto3" json:"cp,omitempty"`
+	Mate          int32                  `protobuf:"varint,3,opt,name=mate,proto3" json:"mate,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Score) Reset() {
+	*x = Score{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Score) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Score) ProtoMessage() {}
+
+func (x *Score) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Score.ProtoReflect.Descriptor instead.
+func (*Score) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *Score) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Score) GetCp() int32 {
+	if x != nil {
+		return x.Cp
+	}
+	return 0
+}
+
+func (x *Score) GetMate() int32 {
+	if x != nil {
+		return x.Mate
+	}
+	return 0
+}
+
 // GameResponse carries either a state and its view or a rule error.
 type GameResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -829,7 +1060,7 @@ type GameResponse struct {
 
 func (x *GameResponse) Reset() {
 	*x = GameResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -841,7 +1072,7 @@ func (x *GameResponse) String() string {
 func (*GameResponse) ProtoMessage() {}
 
 func (x *GameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -854,7 +1085,7 @@ func (x *GameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameResponse.ProtoReflect.Descriptor instead.
 func (*GameResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{12}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GameResponse) GetState() []byte {
@@ -889,7 +1120,7 @@ type RuleError struct {
 
 func (x *RuleError) Reset() {
 	*x = RuleError{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -901,7 +1132,7 @@ func (x *RuleError) String() string {
 func (*RuleError) ProtoMessage() {}
 
 func (x *RuleError) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -914,7 +1145,7 @@ func (x *RuleError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RuleError.ProtoReflect.Descriptor instead.
 func (*RuleError) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RuleError) GetCode() string {
@@ -967,7 +1198,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -979,7 +1210,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -992,7 +1223,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *View) GetPly() int32 {
@@ -1134,7 +1365,7 @@ type Cell struct {
 
 func (x *Cell) Reset() {
 	*x = Cell{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1146,7 +1377,7 @@ func (x *Cell) String() string {
 func (*Cell) ProtoMessage() {}
 
 func (x *Cell) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1159,7 +1390,7 @@ func (x *Cell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Cell.ProtoReflect.Descriptor instead.
 func (*Cell) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Cell) GetKind() string {
@@ -1206,7 +1437,7 @@ type Hand struct {
 
 func (x *Hand) Reset() {
 	*x = Hand{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1218,7 +1449,7 @@ func (x *Hand) String() string {
 func (*Hand) ProtoMessage() {}
 
 func (x *Hand) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1231,7 +1462,7 @@ func (x *Hand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hand.ProtoReflect.Descriptor instead.
 func (*Hand) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Hand) GetPieces() []*HandPiece {
@@ -1251,7 +1482,7 @@ type HandPiece struct {
 
 func (x *HandPiece) Reset() {
 	*x = HandPiece{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1263,7 +1494,7 @@ func (x *HandPiece) String() string {
 func (*HandPiece) ProtoMessage() {}
 
 func (x *HandPiece) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1276,7 +1507,7 @@ func (x *HandPiece) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandPiece.ProtoReflect.Descriptor instead.
 func (*HandPiece) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *HandPiece) GetKind() string {
@@ -1311,7 +1542,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1554,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1567,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *LegalMove) GetSeat() int32 {
@@ -1422,7 +1653,7 @@ type PlayedMove struct {
 
 func (x *PlayedMove) Reset() {
 	*x = PlayedMove{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1434,7 +1665,7 @@ func (x *PlayedMove) String() string {
 func (*PlayedMove) ProtoMessage() {}
 
 func (x *PlayedMove) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1447,7 +1678,7 @@ func (x *PlayedMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayedMove.ProtoReflect.Descriptor instead.
 func (*PlayedMove) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PlayedMove) GetSeat() int32 {
@@ -1497,7 +1728,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1509,7 +1740,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1522,7 +1753,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Result) GetWinners() []int32 {
@@ -1563,7 +1794,7 @@ type KeyValue struct {
 
 func (x *KeyValue) Reset() {
 	*x = KeyValue{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1575,7 +1806,7 @@ func (x *KeyValue) String() string {
 func (*KeyValue) ProtoMessage() {}
 
 func (x *KeyValue) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1588,7 +1819,7 @@ func (x *KeyValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyValue.ProtoReflect.Descriptor instead.
 func (*KeyValue) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *KeyValue) GetKey() string {
@@ -1666,7 +1897,26 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x05depth\x18\x03 \x01(\x05R\x05depth\"V\n" +
 	"\rPerftResponse\x12\x14\n" +
 	"\x05nodes\x18\x01 \x01(\x04R\x05nodes\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\x7f\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\xb9\x01\n" +
+	"\x0eAnalyseRequest\x12\x18\n" +
+	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\fR\x05state\x12\x14\n" +
+	"\x05depth\x18\x03 \x01(\x05R\x05depth\x12\x14\n" +
+	"\x05nodes\x18\x04 \x01(\x03R\x05nodes\x12\x1d\n" +
+	"\n" +
+	"time_nanos\x18\x05 \x01(\x03R\ttimeNanos\x12,\n" +
+	"\x12deadline_unix_nano\x18\x06 \x01(\x03R\x10deadlineUnixNano\"\xc1\x01\n" +
+	"\x0fAnalyseResponse\x12-\n" +
+	"\x06scores\x18\x01 \x03(\v2\x15.banmen.wire.v1.ScoreR\x06scores\x12\x12\n" +
+	"\x04best\x18\x02 \x01(\tR\x04best\x12\x0e\n" +
+	"\x02pv\x18\x03 \x03(\tR\x02pv\x12\x14\n" +
+	"\x05depth\x18\x04 \x01(\x05R\x05depth\x12\x14\n" +
+	"\x05nodes\x18\x05 \x01(\x03R\x05nodes\x12/\n" +
+	"\x05error\x18\x06 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"?\n" +
+	"\x05Score\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x0e\n" +
+	"\x02cp\x18\x02 \x01(\x05R\x02cp\x12\x12\n" +
+	"\x04mate\x18\x03 \x01(\x05R\x04mate\"\x7f\n" +
 	"\fGameResponse\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x12(\n" +
 	"\x04view\x18\x02 \x01(\v2\x14.banmen.wire.v1.ViewR\x04view\x12/\n" +
@@ -1735,7 +1985,7 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04draw\x18\x04 \x01(\bR\x04draw\"2\n" +
 	"\bKeyValue\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value2\xc2\x04\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value2\x8e\x05\n" +
 	"\x04Game\x12M\n" +
 	"\bDescribe\x12\x1f.banmen.wire.v1.DescribeRequest\x1a .banmen.wire.v1.DescribeResponse\x12C\n" +
 	"\x05Start\x12\x1c.banmen.wire.v1.StartRequest\x1a\x1c.banmen.wire.v1.GameResponse\x12A\n" +
@@ -1744,7 +1994,8 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\aSuggest\x12\x1e.banmen.wire.v1.SuggestRequest\x1a\x1f.banmen.wire.v1.SuggestResponse\x12G\n" +
 	"\x06Export\x12\x1d.banmen.wire.v1.ExportRequest\x1a\x1e.banmen.wire.v1.ExportResponse\x12E\n" +
 	"\x06Import\x12\x1d.banmen.wire.v1.ImportRequest\x1a\x1c.banmen.wire.v1.GameResponse\x12D\n" +
-	"\x05Perft\x12\x1c.banmen.wire.v1.PerftRequest\x1a\x1d.banmen.wire.v1.PerftResponseB,Z*github.com/banmen/banmen/sdk/internal/wireb\x06proto3"
+	"\x05Perft\x12\x1c.banmen.wire.v1.PerftRequest\x1a\x1d.banmen.wire.v1.PerftResponse\x12J\n" +
+	"\aAnalyse\x12\x1e.banmen.wire.v1.AnalyseRequest\x1a\x1f.banmen.wire.v1.AnalyseResponseB,Z*github.com/banmen/banmen/sdk/internal/wireb\x06proto3"
 
 var (
 	file_sdk_internal_wire_wire_proto_rawDescOnce sync.Once
@@ -1758,7 +2009,7 @@ func file_sdk_internal_wire_wire_proto_rawDescGZIP() []byte {
 	return file_sdk_internal_wire_wire_proto_rawDescData
 }
 
-var file_sdk_internal_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_sdk_internal_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_sdk_internal_wire_wire_proto_goTypes = []any{
 	(*DescribeRequest)(nil),  // 0: banmen.wire.v1.DescribeRequest
 	(*DescribeResponse)(nil), // 1: banmen.wire.v1.DescribeResponse
@@ -1772,54 +2023,61 @@ var file_sdk_internal_wire_wire_proto_goTypes = []any{
 	(*ImportRequest)(nil),    // 9: banmen.wire.v1.ImportRequest
 	(*PerftRequest)(nil),     // 10: banmen.wire.v1.PerftRequest
 	(*PerftResponse)(nil),    // 11: banmen.wire.v1.PerftResponse
-	(*GameResponse)(nil),     // 12: banmen.wire.v1.GameResponse
-	(*RuleError)(nil),        // 13: banmen.wire.v1.RuleError
-	(*View)(nil),             // 14: banmen.wire.v1.View
-	(*Cell)(nil),             // 15: banmen.wire.v1.Cell
-	(*Hand)(nil),             // 16: banmen.wire.v1.Hand
-	(*HandPiece)(nil),        // 17: banmen.wire.v1.HandPiece
-	(*LegalMove)(nil),        // 18: banmen.wire.v1.LegalMove
-	(*PlayedMove)(nil),       // 19: banmen.wire.v1.PlayedMove
-	(*Result)(nil),           // 20: banmen.wire.v1.Result
-	(*KeyValue)(nil),         // 21: banmen.wire.v1.KeyValue
-	nil,                      // 22: banmen.wire.v1.StartRequest.OptionsEntry
+	(*AnalyseRequest)(nil),   // 12: banmen.wire.v1.AnalyseRequest
+	(*AnalyseResponse)(nil),  // 13: banmen.wire.v1.AnalyseResponse
+	(*Score)(nil),            // 14: banmen.wire.v1.Score
+	(*GameResponse)(nil),     // 15: banmen.wire.v1.GameResponse
+	(*RuleError)(nil),        // 16: banmen.wire.v1.RuleError
+	(*View)(nil),             // 17: banmen.wire.v1.View
+	(*Cell)(nil),             // 18: banmen.wire.v1.Cell
+	(*Hand)(nil),             // 19: banmen.wire.v1.Hand
+	(*HandPiece)(nil),        // 20: banmen.wire.v1.HandPiece
+	(*LegalMove)(nil),        // 21: banmen.wire.v1.LegalMove
+	(*PlayedMove)(nil),       // 22: banmen.wire.v1.PlayedMove
+	(*Result)(nil),           // 23: banmen.wire.v1.Result
+	(*KeyValue)(nil),         // 24: banmen.wire.v1.KeyValue
+	nil,                      // 25: banmen.wire.v1.StartRequest.OptionsEntry
 }
 var file_sdk_internal_wire_wire_proto_depIdxs = []int32{
-	22, // 0: banmen.wire.v1.StartRequest.options:type_name -> banmen.wire.v1.StartRequest.OptionsEntry
-	13, // 1: banmen.wire.v1.SuggestResponse.error:type_name -> banmen.wire.v1.RuleError
-	13, // 2: banmen.wire.v1.ExportResponse.error:type_name -> banmen.wire.v1.RuleError
-	13, // 3: banmen.wire.v1.PerftResponse.error:type_name -> banmen.wire.v1.RuleError
-	14, // 4: banmen.wire.v1.GameResponse.view:type_name -> banmen.wire.v1.View
-	13, // 5: banmen.wire.v1.GameResponse.error:type_name -> banmen.wire.v1.RuleError
-	15, // 6: banmen.wire.v1.View.board:type_name -> banmen.wire.v1.Cell
-	16, // 7: banmen.wire.v1.View.hands:type_name -> banmen.wire.v1.Hand
-	18, // 8: banmen.wire.v1.View.last_move:type_name -> banmen.wire.v1.LegalMove
-	19, // 9: banmen.wire.v1.View.history:type_name -> banmen.wire.v1.PlayedMove
-	18, // 10: banmen.wire.v1.View.legal:type_name -> banmen.wire.v1.LegalMove
-	20, // 11: banmen.wire.v1.View.result:type_name -> banmen.wire.v1.Result
-	21, // 12: banmen.wire.v1.View.details:type_name -> banmen.wire.v1.KeyValue
-	17, // 13: banmen.wire.v1.Hand.pieces:type_name -> banmen.wire.v1.HandPiece
-	0,  // 14: banmen.wire.v1.Game.Describe:input_type -> banmen.wire.v1.DescribeRequest
-	2,  // 15: banmen.wire.v1.Game.Start:input_type -> banmen.wire.v1.StartRequest
-	3,  // 16: banmen.wire.v1.Game.Play:input_type -> banmen.wire.v1.PlayRequest
-	4,  // 17: banmen.wire.v1.Game.View:input_type -> banmen.wire.v1.ViewRequest
-	5,  // 18: banmen.wire.v1.Game.Suggest:input_type -> banmen.wire.v1.SuggestRequest
-	7,  // 19: banmen.wire.v1.Game.Export:input_type -> banmen.wire.v1.ExportRequest
-	9,  // 20: banmen.wire.v1.Game.Import:input_type -> banmen.wire.v1.ImportRequest
-	10, // 21: banmen.wire.v1.Game.Perft:input_type -> banmen.wire.v1.PerftRequest
-	1,  // 22: banmen.wire.v1.Game.Describe:output_type -> banmen.wire.v1.DescribeResponse
-	12, // 23: banmen.wire.v1.Game.Start:output_type -> banmen.wire.v1.GameResponse
-	12, // 24: banmen.wire.v1.Game.Play:output_type -> banmen.wire.v1.GameResponse
-	12, // 25: banmen.wire.v1.Game.View:output_type -> banmen.wire.v1.GameResponse
-	6,  // 26: banmen.wire.v1.Game.Suggest:output_type -> banmen.wire.v1.SuggestResponse
-	8,  // 27: banmen.wire.v1.Game.Export:output_type -> banmen.wire.v1.ExportResponse
-	12, // 28: banmen.wire.v1.Game.Import:output_type -> banmen.wire.v1.GameResponse
-	11, // 29: banmen.wire.v1.Game.Perft:output_type -> banmen.wire.v1.PerftResponse
-	22, // [22:30] is the sub-list for method output_type
-	14, // [14:22] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	25, // 0: banmen.wire.v1.StartRequest.options:type_name -> banmen.wire.v1.StartRequest.OptionsEntry
+	16, // 1: banmen.wire.v1.SuggestResponse.error:type_name -> banmen.wire.v1.RuleError
+	16, // 2: banmen.wire.v1.ExportResponse.error:type_name -> banmen.wire.v1.RuleError
+	16, // 3: banmen.wire.v1.PerftResponse.error:type_name -> banmen.wire.v1.RuleError
+	14, // 4: banmen.wire.v1.AnalyseResponse.scores:type_name -> banmen.wire.v1.Score
+	16, // 5: banmen.wire.v1.AnalyseResponse.error:type_name -> banmen.wire.v1.RuleError
+	17, // 6: banmen.wire.v1.GameResponse.view:type_name -> banmen.wire.v1.View
+	16, // 7: banmen.wire.v1.GameResponse.error:type_name -> banmen.wire.v1.RuleError
+	18, // 8: banmen.wire.v1.View.board:type_name -> banmen.wire.v1.Cell
+	19, // 9: banmen.wire.v1.View.hands:type_name -> banmen.wire.v1.Hand
+	21, // 10: banmen.wire.v1.View.last_move:type_name -> banmen.wire.v1.LegalMove
+	22, // 11: banmen.wire.v1.View.history:type_name -> banmen.wire.v1.PlayedMove
+	21, // 12: banmen.wire.v1.View.legal:type_name -> banmen.wire.v1.LegalMove
+	23, // 13: banmen.wire.v1.View.result:type_name -> banmen.wire.v1.Result
+	24, // 14: banmen.wire.v1.View.details:type_name -> banmen.wire.v1.KeyValue
+	20, // 15: banmen.wire.v1.Hand.pieces:type_name -> banmen.wire.v1.HandPiece
+	0,  // 16: banmen.wire.v1.Game.Describe:input_type -> banmen.wire.v1.DescribeRequest
+	2,  // 17: banmen.wire.v1.Game.Start:input_type -> banmen.wire.v1.StartRequest
+	3,  // 18: banmen.wire.v1.Game.Play:input_type -> banmen.wire.v1.PlayRequest
+	4,  // 19: banmen.wire.v1.Game.View:input_type -> banmen.wire.v1.ViewRequest
+	5,  // 20: banmen.wire.v1.Game.Suggest:input_type -> banmen.wire.v1.SuggestRequest
+	7,  // 21: banmen.wire.v1.Game.Export:input_type -> banmen.wire.v1.ExportRequest
+	9,  // 22: banmen.wire.v1.Game.Import:input_type -> banmen.wire.v1.ImportRequest
+	10, // 23: banmen.wire.v1.Game.Perft:input_type -> banmen.wire.v1.PerftRequest
+	12, // 24: banmen.wire.v1.Game.Analyse:input_type -> banmen.wire.v1.AnalyseRequest
+	1,  // 25: banmen.wire.v1.Game.Describe:output_type -> banmen.wire.v1.DescribeResponse
+	15, // 26: banmen.wire.v1.Game.Start:output_type -> banmen.wire.v1.GameResponse
+	15, // 27: banmen.wire.v1.Game.Play:output_type -> banmen.wire.v1.GameResponse
+	15, // 28: banmen.wire.v1.Game.View:output_type -> banmen.wire.v1.GameResponse
+	6,  // 29: banmen.wire.v1.Game.Suggest:output_type -> banmen.wire.v1.SuggestResponse
+	8,  // 30: banmen.wire.v1.Game.Export:output_type -> banmen.wire.v1.ExportResponse
+	15, // 31: banmen.wire.v1.Game.Import:output_type -> banmen.wire.v1.GameResponse
+	11, // 32: banmen.wire.v1.Game.Perft:output_type -> banmen.wire.v1.PerftResponse
+	13, // 33: banmen.wire.v1.Game.Analyse:output_type -> banmen.wire.v1.AnalyseResponse
+	25, // [25:34] is the sub-list for method output_type
+	16, // [16:25] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_sdk_internal_wire_wire_proto_init() }
@@ -1833,7 +2091,7 @@ func file_sdk_internal_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdk_internal_wire_wire_proto_rawDesc), len(file_sdk_internal_wire_wire_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
