@@ -28,6 +28,7 @@ func (s *Server) routes(app *fiber.App) {
 	games.Post("/suggest", s.suggest)
 	games.Post("/export", s.export)
 	games.Post("/import", s.importGame)
+	games.Post("/analyse", s.analyse)
 	if s.rooms != nil {
 		api.Post("/rooms", s.createRoom)
 		api.Post("/rooms/:room/export", s.roomExport)
