@@ -22,8 +22,9 @@ const analysisBits = 18
 
 var analysers = sync.Pool{New: func() any { return NewSearcher(analysisBits) }}
 
-// Analyse evaluates the position for the seat to move with the built-in
-// search (sdk.Analyser): its score for both seats, its best move and the
+// Analyse evaluates the position for the seat to move (sdk.Analyser) with
+// the external engine when one is configured (BANMEN_SHOGI_ENGINE), else
+// or when it fails with the built-in search: its score for both seats, its best move and the
 // line read back from the transposition table. A mate it reports is one the
 // search proved, counted in the mating side's moves.
 func (v *Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analysis, error) {
@@ -39,6 +40,13 @@ func (v *Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Anal
 	if line.Pos.CanDeclare() {
 		// Declaring wins at once: a win in one move, as a mate in one.
 		return twoSeats(side, sdk.Score{Mate: 1}, rules.DeclareMove, nil, 0, 0), nil
+	}
+	if v.ext != nil {
+		// The external engine Hard plays with judges better when one is
+		// configured; the built-in search stands in when it fails.
+		if a, ok := v.ext.analyse(ctx, line, req.Limit); ok {
+			return a, nil
+		}
 	}
 	lim := req.Limit
 	if lim.IsZero() {

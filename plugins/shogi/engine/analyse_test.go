@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/extengine/fsftest"
 )
 
 // TestAnalyseMates: the analysis reports the tsume problems as mate in 1
@@ -37,5 +38,32 @@ func TestAnalyseMates(t *testing.T) {
 				t.Errorf("%s: pv %v, want %d moves from %s", sfen, a.PV, tc.mate, a.Best)
 			}
 		}
+	}
+}
+
+// TestAnalyseExternal: with BANMEN_SHOGI_ENGINE, the analysis is
+// Fairy-Stockfish's, its line checked: mate in three with the only
+// solution.
+func TestAnalyseExternal(t *testing.T) {
+	path := fsftest.Path(t)
+	env := map[string]string{"BANMEN_SHOGI_ENGINE": path}
+	v := New(func(k string) string { return env[k] })
+	defer v.Close()
+	s := stateOf(t, "sfen 8k/7L1/9/6L2/9/9/9/9/4K4 b LP 1")
+	a, err := v.Analyse(context.Background(), sdk.AnalyseRequest{State: s, Limit: sdk.Limit{Depth: 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Best != "3d3c+" || a.Scores[0].Mate != 3 || a.Scores[1].Mate != -3 || len(a.PV) != 3 {
+		t.Errorf("analysis %+v, want 3d3c+ mate 3", a)
+	}
+	spawned := 0
+	for i := 0; i < externalProcesses; i++ {
+		e := <-v.ext.idle
+		spawned += e.Spawn
+		defer func() { v.ext.idle <- e }()
+	}
+	if spawned == 0 {
+		t.Error("the external engine never ran")
 	}
 }

@@ -19,10 +19,11 @@ var DefaultLimit = sdk.Limit{Nodes: 1_000_000, Time: time.Second}
 // analysisBits sizes an analysis's transposition table.
 const analysisBits = 17
 
-// Analyse evaluates the position for the side to move with the built-in
-// search (sdk.Analyser): its score for both seats, the best move and the
-// principal variation. The search runs as Hard's does, without contempt
-// (an analysis judges, it does not avoid draws).
+// Analyse evaluates the position for the side to move (sdk.Analyser) with
+// the configured external engine, else the built-in search: its score for
+// both seats, the best move and the principal variation. The built-in
+// search runs as Hard's does, without contempt (an analysis judges, it
+// does not avoid draws).
 func (v Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analysis, error) {
 	g, err := rules.DecodeState(req.State)
 	if err != nil {
@@ -38,9 +39,17 @@ func (v Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analy
 	return p.Analyse(ctx, g, req.Limit)
 }
 
-// Analyse is the built-in search's analysis of g, which must be on.
+// Analyse is the analysis of g, which must be on: the external engine's
+// when one is configured (and answers), else the built-in search's.
 func (p *Player) Analyse(ctx context.Context, g *rules.Game, l sdk.Limit) (sdk.Analysis, error) {
 	start := time.Now()
+	if p.ext != nil {
+		// The external engine Hard plays with judges better when one is
+		// configured; the built-in search stands in when it fails.
+		if a, ok := p.ext.analyse(ctx, g, l, p.cfg.ExternalMoveTime); ok {
+			return a, nil
+		}
+	}
 	if l.IsZero() {
 		l = DefaultLimit
 	}
@@ -64,22 +73,27 @@ func (p *Player) Analyse(ctx context.Context, g *rules.Game, l sdk.Limit) (sdk.A
 	if res.Move == rules.NoMove {
 		return sdk.Analysis{}, sdk.Errorf(sdk.CodeNoMove, "no legal move")
 	}
-	sc := scoreOf(res.Score)
 	line := res.PV
 	if len(line) == 0 || line[0] != res.Move {
 		line = []rules.Move{res.Move}
 	}
+	return twoSeats(g.Position(), scoreOf(res.Score), line, res.Depth, int64(res.Nodes)), nil
+}
+
+// twoSeats is the analysis of a line for the side to move: its score and
+// the mirror for the other seat, the line (cut at a mate, and as far as it
+// is legal), its first move the best.
+func twoSeats(pos *rules.Position, sc sdk.Score, line []rules.Move, depth int, nodes int64) sdk.Analysis {
+	side := pos.Side()
 	if sc.Mate != 0 {
 		line = line[:min(len(line), max(sc.Mate, -sc.Mate))]
 	}
-	side := g.Position().Side()
 	sc.Seat = sdk.Seat(side)
 	scores := []sdk.Score{sc, sc.Negate(sdk.Seat(1 - side))}
 	if side == 1 {
 		scores[0], scores[1] = scores[1], scores[0]
 	}
-	return sdk.Analysis{Scores: scores, Best: sdk.Move(rules.UCCI(res.Move)), PV: legalLine(g.Position(), line),
-		Depth: res.Depth, Nodes: int64(res.Nodes)}, nil
+	return sdk.Analysis{Scores: scores, Best: sdk.Move(rules.UCCI(line[0])), PV: legalLine(pos, line), Depth: depth, Nodes: nodes}
 }
 
 // scoreOf is a search score for the side to move as an sdk.Score: beyond

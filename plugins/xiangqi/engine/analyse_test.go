@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/extengine/fsftest"
 )
 
 // MateInThreePlies are mates in three plies (the attacker's second move
@@ -78,4 +80,26 @@ func state(t *testing.T, text string) sdk.State {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// TestAnalyseExternal: with an external engine configured, the analysis
+// is Fairy-Stockfish's (its UCCI mate count made plies), its line checked.
+func TestAnalyseExternal(t *testing.T) {
+	fsf := fsftest.Path(t)
+	p := NewPlayer(Config{External: fsf, ExternalMoveTime: 200 * time.Millisecond})
+	defer p.Close()
+	waitWarm(t, p)
+	tc := mateInOne[0]
+	g := game(t, "fen "+tc.fen)
+	a, err := p.Analyse(context.Background(), g, sdk.Limit{Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	side := g.Position().Side()
+	if string(a.Best) != tc.fsf || a.Scores[side].Mate != 1 || len(a.PV) != 1 {
+		t.Errorf("analysis %+v, want %s mate 1", a, tc.fsf)
+	}
+	if n := p.ext.calls.Load(); n != 1 {
+		t.Errorf("the external engine answered %d of 1", n)
+	}
 }
