@@ -72,10 +72,12 @@ fuzz-smoke:
 fuzz:
 	FUZZTIME=$${FUZZTIME:-2m} ./scripts/fuzz.sh
 
-## bench: figures, not assertions: plugin-boundary overhead, perft beside Fairy-Stockfish
+## bench: figures, not assertions: plugin-boundary overhead, perft and analysis beside Fairy-Stockfish
 bench: build
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./platform/cmd/callbench
 	@for p in $(PLUGINS); do if [ -d plugins/$$p/cmd/bench ]; then echo "== $$p"; $(GO) run ./plugins/$$p/cmd/bench || exit 1; fi; done
+	@echo "== analysis (beside Fairy-Stockfish)"
+	$(GO) run ./tools/analysebench
 
 ## proto: regenerate the wire code (needs protoc; installs the Go generators)
 proto:

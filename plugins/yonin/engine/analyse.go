@@ -10,9 +10,10 @@ import (
 
 var _ sdk.Analyser = Variant{}
 
-// DefaultLimit is an analysis's limit when the request sets none: Hard's
-// node budget, and never more than a second.
-var DefaultLimit = sdk.Limit{Nodes: 550_000, Time: time.Second}
+// DefaultLimit is an analysis's limit when the request sets none: 300,000
+// nodes, and never more than half a second, so that a 100-ply game takes
+// under a minute.
+var DefaultLimit = sdk.Limit{Nodes: 300_000, Time: 500 * time.Millisecond}
 
 // Analyse judges the position for all four seats (sdk.Analyser). The seat
 // to move's best move comes from Hard's best-reply search within the
