@@ -117,3 +117,20 @@ func (s Score) rank() int64 {
 
 // Negate is the score from the other side of a two-player game.
 func (s Score) Negate(seat Seat) Score { return Score{Seat: seat, CP: -s.CP, Mate: -s.Mate} }
+
+// AnalysedExporter is the optional capability of writing a record with an
+// analysis in it: Export's record (the same position and moves, so that
+// Import reads it) with each analysed position's score and line as the
+// notation's comments, as analysis sites export analysed games. lang is as
+// for LocalExporter's ExportIn. A format that has no comments is written
+// as Export writes it.
+type AnalysedExporter interface {
+	ExportAnalysed(s State, format, lang string, analyses []PlyAnalysis) (string, error)
+}
+
+// PlyAnalysis is the analysis of the position after a game's first Ply
+// moves.
+type PlyAnalysis struct {
+	Ply      int      `json:"ply"`
+	Analysis Analysis `json:"analysis"`
+}

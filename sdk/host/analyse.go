@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/internal/channel"
 	"github.com/banmen/banmen/sdk/internal/wire"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -57,3 +58,39 @@ func (r Remote) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analys
 }
 
 var _ sdk.Analyser = Remote{}
+
+// ExportAnalysed calls the variant's Export for a record with the
+// analyses as comments (sdk.AnalysedExporter); a variant without it, or a
+// plugin built before it, writes the plain record.
+func (c *Conn) ExportAnalysed(ctx context.Context, variant string, s sdk.State, format, lang string, analyses []sdk.PlyAnalysis) (string, error) {
+	if err := textError(sdk.CodeBadFormat, "the format", format, lang); err != nil {
+		return "", err
+	}
+	for _, a := range analyses {
+		texts := []string{string(a.Analysis.Best)}
+		for _, m := range a.Analysis.PV {
+			texts = append(texts, string(m))
+		}
+		if err := textError(sdk.CodeBadMove, "a move of the analysis", texts...); err != nil {
+			return "", err
+		}
+	}
+	req := &wire.ExportRequest{Variant: variant, State: s, Format: format, Lang: lang, Analyses: wire.FromPlyAnalyses(analyses)}
+	r, err := quickCall(c, ctx, channel.CallExport, req, new(wire.ExportResponse), c.game.Export)
+	if err != nil {
+		return "", c.transport("export", err)
+	}
+	if r.Error != nil {
+		return "", wire.ToRuleError(r.Error)
+	}
+	return r.Text, nil
+}
+
+// ExportAnalysed writes a record with analyses through the plugin process.
+func (r Remote) ExportAnalysed(s sdk.State, format, lang string, analyses []sdk.PlyAnalysis) (string, error) {
+	ctx, cancel := r.ctx()
+	defer cancel()
+	return r.Conn.ExportAnalysed(ctx, r.ID, s, format, lang, analyses)
+}
+
+var _ sdk.AnalysedExporter = Remote{}

@@ -77,6 +77,56 @@ func (s *suite) testAnalyse(t *testing.T) {
 	}
 }
 
+// testAnalysedExport checks an sdk.AnalysedExporter: a record written with
+// analyses, the moves of their lines partly garbage (a host passes on what
+// a client sent), reads back in every importable notation as the game it
+// records.
+func (s *suite) testAnalysedExport(t *testing.T) {
+	ae, ok := s.v.(sdk.AnalysedExporter)
+	if !ok {
+		t.Skip("not an sdk.AnalysedExporter")
+	}
+	r := &reporter{t: t}
+	for _, g := range s.games[:min(len(s.games), 2)] {
+		last := len(g.states) - 1
+		var as []sdk.PlyAnalysis
+		for ply := 0; ply <= last+1; ply++ {
+			a := sdk.Analysis{Best: "sdktest-garbage", PV: []sdk.Move{"sdktest-garbage"}}
+			if ply < last {
+				a.Best, a.PV = g.moves[ply].Move, []sdk.Move{g.moves[ply].Move, "sdktest-garbage"}
+			}
+			for seat := range s.seats {
+				a.Scores = append(a.Scores, sdk.Score{Seat: sdk.Seat(seat), CP: 10 * (ply - seat), Mate: (ply % 5) * (1 - 2*(seat%2))})
+			}
+			as = append(as, sdk.PlyAnalysis{Ply: ply, Analysis: a})
+		}
+		want := g.views[last]
+		for _, n := range s.d.Notations {
+			if !n.Import {
+				continue
+			}
+			var text string
+			var err error
+			if perr := protect(t, "ExportAnalysed", func() { text, err = ae.ExportAnalysed(g.states[last], n.ID, "en", as) }); perr != nil {
+				continue
+			}
+			if err != nil {
+				r.errorf("%s: ExportAnalysed(%q): %v", g.name, n.ID, err)
+				continue
+			}
+			_, iv, err := s.callImport(t, n.ID, text)
+			if err != nil {
+				r.errorf("%s: Import(%q) of ExportAnalysed's record: %v\n%s", g.name, n.ID, err, clip(text))
+				continue
+			}
+			if iv.Position != want.Position || iv.Ply != want.Ply || !slices.Equal(historyMoves(iv), historyMoves(want)) {
+				r.errorf("%s: Import(%q) of ExportAnalysed's record gives another game (%s ply %d, want %s ply %d)\n%s",
+					g.name, n.ID, iv.Position, iv.Ply, want.Position, want.Ply, clip(text))
+			}
+		}
+	}
+}
+
 // checkAnalysis checks the form of an analysis of p.
 func (s *suite) checkAnalysis(t *testing.T, r *reporter, p position, a sdk.Analysis) {
 	if len(a.Scores) != s.seats {

@@ -38,3 +38,18 @@ func (s *server) Analyse(ctx context.Context, r *wire.AnalyseRequest) (_ *wire.A
 	}
 	return &wire.AnalyseResponse{Error: re}, nil
 }
+
+// exportAnalysed is Export with analyses (sdk.AnalysedExporter); ok is
+// false when the variant does not write them, and Export goes on as usual.
+func exportAnalysed(v sdk.Variant, r *wire.ExportRequest) (text string, ok bool, err error) {
+	ae, has := v.(sdk.AnalysedExporter)
+	if !has || len(r.Analyses) == 0 {
+		return "", false, nil
+	}
+	as, err := wire.ToPlyAnalyses(r.Analyses)
+	if err != nil {
+		return "", true, sdk.Errorf(sdk.CodeBadFormat, "the analyses: %v", err)
+	}
+	text, err = ae.ExportAnalysed(r.State, r.Format, r.Lang, as)
+	return text, true, err
+}

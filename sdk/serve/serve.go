@@ -428,9 +428,13 @@ func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.Expor
 	v, err := s.reg.variant(r.Variant)
 	if err == nil {
 		var text string
-		if le, ok := v.(sdk.LocalExporter); ok && r.Lang != "" {
+		var analysed bool
+		text, analysed, err = exportAnalysed(v, r) // analyse.go
+		switch le, ok := v.(sdk.LocalExporter); {
+		case analysed:
+		case ok && r.Lang != "":
 			text, err = le.ExportIn(r.State, r.Format, r.Lang)
-		} else {
+		default:
 			text, err = v.Export(r.State, r.Format)
 		}
 		if err == nil {

@@ -350,3 +350,63 @@ func (s *Server) analyseError(ctx context.Context, err error) *errorDetail {
 	s.log.Warn("analysis failed", "err", err)
 	return &errorDetail{Code: "internal", Message: "the analysis failed; please try again"}
 }
+
+type analysedExportRequest struct {
+	State  sdk.State `json:"state"`
+	Format string    `json:"format"`
+	Lang   string    `json:"lang"`
+	// Analysis holds rows as the analyse call wrote them.
+	Analysis []analyseRow `json:"analysis"`
+}
+
+// exportAnalysed writes a record with the analysis rows a client got from
+// analyse as the notation's comments (sdk.AnalysedExporter; a variant or
+// format without them gives the plain record). No search runs: it is an
+// Export, made on the analysis processes.
+func (s *Server) exportAnalysed(c *fiber.Ctx) error {
+	variant := variantOf(c)
+	if s.analysts == nil {
+		return &apiError{fiber.StatusNotFound, sdk.CodeUnsupported, "this site has no analysis"}
+	}
+	var req analysedExportRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if len(req.State) == 0 || req.Format == "" {
+		return badRequest("export needs state and format")
+	}
+	if len(req.Analysis) > maxAnalysePlies+1 {
+		return badRequest(fmt.Sprintf("at most %d rows", maxAnalysePlies+1))
+	}
+	var as []sdk.PlyAnalysis
+	for _, r := range req.Analysis {
+		if r.Error != nil || r.Over {
+			continue
+		}
+		if len(r.PV) > 64 || len(r.Scores) > 16 {
+			return badRequest("an analysis row is too long")
+		}
+		a := sdk.Analysis{Best: r.Best, PV: r.PV, Depth: r.Depth, Nodes: r.Nodes}
+		for _, sc := range r.Scores {
+			x := sdk.Score{Seat: sc.Seat}
+			if sc.Mate != nil {
+				x.Mate = *sc.Mate
+			} else if sc.CP != nil {
+				x.CP = *sc.CP
+			}
+			a.Scores = append(a.Scores, x)
+		}
+		as = append(as, sdk.PlyAnalysis{Ply: r.Ply, Analysis: a})
+	}
+	ctx, cancel := context.WithTimeout(c.UserContext(), analysePlyTimeout)
+	defer cancel()
+	var text string
+	err := s.analysisCall(ctx, variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
+		text, err = conn.ExportAnalysed(ctx, variant, req.State, req.Format, req.Lang, as)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"text": text})
+}

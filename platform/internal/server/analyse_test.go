@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -402,4 +403,24 @@ func pidsOf(h *pluginhost.Host) []int {
 		out = append(out, pid)
 	}
 	return out
+}
+
+// TestAnalysedKIF: the rows of an analysis, sent back with the game, give
+// a KIF with the evaluations as comments, which imports as the same game.
+func TestAnalysedKIF(t *testing.T) {
+	s := newAnalyseSite(t, 2)
+	g := s.startedGame(2)
+	rows := s.analyse("shogi", obj{"state": g.State, "limit": obj{"nodes": 2000}})
+	var out struct{ Text string }
+	s.call("/api/v1/games/shogi/analyse/export", obj{"state": g.State, "format": "kif", "analysis": rows}, &out)
+	if n := strings.Count(out.Text, "\n*評価値 "); n != 3 {
+		t.Errorf("%d evaluations in the record, want 3:\n%s", n, out.Text)
+	}
+	if !strings.Contains(out.Text, "\n*読み筋 ▲") {
+		t.Errorf("no line in the record:\n%s", out.Text)
+	}
+	back := s.importGame("shogi", "kif", out.Text)
+	if back.View.Position != g.View.Position || back.View.Ply != g.View.Ply {
+		t.Errorf("the record reads back as %q (ply %d), want %q", back.View.Position, back.View.Ply, g.View.Position)
+	}
 }

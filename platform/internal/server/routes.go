@@ -29,6 +29,7 @@ func (s *Server) routes(app *fiber.App) {
 	games.Post("/export", s.export)
 	games.Post("/import", s.importGame)
 	games.Post("/analyse", s.analyse)
+	games.Post("/analyse/export", s.exportAnalysed)
 	if s.rooms != nil {
 		api.Post("/rooms", s.createRoom)
 		api.Post("/rooms/:room/export", s.roomExport)

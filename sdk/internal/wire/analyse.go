@@ -49,3 +49,36 @@ func ToAnalysis(r *AnalyseResponse) (sdk.Analysis, error) {
 	}
 	return a, nil
 }
+
+// FromPlyAnalyses is the wire form of a record's analyses.
+func FromPlyAnalyses(as []sdk.PlyAnalysis) []*PlyAnalysis {
+	out := make([]*PlyAnalysis, 0, len(as))
+	for _, a := range as {
+		out = append(out, &PlyAnalysis{Ply: clamp32(a.Ply), Analysis: FromAnalysis(a.Analysis)})
+	}
+	return out
+}
+
+// maxPlyAnalyses bounds the analyses one record may carry.
+const maxPlyAnalyses = 1024
+
+// ToPlyAnalyses reads a record's analyses, checked as ToAnalysis checks
+// one.
+func ToPlyAnalyses(ws []*PlyAnalysis) ([]sdk.PlyAnalysis, error) {
+	if len(ws) > maxPlyAnalyses {
+		return nil, fmt.Errorf("%d analyses, at most %d", len(ws), maxPlyAnalyses)
+	}
+	out := make([]sdk.PlyAnalysis, 0, len(ws))
+	for _, w := range ws {
+		r := w.GetAnalysis()
+		if r == nil {
+			r = &AnalyseResponse{}
+		}
+		a, err := ToAnalysis(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sdk.PlyAnalysis{Ply: int(w.Ply), Analysis: a})
+	}
+	return out, nil
+}

@@ -519,7 +519,11 @@ type ExportRequest struct {
 	Format  string                 `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
 	// lang is the page's language for the record's headers and comments
 	// (sdk.LocalExporter); empty: the variant's own (English).
-	Lang          string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
+	Lang string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
+	// analyses asks for the record with these positions' analyses as
+	// comments (sdk.AnalysedExporter). A plugin that does not know the
+	// field writes the plain record.
+	Analyses      []*PlyAnalysis `protobuf:"bytes,401,rep,name=analyses,proto3" json:"analyses,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -582,6 +586,65 @@ func (x *ExportRequest) GetLang() string {
 	return ""
 }
 
+func (x *ExportRequest) GetAnalyses() []*PlyAnalysis {
+	if x != nil {
+		return x.Analyses
+	}
+	return nil
+}
+
+type PlyAnalysis struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ply           int32                  `protobuf:"varint,1,opt,name=ply,proto3" json:"ply,omitempty"`
+	Analysis      *AnalyseResponse       `protobuf:"bytes,2,opt,name=analysis,proto3" json:"analysis,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlyAnalysis) Reset() {
+	*x = PlyAnalysis{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlyAnalysis) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlyAnalysis) ProtoMessage() {}
+
+func (x *PlyAnalysis) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlyAnalysis.ProtoReflect.Descriptor instead.
+func (*PlyAnalysis) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *PlyAnalysis) GetPly() int32 {
+	if x != nil {
+		return x.Ply
+	}
+	return 0
+}
+
+func (x *PlyAnalysis) GetAnalysis() *AnalyseResponse {
+	if x != nil {
+		return x.Analysis
+	}
+	return nil
+}
+
 type ExportResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Text          string                 `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
@@ -592,7 +655,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -604,7 +667,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -617,7 +680,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{8}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ExportResponse) GetText() string {
@@ -649,7 +712,7 @@ type ImportRequest struct {
 
 func (x *ImportRequest) Reset() {
 	*x = ImportRequest{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -661,7 +724,7 @@ func (x *ImportRequest) String() string {
 func (*ImportRequest) ProtoMessage() {}
 
 func (x *ImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -674,7 +737,7 @@ func (x *ImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRequest.ProtoReflect.Descriptor instead.
 func (*ImportRequest) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{9}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ImportRequest) GetVariant() string {
@@ -716,7 +779,7 @@ type PerftRequest struct {
 
 func (x *PerftRequest) Reset() {
 	*x = PerftRequest{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -728,7 +791,7 @@ func (x *PerftRequest) String() string {
 func (*PerftRequest) ProtoMessage() {}
 
 func (x *PerftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -741,7 +804,7 @@ func (x *PerftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PerftRequest.ProtoReflect.Descriptor instead.
 func (*PerftRequest) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{10}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *PerftRequest) GetVariant() string {
@@ -775,7 +838,7 @@ type PerftResponse struct {
 
 func (x *PerftResponse) Reset() {
 	*x = PerftResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -787,7 +850,7 @@ func (x *PerftResponse) String() string {
 func (*PerftResponse) ProtoMessage() {}
 
 func (x *PerftResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -800,7 +863,7 @@ func (x *PerftResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PerftResponse.ProtoReflect.Descriptor instead.
 func (*PerftResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{11}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *PerftResponse) GetNodes() uint64 {
@@ -834,7 +897,7 @@ type AnalyseRequest struct {
 
 func (x *AnalyseRequest) Reset() {
 	*x = AnalyseRequest{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -846,7 +909,7 @@ func (x *AnalyseRequest) String() string {
 func (*AnalyseRequest) ProtoMessage() {}
 
 func (x *AnalyseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -859,7 +922,7 @@ func (x *AnalyseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnalyseRequest.ProtoReflect.Descriptor instead.
 func (*AnalyseRequest) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{12}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *AnalyseRequest) GetVariant() string {
@@ -918,7 +981,7 @@ type AnalyseResponse struct {
 
 func (x *AnalyseResponse) Reset() {
 	*x = AnalyseResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -930,7 +993,7 @@ func (x *AnalyseResponse) String() string {
 func (*AnalyseResponse) ProtoMessage() {}
 
 func (x *AnalyseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -943,7 +1006,7 @@ func (x *AnalyseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnalyseResponse.ProtoReflect.Descriptor instead.
 func (*AnalyseResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *AnalyseResponse) GetScores() []*Score {
@@ -999,7 +1062,7 @@ type Score struct {
 
 func (x *Score) Reset() {
 	*x = Score{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1011,7 +1074,7 @@ func (x *Score) String() string {
 func (*Score) ProtoMessage() {}
 
 func (x *Score) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1024,7 +1087,7 @@ func (x *Score) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Score.ProtoReflect.Descriptor instead.
 func (*Score) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Score) GetSeat() int32 {
@@ -1060,7 +1123,7 @@ type GameResponse struct {
 
 func (x *GameResponse) Reset() {
 	*x = GameResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1072,7 +1135,7 @@ func (x *GameResponse) String() string {
 func (*GameResponse) ProtoMessage() {}
 
 func (x *GameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1085,7 +1148,7 @@ func (x *GameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameResponse.ProtoReflect.Descriptor instead.
 func (*GameResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GameResponse) GetState() []byte {
@@ -1120,7 +1183,7 @@ type RuleError struct {
 
 func (x *RuleError) Reset() {
 	*x = RuleError{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1132,7 +1195,7 @@ func (x *RuleError) String() string {
 func (*RuleError) ProtoMessage() {}
 
 func (x *RuleError) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1145,7 +1208,7 @@ func (x *RuleError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RuleError.ProtoReflect.Descriptor instead.
 func (*RuleError) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RuleError) GetCode() string {
@@ -1198,7 +1261,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1210,7 +1273,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1223,7 +1286,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *View) GetPly() int32 {
@@ -1365,7 +1428,7 @@ type Cell struct {
 
 func (x *Cell) Reset() {
 	*x = Cell{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1377,7 +1440,7 @@ func (x *Cell) String() string {
 func (*Cell) ProtoMessage() {}
 
 func (x *Cell) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1390,7 +1453,7 @@ func (x *Cell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Cell.ProtoReflect.Descriptor instead.
 func (*Cell) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Cell) GetKind() string {
@@ -1437,7 +1500,7 @@ type Hand struct {
 
 func (x *Hand) Reset() {
 	*x = Hand{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1449,7 +1512,7 @@ func (x *Hand) String() string {
 func (*Hand) ProtoMessage() {}
 
 func (x *Hand) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1462,7 +1525,7 @@ func (x *Hand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hand.ProtoReflect.Descriptor instead.
 func (*Hand) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Hand) GetPieces() []*HandPiece {
@@ -1482,7 +1545,7 @@ type HandPiece struct {
 
 func (x *HandPiece) Reset() {
 	*x = HandPiece{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1494,7 +1557,7 @@ func (x *HandPiece) String() string {
 func (*HandPiece) ProtoMessage() {}
 
 func (x *HandPiece) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1507,7 +1570,7 @@ func (x *HandPiece) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandPiece.ProtoReflect.Descriptor instead.
 func (*HandPiece) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *HandPiece) GetKind() string {
@@ -1542,7 +1605,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1554,7 +1617,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1567,7 +1630,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *LegalMove) GetSeat() int32 {
@@ -1653,7 +1716,7 @@ type PlayedMove struct {
 
 func (x *PlayedMove) Reset() {
 	*x = PlayedMove{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1665,7 +1728,7 @@ func (x *PlayedMove) String() string {
 func (*PlayedMove) ProtoMessage() {}
 
 func (x *PlayedMove) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1678,7 +1741,7 @@ func (x *PlayedMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayedMove.ProtoReflect.Descriptor instead.
 func (*PlayedMove) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{22}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *PlayedMove) GetSeat() int32 {
@@ -1728,7 +1791,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1740,7 +1803,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1753,7 +1816,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{23}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Result) GetWinners() []int32 {
@@ -1794,7 +1857,7 @@ type KeyValue struct {
 
 func (x *KeyValue) Reset() {
 	*x = KeyValue{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1806,7 +1869,7 @@ func (x *KeyValue) String() string {
 func (*KeyValue) ProtoMessage() {}
 
 func (x *KeyValue) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1819,7 +1882,7 @@ func (x *KeyValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyValue.ProtoReflect.Descriptor instead.
 func (*KeyValue) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{24}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *KeyValue) GetKey() string {
@@ -1877,12 +1940,16 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\"V\n" +
 	"\x0fSuggestResponse\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\tR\x04move\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"l\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\xa6\x01\n" +
 	"\rExportRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x16\n" +
 	"\x06format\x18\x03 \x01(\tR\x06format\x12\x13\n" +
-	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\"U\n" +
+	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\x128\n" +
+	"\banalyses\x18\x91\x03 \x03(\v2\x1b.banmen.wire.v1.PlyAnalysisR\banalyses\"\\\n" +
+	"\vPlyAnalysis\x12\x10\n" +
+	"\x03ply\x18\x01 \x01(\x05R\x03ply\x12;\n" +
+	"\banalysis\x18\x02 \x01(\v2\x1f.banmen.wire.v1.AnalyseResponseR\banalysis\"U\n" +
 	"\x0eExportResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"m\n" +
@@ -2009,7 +2076,7 @@ func file_sdk_internal_wire_wire_proto_rawDescGZIP() []byte {
 	return file_sdk_internal_wire_wire_proto_rawDescData
 }
 
-var file_sdk_internal_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_sdk_internal_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_sdk_internal_wire_wire_proto_goTypes = []any{
 	(*DescribeRequest)(nil),  // 0: banmen.wire.v1.DescribeRequest
 	(*DescribeResponse)(nil), // 1: banmen.wire.v1.DescribeResponse
@@ -2019,65 +2086,68 @@ var file_sdk_internal_wire_wire_proto_goTypes = []any{
 	(*SuggestRequest)(nil),   // 5: banmen.wire.v1.SuggestRequest
 	(*SuggestResponse)(nil),  // 6: banmen.wire.v1.SuggestResponse
 	(*ExportRequest)(nil),    // 7: banmen.wire.v1.ExportRequest
-	(*ExportResponse)(nil),   // 8: banmen.wire.v1.ExportResponse
-	(*ImportRequest)(nil),    // 9: banmen.wire.v1.ImportRequest
-	(*PerftRequest)(nil),     // 10: banmen.wire.v1.PerftRequest
-	(*PerftResponse)(nil),    // 11: banmen.wire.v1.PerftResponse
-	(*AnalyseRequest)(nil),   // 12: banmen.wire.v1.AnalyseRequest
-	(*AnalyseResponse)(nil),  // 13: banmen.wire.v1.AnalyseResponse
-	(*Score)(nil),            // 14: banmen.wire.v1.Score
-	(*GameResponse)(nil),     // 15: banmen.wire.v1.GameResponse
-	(*RuleError)(nil),        // 16: banmen.wire.v1.RuleError
-	(*View)(nil),             // 17: banmen.wire.v1.View
-	(*Cell)(nil),             // 18: banmen.wire.v1.Cell
-	(*Hand)(nil),             // 19: banmen.wire.v1.Hand
-	(*HandPiece)(nil),        // 20: banmen.wire.v1.HandPiece
-	(*LegalMove)(nil),        // 21: banmen.wire.v1.LegalMove
-	(*PlayedMove)(nil),       // 22: banmen.wire.v1.PlayedMove
-	(*Result)(nil),           // 23: banmen.wire.v1.Result
-	(*KeyValue)(nil),         // 24: banmen.wire.v1.KeyValue
-	nil,                      // 25: banmen.wire.v1.StartRequest.OptionsEntry
+	(*PlyAnalysis)(nil),      // 8: banmen.wire.v1.PlyAnalysis
+	(*ExportResponse)(nil),   // 9: banmen.wire.v1.ExportResponse
+	(*ImportRequest)(nil),    // 10: banmen.wire.v1.ImportRequest
+	(*PerftRequest)(nil),     // 11: banmen.wire.v1.PerftRequest
+	(*PerftResponse)(nil),    // 12: banmen.wire.v1.PerftResponse
+	(*AnalyseRequest)(nil),   // 13: banmen.wire.v1.AnalyseRequest
+	(*AnalyseResponse)(nil),  // 14: banmen.wire.v1.AnalyseResponse
+	(*Score)(nil),            // 15: banmen.wire.v1.Score
+	(*GameResponse)(nil),     // 16: banmen.wire.v1.GameResponse
+	(*RuleError)(nil),        // 17: banmen.wire.v1.RuleError
+	(*View)(nil),             // 18: banmen.wire.v1.View
+	(*Cell)(nil),             // 19: banmen.wire.v1.Cell
+	(*Hand)(nil),             // 20: banmen.wire.v1.Hand
+	(*HandPiece)(nil),        // 21: banmen.wire.v1.HandPiece
+	(*LegalMove)(nil),        // 22: banmen.wire.v1.LegalMove
+	(*PlayedMove)(nil),       // 23: banmen.wire.v1.PlayedMove
+	(*Result)(nil),           // 24: banmen.wire.v1.Result
+	(*KeyValue)(nil),         // 25: banmen.wire.v1.KeyValue
+	nil,                      // 26: banmen.wire.v1.StartRequest.OptionsEntry
 }
 var file_sdk_internal_wire_wire_proto_depIdxs = []int32{
-	25, // 0: banmen.wire.v1.StartRequest.options:type_name -> banmen.wire.v1.StartRequest.OptionsEntry
-	16, // 1: banmen.wire.v1.SuggestResponse.error:type_name -> banmen.wire.v1.RuleError
-	16, // 2: banmen.wire.v1.ExportResponse.error:type_name -> banmen.wire.v1.RuleError
-	16, // 3: banmen.wire.v1.PerftResponse.error:type_name -> banmen.wire.v1.RuleError
-	14, // 4: banmen.wire.v1.AnalyseResponse.scores:type_name -> banmen.wire.v1.Score
-	16, // 5: banmen.wire.v1.AnalyseResponse.error:type_name -> banmen.wire.v1.RuleError
-	17, // 6: banmen.wire.v1.GameResponse.view:type_name -> banmen.wire.v1.View
-	16, // 7: banmen.wire.v1.GameResponse.error:type_name -> banmen.wire.v1.RuleError
-	18, // 8: banmen.wire.v1.View.board:type_name -> banmen.wire.v1.Cell
-	19, // 9: banmen.wire.v1.View.hands:type_name -> banmen.wire.v1.Hand
-	21, // 10: banmen.wire.v1.View.last_move:type_name -> banmen.wire.v1.LegalMove
-	22, // 11: banmen.wire.v1.View.history:type_name -> banmen.wire.v1.PlayedMove
-	21, // 12: banmen.wire.v1.View.legal:type_name -> banmen.wire.v1.LegalMove
-	23, // 13: banmen.wire.v1.View.result:type_name -> banmen.wire.v1.Result
-	24, // 14: banmen.wire.v1.View.details:type_name -> banmen.wire.v1.KeyValue
-	20, // 15: banmen.wire.v1.Hand.pieces:type_name -> banmen.wire.v1.HandPiece
-	0,  // 16: banmen.wire.v1.Game.Describe:input_type -> banmen.wire.v1.DescribeRequest
-	2,  // 17: banmen.wire.v1.Game.Start:input_type -> banmen.wire.v1.StartRequest
-	3,  // 18: banmen.wire.v1.Game.Play:input_type -> banmen.wire.v1.PlayRequest
-	4,  // 19: banmen.wire.v1.Game.View:input_type -> banmen.wire.v1.ViewRequest
-	5,  // 20: banmen.wire.v1.Game.Suggest:input_type -> banmen.wire.v1.SuggestRequest
-	7,  // 21: banmen.wire.v1.Game.Export:input_type -> banmen.wire.v1.ExportRequest
-	9,  // 22: banmen.wire.v1.Game.Import:input_type -> banmen.wire.v1.ImportRequest
-	10, // 23: banmen.wire.v1.Game.Perft:input_type -> banmen.wire.v1.PerftRequest
-	12, // 24: banmen.wire.v1.Game.Analyse:input_type -> banmen.wire.v1.AnalyseRequest
-	1,  // 25: banmen.wire.v1.Game.Describe:output_type -> banmen.wire.v1.DescribeResponse
-	15, // 26: banmen.wire.v1.Game.Start:output_type -> banmen.wire.v1.GameResponse
-	15, // 27: banmen.wire.v1.Game.Play:output_type -> banmen.wire.v1.GameResponse
-	15, // 28: banmen.wire.v1.Game.View:output_type -> banmen.wire.v1.GameResponse
-	6,  // 29: banmen.wire.v1.Game.Suggest:output_type -> banmen.wire.v1.SuggestResponse
-	8,  // 30: banmen.wire.v1.Game.Export:output_type -> banmen.wire.v1.ExportResponse
-	15, // 31: banmen.wire.v1.Game.Import:output_type -> banmen.wire.v1.GameResponse
-	11, // 32: banmen.wire.v1.Game.Perft:output_type -> banmen.wire.v1.PerftResponse
-	13, // 33: banmen.wire.v1.Game.Analyse:output_type -> banmen.wire.v1.AnalyseResponse
-	25, // [25:34] is the sub-list for method output_type
-	16, // [16:25] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	26, // 0: banmen.wire.v1.StartRequest.options:type_name -> banmen.wire.v1.StartRequest.OptionsEntry
+	17, // 1: banmen.wire.v1.SuggestResponse.error:type_name -> banmen.wire.v1.RuleError
+	8,  // 2: banmen.wire.v1.ExportRequest.analyses:type_name -> banmen.wire.v1.PlyAnalysis
+	14, // 3: banmen.wire.v1.PlyAnalysis.analysis:type_name -> banmen.wire.v1.AnalyseResponse
+	17, // 4: banmen.wire.v1.ExportResponse.error:type_name -> banmen.wire.v1.RuleError
+	17, // 5: banmen.wire.v1.PerftResponse.error:type_name -> banmen.wire.v1.RuleError
+	15, // 6: banmen.wire.v1.AnalyseResponse.scores:type_name -> banmen.wire.v1.Score
+	17, // 7: banmen.wire.v1.AnalyseResponse.error:type_name -> banmen.wire.v1.RuleError
+	18, // 8: banmen.wire.v1.GameResponse.view:type_name -> banmen.wire.v1.View
+	17, // 9: banmen.wire.v1.GameResponse.error:type_name -> banmen.wire.v1.RuleError
+	19, // 10: banmen.wire.v1.View.board:type_name -> banmen.wire.v1.Cell
+	20, // 11: banmen.wire.v1.View.hands:type_name -> banmen.wire.v1.Hand
+	22, // 12: banmen.wire.v1.View.last_move:type_name -> banmen.wire.v1.LegalMove
+	23, // 13: banmen.wire.v1.View.history:type_name -> banmen.wire.v1.PlayedMove
+	22, // 14: banmen.wire.v1.View.legal:type_name -> banmen.wire.v1.LegalMove
+	24, // 15: banmen.wire.v1.View.result:type_name -> banmen.wire.v1.Result
+	25, // 16: banmen.wire.v1.View.details:type_name -> banmen.wire.v1.KeyValue
+	21, // 17: banmen.wire.v1.Hand.pieces:type_name -> banmen.wire.v1.HandPiece
+	0,  // 18: banmen.wire.v1.Game.Describe:input_type -> banmen.wire.v1.DescribeRequest
+	2,  // 19: banmen.wire.v1.Game.Start:input_type -> banmen.wire.v1.StartRequest
+	3,  // 20: banmen.wire.v1.Game.Play:input_type -> banmen.wire.v1.PlayRequest
+	4,  // 21: banmen.wire.v1.Game.View:input_type -> banmen.wire.v1.ViewRequest
+	5,  // 22: banmen.wire.v1.Game.Suggest:input_type -> banmen.wire.v1.SuggestRequest
+	7,  // 23: banmen.wire.v1.Game.Export:input_type -> banmen.wire.v1.ExportRequest
+	10, // 24: banmen.wire.v1.Game.Import:input_type -> banmen.wire.v1.ImportRequest
+	11, // 25: banmen.wire.v1.Game.Perft:input_type -> banmen.wire.v1.PerftRequest
+	13, // 26: banmen.wire.v1.Game.Analyse:input_type -> banmen.wire.v1.AnalyseRequest
+	1,  // 27: banmen.wire.v1.Game.Describe:output_type -> banmen.wire.v1.DescribeResponse
+	16, // 28: banmen.wire.v1.Game.Start:output_type -> banmen.wire.v1.GameResponse
+	16, // 29: banmen.wire.v1.Game.Play:output_type -> banmen.wire.v1.GameResponse
+	16, // 30: banmen.wire.v1.Game.View:output_type -> banmen.wire.v1.GameResponse
+	6,  // 31: banmen.wire.v1.Game.Suggest:output_type -> banmen.wire.v1.SuggestResponse
+	9,  // 32: banmen.wire.v1.Game.Export:output_type -> banmen.wire.v1.ExportResponse
+	16, // 33: banmen.wire.v1.Game.Import:output_type -> banmen.wire.v1.GameResponse
+	12, // 34: banmen.wire.v1.Game.Perft:output_type -> banmen.wire.v1.PerftResponse
+	14, // 35: banmen.wire.v1.Game.Analyse:output_type -> banmen.wire.v1.AnalyseResponse
+	27, // [27:36] is the sub-list for method output_type
+	18, // [18:27] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_sdk_internal_wire_wire_proto_init() }
@@ -2091,7 +2161,7 @@ func file_sdk_internal_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdk_internal_wire_wire_proto_rawDesc), len(file_sdk_internal_wire_wire_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   26,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
