@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"sync"
 	"time"
@@ -109,6 +110,9 @@ type analyseRow struct {
 	// Over marks the position after the last move of a finished game:
 	// nothing to analyse.
 	Over bool `json:"over,omitempty"`
+	// Mark judges the move that led here, when the ply before was
+	// analysed in the same request: "?!", "?" or "??" (see markOf).
+	Mark string `json:"mark,omitempty"`
 	// Error is a failure of this ply (the stream ends with it).
 	Error *errorDetail `json:"error,omitempty"`
 }
@@ -161,10 +165,6 @@ func (s *Server) analysisCall(ctx context.Context, variant, call string, fn func
 }
 
 func (s *Server) analyse(c *fiber.Ctx) error {
-	variant := variantOf(c)
-	if d, _ := s.games.Description(variant); !d.Analyse || s.analysts == nil {
-		return &apiError{fiber.StatusNotFound, sdk.CodeUnsupported, "this game has no analysis"}
-	}
 	var req analyseRequest
 	if err := decode(c, &req); err != nil {
 		return err
@@ -172,20 +172,53 @@ func (s *Server) analyse(c *fiber.Ctx) error {
 	if len(req.State) == 0 {
 		return badRequest("analyse needs a state")
 	}
+	return s.startAnalysis(c, variantOf(c), req.State, req.Plies, req.Limit, req.Seat, false)
+}
+
+type roomAnalyseRequest struct {
+	Plies []int         `json:"plies"`
+	Limit *analyseLimit `json:"limit"`
+	Seat  *sdk.Seat     `json:"seat"`
+}
+
+// roomAnalyse is POST /api/v1/rooms/{room}/analyse: the analysis of the
+// room's current round once it has ended, as analyse gives it. The room's
+// id is all it takes (anyone who could watch the game may look back at
+// it); nothing in the room changes and its state never leaves the host.
+func (s *Server) roomAnalyse(c *fiber.Ctx) error {
+	var req roomAnalyseRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	r, err := s.openRoom(c)
+	if err != nil {
+		return err
+	}
+	variant, st, _ := r.Current()
+	return s.startAnalysis(c, variant, st, req.Plies, req.Limit, req.Seat, true)
+}
+
+// startAnalysis checks an analysis request, takes a slot of the pool and
+// starts the stream. ended refuses a game still being played (a room's
+// round: its analysis would help a player).
+func (s *Server) startAnalysis(c *fiber.Ctx, variant string, state sdk.State, plies []int, limit *analyseLimit, seatp *sdk.Seat, ended bool) error {
+	d, _ := s.games.Description(variant)
+	if !d.Analyse || s.analysts == nil {
+		return &apiError{fiber.StatusNotFound, sdk.CodeUnsupported, "this game has no analysis"}
+	}
 	var lim sdk.Limit
-	if l := req.Limit; l != nil {
+	if l := limit; l != nil {
 		if l.Depth < 0 || l.Depth > maxAnalyseDepth || l.Nodes < 0 || l.Nodes > maxAnalyseNodes || l.Millis < 0 || l.Millis > maxAnalyseMillis {
 			return badRequest(fmt.Sprintf("the limit may ask for at most depth %d, %d nodes and %d ms", maxAnalyseDepth, maxAnalyseNodes, maxAnalyseMillis))
 		}
 		lim = sdk.Limit{Depth: l.Depth, Nodes: l.Nodes, Time: time.Duration(l.Millis) * time.Millisecond}
 	}
-	d, _ := s.games.Description(variant)
 	seat := sdk.Seat(0)
-	if req.Seat != nil {
-		if *req.Seat < 0 || int(*req.Seat) >= len(d.Seats) {
+	if seatp != nil {
+		if *seatp < 0 || int(*seatp) >= len(d.Seats) {
 			return badRequest("no such seat")
 		}
-		seat = *req.Seat
+		seat = *seatp
 	}
 	release, err := s.analysis.admit(c)
 	if release == nil {
@@ -194,18 +227,20 @@ func (s *Server) analyse(c *fiber.Ctx) error {
 	// The game's length, and the plies checked against it, before the
 	// answer starts: a bad request is still a plain error.
 	ctx, cancel := context.WithTimeout(context.Background(), analysePlyTimeout)
-	var total int
-	err = s.analysisCall(ctx, variant, "view", func(ctx context.Context, conn *host.Conn) error {
-		v, err := conn.View(ctx, variant, req.State)
-		total = v.Ply
+	var v sdk.View
+	err = s.analysisCall(ctx, variant, "view", func(ctx context.Context, conn *host.Conn) (err error) {
+		v, err = conn.View(ctx, variant, state)
 		return err
 	})
 	cancel()
+	if err == nil && ended && v.Status != sdk.Over {
+		err = &apiError{fiber.StatusConflict, "round_not_over", "a room's round is analysed once it has ended"}
+	}
 	if err != nil {
 		release()
 		return err
 	}
-	plies := req.Plies
+	total := v.Ply
 	if len(plies) == 0 {
 		for p := 0; p <= total; p++ {
 			plies = append(plies, p)
@@ -227,7 +262,7 @@ func (s *Server) analyse(c *fiber.Ctx) error {
 	nc := c.Context().Conn()
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer release()
-		s.streamAnalysis(w, nc, variant, req.State, plies, lim, seat)
+		s.streamAnalysis(w, nc, variant, state, plies, lim, seat)
 	})
 	return nil
 }
@@ -281,11 +316,16 @@ func (s *Server) streamAnalysis(w *bufio.Writer, nc net.Conn, variant string, st
 	}()
 	cancelled := true
 	defer func() { analysisEnded(cancelled) }()
+	var prev *analyseRow
 	for i, ply := range plies {
 		if ctx.Err() != nil {
 			return
 		}
 		row := s.analysePly(ctx, variant, state, ply, lim, seat)
+		if prev != nil && prev.Ply == ply-1 {
+			row.Mark = markOf(prev, &row)
+		}
+		prev = &row
 		b, _ := json.Marshal(row)
 		write(append(b, '\n'))
 		if row.Error != nil {
@@ -409,4 +449,52 @@ func (s *Server) exportAnalysed(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(fiber.Map{"text": text})
+}
+
+// expected is a score as the share of the game its seat can expect, from
+// 0 (mated) to 1 (mating): a logistic curve on which 300 centipawns is
+// about 73%.
+func expected(sc analyseScore) float64 {
+	switch {
+	case sc.Mate != nil && *sc.Mate > 0:
+		return 1
+	case sc.Mate != nil:
+		return 0
+	case sc.CP != nil:
+		return 1 / (1 + math.Exp(-float64(*sc.CP)/300))
+	}
+	return 0.5
+}
+
+// The marks' thresholds: how much of its expected share of the game (see
+// expected) a move gave away, from the position before it (its seat's
+// score there, with the best move) to the position after it.
+const (
+	dubiousLoss = 0.05 // ?!
+	mistakeLoss = 0.10 // ?
+	blunderLoss = 0.15 // ??
+)
+
+// markOf judges the move from prev's position to row's: "?!", "?", "??"
+// or "" by what it cost its mover (prev's seat to move), comparing the
+// two positions' scores for that seat. A move that ended the game is not
+// judged.
+func markOf(prev, row *analyseRow) string {
+	if len(prev.ToMove) != 1 || row.Over || row.Error != nil || prev.Error != nil {
+		return ""
+	}
+	mover := prev.ToMove[0]
+	if int(mover) >= len(prev.Scores) || int(mover) >= len(row.Scores) {
+		return ""
+	}
+	loss := expected(prev.Scores[mover]) - expected(row.Scores[mover])
+	switch {
+	case loss >= blunderLoss:
+		return "??"
+	case loss >= mistakeLoss:
+		return "?"
+	case loss >= dubiousLoss:
+		return "?!"
+	}
+	return ""
 }

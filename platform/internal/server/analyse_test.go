@@ -20,8 +20,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banmen/banmen/platform/client"
 	"github.com/banmen/banmen/platform/internal/config"
 	"github.com/banmen/banmen/platform/internal/pluginhost"
+	"github.com/banmen/banmen/platform/internal/room"
+	"github.com/banmen/banmen/platform/internal/store/sqlite"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/host"
 )
@@ -422,5 +425,80 @@ func TestAnalysedKIF(t *testing.T) {
 	back := s.importGame("shogi", "kif", out.Text)
 	if back.View.Position != g.View.Position || back.View.Ply != g.View.Ply {
 		t.Errorf("the record reads back as %q (ply %d), want %q", back.View.Position, back.View.Ply, g.View.Position)
+	}
+}
+
+// TestAnalyseMarks: a move that gives a bishop away is marked "??", the
+// moves of an even opening are not marked at all.
+func TestAnalyseMarks(t *testing.T) {
+	s := newAnalyseSite(t, 2)
+	g := s.importGame("shogi", "sfen+usi", "startpos moves 7g7f 3c3d 8h3c")
+	rows := s.analyse("shogi", obj{"state": g.State, "limit": obj{"nodes": 50000}})
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 4", len(rows))
+	}
+	for i, want := range []string{"", "", "", "??"} {
+		if rows[i].Mark != want {
+			t.Errorf("ply %d: mark %q, want %q (scores %+v then %+v)", i, rows[i].Mark, want, rows[max(i-1, 0)].Scores, rows[i].Scores)
+		}
+	}
+}
+
+// TestRoomAnalyse: a room's round is analysed once it has ended (409
+// round_not_over before), by its id alone, and the room is not changed.
+func TestRoomAnalyse(t *testing.T) {
+	s := newAnalyseSite(t, 2)
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "rooms.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rooms := room.New(room.Config{Store: st, Rules: RoomRules(s.games)})
+	defer rooms.Close()
+	app := New(Deps{Games: s.games, Config: config.Default(), Rooms: rooms, Analysis: s.analysts})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go app.Listener(ln)
+	defer app.ShutdownWithTimeout(5 * time.Second)
+	url := "http://" + ln.Addr().String()
+	c := client.New(url, nil)
+	cr, err := c.CreateRoom(ctxT(t), "shogi", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := c.Player(cr.Room, cr.SeatKey)
+	connect(t, host)
+	guest := c.Player(cr.Room, "")
+	connect(t, guest)
+	catchUp(t, host, guest.Version)
+	do(t, host, "move", "7g7f")
+	site := &analyseSite{t: t, url: url}
+	analyse := func() *http.Response {
+		return site.post(context.Background(), "/api/v1/rooms/"+cr.Room+"/analyse", obj{"limit": obj{"nodes": 2000}})
+	}
+	resp := analyse()
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusConflict {
+		t.Errorf("a round being played: status %d, want 409", resp.StatusCode)
+	}
+	catchUp(t, guest, host.Version)
+	do(t, guest, "resign", "")
+	version := guest.Version
+	resp = analyse()
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	rows := site.rows(resp.Body)
+	if len(rows) != 3 || rows[0].Score == nil || rows[1].Best == "" || !rows[2].Over {
+		t.Errorf("rows %+v; want plies 0 and 1 analysed, 2 over", rows)
+	}
+	var view struct{ Version int64 }
+	site.call("/api/v1/rooms/"+cr.Room+"/view", obj{"ply": 0}, &view)
+	if view.Version != version {
+		t.Errorf("the room is at version %d after the analysis, want %d", view.Version, version)
 	}
 }

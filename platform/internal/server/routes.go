@@ -34,6 +34,7 @@ func (s *Server) routes(app *fiber.App) {
 		api.Post("/rooms", s.createRoom)
 		api.Post("/rooms/:room/export", s.roomExport)
 		api.Post("/rooms/:room/view", s.roomView)
+		api.Post("/rooms/:room/analyse", s.roomAnalyse)
 		api.Get("/rooms/:room/socket", s.sockets.Check, s.sockets.Socket())
 	}
 	api.Use(s.apiNotFound)
