@@ -53,15 +53,47 @@ func (v *Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Anal
 	if lim.IsZero() {
 		lim = DefaultLimit
 	}
+	deadline := lim.Deadline(ctx, start)
+	// A sixth of the budget looks for a mate made of checks first
+	// (mate.go); the main search has the rest, and the shorter of the
+	// mates the two prove stands.
+	ms := mateSearchers.Get().(*mateSearcher)
+	defer mateSearchers.Put(ms)
+	var mateStop time.Time
+	if !deadline.IsZero() {
+		mateStop = start.Add(deadline.Sub(start) / 6)
+	}
+	mateDepth := maxMateDepth
+	if lim.Depth > 0 {
+		mateDepth = min(mateDepth, lim.Depth)
+	}
+	mateIn, mateLine := findMate(ctx, ms, line.Pos, mateDepth, lim.Nodes/6, mateStop)
 	sr := analysers.Get().(*Searcher)
 	defer analysers.Put(sr)
-	res := sr.Search(ctx, line, Limits{Depth: lim.Depth, Nodes: lim.Nodes, Deadline: lim.Deadline(ctx, start), Full: true})
+	nodes := lim.Nodes
+	if nodes > 0 {
+		nodes = max(1, nodes-ms.nodes)
+	}
+	res := sr.Search(ctx, line, Limits{Depth: lim.Depth, Nodes: nodes, Deadline: deadline, Full: true})
 	if res.Move == 0 {
 		return sdk.Analysis{}, sdk.Errorf(sdk.CodeNoMove, "no legal move")
 	}
+	sc := scoreOf(res.Score)
+	if mateIn > 0 && len(mateLine) == mateIn && (sc.Mate <= 0 || sc.Mate > mateIn) {
+		pv := make([]sdk.Move, len(mateLine))
+		for i, m := range mateLine {
+			pv[i] = sdk.Move(m.USI())
+		}
+		return twoSeats(side, sdk.Score{Mate: mateIn}, pv[0], pv, max(res.Depth, mateIn), res.Nodes+ms.nodes), nil
+	}
 	pv := sr.pv(line.Pos, res.Move, res.Score)
-	return twoSeats(side, scoreOf(res.Score), sdk.Move(res.Move.USI()), pv, res.Depth, res.Nodes), nil
+	return twoSeats(side, sc, sdk.Move(res.Move.USI()), pv, res.Depth, res.Nodes+ms.nodes), nil
 }
+
+// maxMateDepth is the longest mate the mate search looks for, in plies.
+const maxMateDepth = 31
+
+var mateSearchers = sync.Pool{New: func() any { return newMateSearcher() }}
 
 // scoreOf is a search score (for the side to move) as an sdk.Score: a
 // score beyond mateBound is a mate at a known ply, mate-n for a mate the

@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/banmen/banmen/plugins/shogi/rules"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/extengine/fsftest"
 )
@@ -65,5 +67,48 @@ func TestAnalyseExternal(t *testing.T) {
 	}
 	if spawned == 0 {
 		t.Error("the external engine never ran")
+	}
+}
+
+// TestFindMate: the mate search proves the tsume problems' mates at their
+// length, with a line of that many plies that wins when played, and finds
+// no mate in a quiet opening nor where the mate begins with a quiet move
+// (3d3c+ threatens, it does not check: the main search's business).
+func TestFindMate(t *testing.T) {
+	s := newMateSearcher()
+	for _, tc := range []struct {
+		sfens []string
+		n     int
+	}{{mateInOne, 1}, {mateInThree, 3}} {
+		for _, sfen := range tc.sfens {
+			if sfen == mateInThree[1] {
+				l := lineOf(t, "sfen "+sfen)
+				if n, line := findMate(context.Background(), s, l.Pos, 3, 1_000_000, time.Time{}); n != 0 {
+					t.Errorf("%s: a mate of checks %d (%v), where there is none", sfen, n, line)
+				}
+				continue
+			}
+			l := lineOf(t, "sfen "+sfen)
+			n, line := findMate(context.Background(), s, l.Pos, 9, 1_000_000, time.Time{})
+			if n != tc.n || len(line) != n {
+				t.Errorf("%s: mate %d, line %v; want mate %d", sfen, n, line, tc.n)
+				continue
+			}
+			st := stateOf(t, "sfen "+sfen)
+			for i, m := range line[:n-1] {
+				v, _ := (rules.Variant{}).View(st)
+				var err error
+				if st, _, err = (rules.Variant{}).Play(st, v.ToMove[0], sdk.Move(m.USI())); err != nil {
+					t.Fatalf("%s: move %d of %v: %v", sfen, i, line, err)
+				}
+			}
+			if !won(t, st, sdk.Move(line[n-1].USI())) {
+				t.Errorf("%s: the line %v does not end in a win", sfen, line)
+			}
+		}
+	}
+	l := lineOf(t, "startpos moves 7g7f 3c3d")
+	if n, line := findMate(context.Background(), s, l.Pos, 5, 200_000, time.Time{}); n != 0 {
+		t.Errorf("a mate %d (%v) in an opening", n, line)
 	}
 }
