@@ -98,23 +98,6 @@ func (s Score) String() string {
 	return fmt.Sprintf("%+.2f", float64(s.CP)/100)
 }
 
-// Better reports whether s is a better standing for its seat than o: a mate
-// given beats any centipawns, a nearer one more; a mate taken loses to any.
-func (s Score) Better(o Score) bool { return s.rank() > o.rank() }
-
-// rank orders scores on one line: mates given at the top, nearest
-// highest; mates taken at the bottom, farthest highest.
-func (s Score) rank() int64 {
-	const big = 1 << 40
-	switch {
-	case s.Mate > 0:
-		return big - int64(s.Mate)
-	case s.Mate < 0:
-		return -big - int64(s.Mate)
-	}
-	return int64(s.CP)
-}
-
 // Negate is the score from the other side of a two-player game.
 func (s Score) Negate(seat Seat) Score { return Score{Seat: seat, CP: -s.CP, Mate: -s.Mate} }
 
