@@ -12,10 +12,9 @@ import (
 var _ sdk.Analyser = (*Variant)(nil)
 
 // DefaultLimit is an analysis's limit when the request sets none: 300,000
-// nodes (about a third of a second on an idle core), and never more than
-// half a second, so that a 100-ply game takes under a minute. Nodes rather
-// than time, so that the same position gets the same answer on any
-// machine that is not too busy.
+// nodes, and never more than half a second, so that a 100-ply game takes
+// under a minute. Nodes rather than time, so that the same position gets
+// the same answer on any machine that is not too busy.
 var DefaultLimit = sdk.Limit{Nodes: 300_000, Time: 500 * time.Millisecond}
 
 // analysisBits sizes an analysis's transposition table (4 MB).

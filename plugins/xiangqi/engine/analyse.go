@@ -12,8 +12,8 @@ import (
 var _ sdk.Analyser = Variant{}
 
 // DefaultLimit is an analysis's limit when the request sets none: 600,000
-// nodes (about a third of a second on an idle core), and never more than
-// half a second, so that a 100-ply game takes under a minute.
+// nodes, and never more than half a second, so that a 100-ply game takes
+// under a minute.
 var DefaultLimit = sdk.Limit{Nodes: 600_000, Time: 500 * time.Millisecond}
 
 // analysisBits sizes an analysis's transposition table.
