@@ -69,14 +69,14 @@ test-race:
 	cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -race -count=1 ./...
 
 test-unit:
-	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest)
+	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest -e /webui/analysistest)
 	cd sdk/examples/connect4 && $(GO) test -count=1 ./...
 
-# The browser tests (Debian's chromium and firefox-esr): the QR encoder's, the board's own tests, then every
+# The browser tests (Debian's chromium and firefox-esr): the QR encoder's and the analysis module's, the board's own tests, then every
 # harness scenario in both engines against a host the harness starts. deps makes sure there
 # is a browser, so none of them passes by skipping.
 test-browser: deps
-	BANMEN_REQUIRE_BROWSER=1 $(GO) test -count=1 ./webui/qrtest/
+	BANMEN_REQUIRE_BROWSER=1 $(GO) test -count=1 ./webui/qrtest/ ./webui/analysistest/
 	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 20m ./webui/e2e/
 	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml BANMEN_HARNESS_HTML=$(CURDIR)/$(BIN)/harness-report.html $(GO) test -count=1 -timeout 25m ./harness/...
 
@@ -87,10 +87,12 @@ fuzz-smoke:
 fuzz:
 	FUZZTIME=$${FUZZTIME:-2m} ./scripts/fuzz.sh
 
-## bench: figures, not assertions: plugin-boundary overhead, perft beside Fairy-Stockfish (tools/)
+## bench: figures, not assertions: plugin-boundary overhead, perft and analysis beside Fairy-Stockfish (tools/)
 bench: build
 	cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./callbench
 	@for p in $(PLUGINS); do if [ -d tools/$${p}bench ]; then echo "== $$p"; (cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./$${p}bench) || exit 1; fi; done
+	@echo "== analysis (beside Fairy-Stockfish)"
+	cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./analysebench
 
 ## proto: regenerate the wire code (needs protoc; installs the Go generators)
 proto:

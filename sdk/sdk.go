@@ -168,6 +168,9 @@ type Description struct {
 	// Rewind tells whether the variant is a Rewinder (move list navigation
 	// and takebacks). serve.Serve sets it from the variant's methods.
 	Rewind bool `json:"rewind,omitempty"`
+	// Analyse tells whether the variant is an Analyser (an engine's score,
+	// best move and line for any position). serve.Serve sets it.
+	Analyse bool `json:"analyse,omitempty"`
 	// AltFirst lists the page languages (BCP 47 primary tags, "zh", "ja")
 	// whose move list shows the Alt texts first; the person may switch.
 	AltFirst []string `json:"altFirst,omitempty"`

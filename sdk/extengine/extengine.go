@@ -44,10 +44,14 @@ type Config struct {
 	StartTimeout time.Duration
 }
 
-// Limit bounds one search: by depth, by time, or both (the first reached).
+// Limit bounds one search: by depth, by nodes, by time, or several (the
+// first reached).
 type Limit struct {
 	Depth    int
 	MoveTime time.Duration
+	// Nodes is sent as "go nodes N" (Fairy-Stockfish and most UCI
+	// engines honour it; an engine that does not ignores it).
+	Nodes int64
 }
 
 // ErrNoMove is returned when the engine has no move (mated or stalemated).
@@ -145,17 +149,7 @@ func (e *Engine) search(ctx context.Context, position string, lim Limit) (string
 	if err := e.ready(ctx, position); err != nil {
 		return "", err
 	}
-	go_ := "go"
-	if lim.Depth > 0 {
-		go_ += fmt.Sprintf(" depth %d", lim.Depth)
-	}
-	if lim.MoveTime > 0 {
-		go_ += fmt.Sprintf(" movetime %d", lim.MoveTime.Milliseconds())
-	}
-	if go_ == "go" {
-		go_ += " depth 1"
-	}
-	if err := e.send("position "+position, go_); err != nil {
+	if err := e.send("position "+position, goCommand(lim)); err != nil {
 		return "", err
 	}
 	for {

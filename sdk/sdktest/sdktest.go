@@ -26,6 +26,11 @@
 //     for every seat that may not move;
 //   - for an sdk.Rewinder, Rewind to earlier plies giving the Views Play
 //     gave then, and bad_ply beyond the game;
+//   - for an sdk.Analyser, a score per seat (mirrored for two), a legal
+//     best move starting a principal variation that plays out, an answer
+//     at once with a done context, game_over and bad_state refused; for
+//     an sdk.AnalysedExporter, records with analyses that import as the
+//     game;
 //   - the same game replayed from several goroutines at once;
 //   - for an sdk.Perfter or sdk.Divider, counts equal to the listed legal
 //     moves (Perft, Divide), and a cancelled context honoured.
@@ -206,6 +211,8 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 	t.Run("import_garbage", guard(s.testImportGarbage))
 	t.Run("suggest", guard(s.testSuggest))
 	t.Run("rewind", guard(s.testRewind))
+	t.Run("analyse", guard(s.testAnalyse))
+	t.Run("analysed_export", guard(s.testAnalysedExport))
 	t.Run("concurrent", guard(s.testConcurrent))
 	t.Run("perft", guard(s.testPerft))
 }

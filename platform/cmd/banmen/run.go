@@ -68,7 +68,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cfg.SettingError("data_dir", err)
 	}
 	metrics := server.NewMetrics()
-	host, err := pluginhost.Start(ctx, pluginhost.Config{
+	hostCfg := pluginhost.Config{
 		Dir:            cfg.PluginDir,
 		Env:            cfg.PluginEnv,
 		Logger:         logger,
@@ -78,11 +78,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		RestartWindow:  cfg.Limits.RestartWindow,
 		UnavailableFor: cfg.Limits.UnavailableFor,
 		OnRestart:      func(p string) { metrics.PluginRestarts.WithLabelValues(p).Inc() },
-	})
+	}
+	host, err := pluginhost.Start(ctx, hostCfg)
 	if err != nil {
 		return err
 	}
 	defer host.Close()
+	// Analysis runs in processes of its own (see server/analyse.go).
+	analysis := &analysisHost{cfg: hostCfg}
+	analysis.cfg.OnRestart = func(p string) { metrics.PluginRestarts.WithLabelValues(p + " (analysis)").Inc() }
+	defer analysis.Close()
 	if len(host.Descriptions()) == 0 {
 		logger.Warn("no rules plugins found; build them with `make build`", "plugin_dir", cfg.PluginDir)
 	}
@@ -112,7 +117,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	defer stopSweep()
 	go sweep(sweepCtx, rooms, cfg.Limits.RoomSweep, logger, sweepDone)
-	app := server.New(server.Deps{Games: host, Config: cfg, Logger: logger, Metrics: metrics, Rooms: rooms})
+	app := server.New(server.Deps{Games: host, Config: cfg, Logger: logger, Metrics: metrics, Rooms: rooms, Analysis: analysis})
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		return err

@@ -28,10 +28,13 @@ func (s *Server) routes(app *fiber.App) {
 	games.Post("/suggest", s.suggest)
 	games.Post("/export", s.export)
 	games.Post("/import", s.importGame)
+	games.Post("/analyse", s.analyse)
+	games.Post("/analyse/export", s.exportAnalysed)
 	if s.rooms != nil {
 		api.Post("/rooms", s.createRoom)
 		api.Post("/rooms/:room/export", s.roomExport)
 		api.Post("/rooms/:room/view", s.roomView)
+		api.Post("/rooms/:room/analyse", s.roomAnalyse)
 		api.Get("/rooms/:room/socket", s.sockets.Check, s.sockets.Socket())
 	}
 	api.Use(s.apiNotFound)

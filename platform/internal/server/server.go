@@ -38,6 +38,12 @@ type Deps struct {
 	// Rooms, when set, serves online rooms (POST /api/v1/rooms and the
 	// room sockets).
 	Rooms *room.Manager
+	// Analysis, when set, serves game analysis (POST
+	// /api/v1/games/{variant}/analyse) on plugin processes of its own,
+	// apart from the ones rooms use (see analyse.go); AnalysisSlots is
+	// how many analyses may run at once (default 2).
+	Analysis      Analysts
+	AnalysisSlots int
 }
 
 // Server holds the deps the handlers share.
@@ -59,6 +65,9 @@ type Server struct {
 	rooms       *room.Manager
 	sockets     *socket.Handler
 	createLimit *ratelimit.Limiter
+
+	analysts Analysts // nil: no analysis
+	analysis *analysis
 }
 
 // New builds the Fiber app with every route and middleware.
@@ -69,7 +78,8 @@ func New(d Deps) *fiber.App {
 	if d.Metrics == nil {
 		d.Metrics = NewMetrics()
 	}
-	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics}
+	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics,
+		analysts: d.Analysis, analysis: newAnalysis(d.AnalysisSlots)}
 	s.texts = map[string]sdk.Texts{}
 	s.cards = map[string]string{}
 	s.public = map[string]sdk.Description{}

@@ -55,6 +55,9 @@ func TestMain(m *testing.M) {
 	if yoninBuild.dir != "" {
 		os.RemoveAll(yoninBuild.dir)
 	}
+	if gameBuild.dir != "" { // analyse_test.go's
+		os.RemoveAll(gameBuild.dir)
+	}
 	os.Exit(code)
 }
 

@@ -86,3 +86,63 @@ func (x *external) close() {
 		defer func() { x.idle <- e }()
 	}
 }
+
+// analyse asks the engine to judge the position within lim (its time, else
+// the configured move time; depth and nodes as set) and checks its line
+// against the rules, keeping the moves up to the first that is not legal.
+// ok is false on any failure, and the caller searches itself.
+func (x *external) analyse(ctx context.Context, line *rules.Line, lim sdk.Limit) (sdk.Analysis, bool) {
+	var e *extengine.Engine
+	select {
+	case e = <-x.idle:
+	default:
+		return sdk.Analysis{}, false
+	}
+	defer func() { x.idle <- e }()
+	el := extengine.Limit{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.Time}
+	if lim.IsZero() {
+		el.MoveTime = x.moveTime
+	}
+	best, in, err := e.Analyse(ctx, line.USI, el)
+	if err != nil || sdk.Move(best) == rules.DeclareMove {
+		return sdk.Analysis{}, false
+	}
+	pv := legalUSI(line.Pos, append([]string{best}, in.PV[min(1, len(in.PV)):]...))
+	if len(in.PV) > 0 && in.PV[0] != best {
+		pv = legalUSI(line.Pos, []string{best})
+	}
+	if len(pv) == 0 {
+		return sdk.Analysis{}, false
+	}
+	sc := sdk.Score{CP: in.CP}
+	if in.Mate != 0 {
+		sc = sdk.Score{Mate: extengine.MatePlies(extengine.USI, in.Mate)}
+	}
+	return twoSeats(line.Pos.Side(), sc, pv[0], pv, in.Depth, in.Nodes), true
+}
+
+// legalUSI is the moves as far as each is legal after the ones before it.
+func legalUSI(p rules.Position, moves []string) []sdk.Move {
+	var out []sdk.Move
+	var buf []rules.Move
+	for _, text := range moves {
+		m, err := rules.ParseUSI(text)
+		if err != nil {
+			break
+		}
+		buf = p.GenerateMoves(buf[:0])
+		legal := false
+		for _, x := range buf {
+			if x == m {
+				legal = true
+				break
+			}
+		}
+		if !legal {
+			break
+		}
+		out = append(out, sdk.Move(m.USI()))
+		p.DoMove(m)
+	}
+	return out
+}

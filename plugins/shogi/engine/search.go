@@ -33,6 +33,9 @@ type Limits struct {
 	// the best (exact, not just "worse"), so that a weak level can choose
 	// among them. It costs a full window on every root move.
 	Margin int
+	// Full searches even a position with one legal move, for its score
+	// (analysis); a player needs no search to play the only move.
+	Full bool
 }
 
 // Result is what a search found.
@@ -124,7 +127,7 @@ func (s *Searcher) Search(ctx context.Context, line *rules.Line, lim Limits) Res
 	}
 	// A move is ready before any search: the best by a one-ply look.
 	res := Result{Move: root[0], Score: rootScores[0]}
-	if len(root) == 1 && lim.Margin == 0 {
+	if len(root) == 1 && lim.Margin == 0 && !lim.Full {
 		return res
 	}
 	maxDepth := lim.Depth

@@ -109,8 +109,21 @@ func writeBOD(sb *strings.Builder, p *Position) {
 var seatNames = [2]string{"先手", "後手"}
 
 // exportKIF writes the game as UTF-8 KIF.
-func (g *game) exportKIF() string {
+func (g *game) exportKIF() string { return g.exportKIFWith(nil) }
+
+// exportKIFWith writes the game as UTF-8 KIF with the comment lines
+// comments gives for the position after each ply (nil: none), each under
+// the move that led to it, the start position's above the first move.
+func (g *game) exportKIFWith(comments func(ply int) []string) string {
 	var sb strings.Builder
+	comment := func(ply int) {
+		if comments != nil {
+			for _, c := range comments(ply) {
+				sb.WriteString(c)
+				sb.WriteByte('\n')
+			}
+		}
+	}
 	sb.WriteString("#KIF version=2.0 encoding=UTF-8\n")
 	sb.WriteString("# ---- Banmen 棋譜ファイル ----\n")
 	if g.start().isStandardStart() {
@@ -120,6 +133,7 @@ func (g *game) exportKIF() string {
 	}
 	sb.WriteString("先手：\n後手：\n")
 	sb.WriteString("手数----指手---------消費時間--\n")
+	comment(0)
 	num := g.start().moveNum
 	for i, r := range g.records {
 		switch {
@@ -130,6 +144,9 @@ func (g *game) exportKIF() string {
 			fmt.Fprintf(&sb, "%4d 入玉勝ち\n", num)
 		default:
 			fmt.Fprintf(&sb, "%4d 投了\n", num)
+		}
+		if r.m != 0 {
+			comment(i + 1)
 		}
 		num++
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/banmen/banmen/plugins/xiangqi/rules"
+	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/extengine"
 )
 
@@ -137,4 +138,56 @@ func (x *externalPool) bestMove(ctx context.Context, g *rules.Game, deadline tim
 	}
 	x.calls.Add(1)
 	return m, true
+}
+
+// analyse asks a free external engine to judge g within lim (its time,
+// else moveTime; depth and nodes as set), within ctx. ok is false on any
+// failure, as for bestMove, and the caller searches itself. The engine's
+// line is kept as far as each move is legal.
+func (x *externalPool) analyse(ctx context.Context, g *rules.Game, lim sdk.Limit, moveTime time.Duration) (sdk.Analysis, bool) {
+	if x.backingOff() {
+		return sdk.Analysis{}, false
+	}
+	var e *extengine.Engine
+	select {
+	case e = <-x.free:
+	default:
+		return sdk.Analysis{}, false
+	}
+	el := extengine.Limit{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.Time}
+	if lim.IsZero() {
+		el.MoveTime = moveTime
+	}
+	best, in, err := e.Analyse(ctx, g.FENUCCI(), el)
+	if err != nil {
+		if ctx.Err() == nil {
+			x.note(err)
+		}
+		x.warm(e)
+		return sdk.Analysis{}, false
+	}
+	x.free <- e
+	m, err := g.Position().ParseLegalUCCI(best)
+	if err != nil {
+		return sdk.Analysis{}, false
+	}
+	line := []rules.Move{m}
+	if len(in.PV) > 1 && in.PV[0] == best {
+		q := *g.Position()
+		q.MakeMove(m)
+		for _, text := range in.PV[1:] {
+			mv, err := q.ParseLegalUCCI(text)
+			if err != nil {
+				break
+			}
+			line = append(line, mv)
+			q.MakeMove(mv)
+		}
+	}
+	sc := sdk.Score{CP: in.CP}
+	if in.Mate != 0 {
+		sc = sdk.Score{Mate: extengine.MatePlies(extengine.UCCI, in.Mate)}
+	}
+	x.calls.Add(1)
+	return twoSeats(g.Position(), sc, line, in.Depth, in.Nodes), true
 }

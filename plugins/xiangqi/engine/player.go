@@ -42,7 +42,9 @@ type Player struct {
 	// 16 MB, too much to allocate per move or to leave to sync.Pool, which
 	// drops everything at each garbage collection.
 	idle map[sdk.Level]chan *searcher
-	ext  *externalPool
+	// analysers keeps a few analysis searchers (Analyse) for reuse.
+	analysers chan *searcher
+	ext       *externalPool
 }
 
 // idleSearchers is how many searchers of a level are kept between moves.
@@ -50,7 +52,7 @@ const idleSearchers = 2
 
 // NewPlayer returns a player; cfg may name an external engine for Hard.
 func NewPlayer(cfg Config) *Player {
-	p := &Player{cfg: cfg, idle: map[sdk.Level]chan *searcher{}}
+	p := &Player{cfg: cfg, idle: map[sdk.Level]chan *searcher{}, analysers: make(chan *searcher, idleSearchers)}
 	for name := range levels {
 		p.idle[name] = make(chan *searcher, idleSearchers)
 	}

@@ -74,6 +74,7 @@ func newRegistry(vs []sdk.Variant) (*registry, error) {
 			return nil, fmt.Errorf("variant %q lists computer levels but has no method %s (sdk.Suggester)", d.ID, capabilities[0].want)
 		}
 		_, d.Rewind = v.(sdk.Rewinder)
+		_, d.Analyse = v.(sdk.Analyser)
 		r.byID[d.ID] = v
 		r.descs = append(r.descs, d)
 	}
@@ -91,6 +92,8 @@ var capabilities = []struct {
 	{"sdk.LocalExporter", "ExportIn", "ExportIn(s sdk.State, format, lang string) (string, error)", reflect.TypeFor[sdk.LocalExporter]()},
 	{"sdk.Perfter", "Perft", "Perft(ctx context.Context, position string, depth int) (uint64, error)", reflect.TypeFor[sdk.Perfter]()},
 	{"sdk.Divider", "Divide", "Divide(ctx context.Context, position string, depth int) (map[string]uint64, error)", reflect.TypeFor[sdk.Divider]()},
+	{"sdk.Analyser", "Analyse", "Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analysis, error)", reflect.TypeFor[sdk.Analyser]()},
+	{"sdk.AnalysedExporter", "ExportAnalysed", "ExportAnalysed(s sdk.State, format, lang string, analyses []sdk.PlyAnalysis) (string, error)", reflect.TypeFor[sdk.AnalysedExporter]()},
 }
 
 // CheckCapabilities refuses a variant with a method named as an optional
@@ -473,9 +476,13 @@ func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.Expor
 	v, err := s.reg.variant(r.Variant)
 	if err == nil {
 		var text string
-		if le, ok := v.(sdk.LocalExporter); ok && r.Lang != "" {
+		var analysed bool
+		text, analysed, err = exportAnalysed(v, r) // analyse.go
+		switch le, ok := v.(sdk.LocalExporter); {
+		case analysed:
+		case ok && r.Lang != "":
 			text, err = le.ExportIn(r.State, r.Format, r.Lang)
-		} else {
+		default:
 			text, err = v.Export(r.State, r.Format)
 		}
 		if err == nil {

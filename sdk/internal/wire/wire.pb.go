@@ -507,7 +507,11 @@ type ExportRequest struct {
 	Format  string                 `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
 	// lang is the page's language for the record's headers and comments
 	// (sdk.LocalExporter); empty: the variant's own (English).
-	Lang          string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
+	Lang string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
+	// analyses asks for the record with these positions' analyses as
+	// comments (sdk.AnalysedExporter). A plugin that does not know the
+	// field writes the plain record.
+	Analyses      []*PlyAnalysis `protobuf:"bytes,401,rep,name=analyses,proto3" json:"analyses,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -570,6 +574,65 @@ func (x *ExportRequest) GetLang() string {
 	return ""
 }
 
+func (x *ExportRequest) GetAnalyses() []*PlyAnalysis {
+	if x != nil {
+		return x.Analyses
+	}
+	return nil
+}
+
+type PlyAnalysis struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Ply           int32                  `protobuf:"varint,1,opt,name=ply,proto3" json:"ply,omitempty"`
+	Analysis      *AnalyseResponse       `protobuf:"bytes,2,opt,name=analysis,proto3" json:"analysis,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlyAnalysis) Reset() {
+	*x = PlyAnalysis{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlyAnalysis) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlyAnalysis) ProtoMessage() {}
+
+func (x *PlyAnalysis) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlyAnalysis.ProtoReflect.Descriptor instead.
+func (*PlyAnalysis) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *PlyAnalysis) GetPly() int32 {
+	if x != nil {
+		return x.Ply
+	}
+	return 0
+}
+
+func (x *PlyAnalysis) GetAnalysis() *AnalyseResponse {
+	if x != nil {
+		return x.Analysis
+	}
+	return nil
+}
+
 type ExportResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Text          string                 `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
@@ -580,7 +643,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -592,7 +655,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[8]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -605,7 +668,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{8}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ExportResponse) GetText() string {
@@ -637,7 +700,7 @@ type ImportRequest struct {
 
 func (x *ImportRequest) Reset() {
 	*x = ImportRequest{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -649,7 +712,7 @@ func (x *ImportRequest) String() string {
 func (*ImportRequest) ProtoMessage() {}
 
 func (x *ImportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[9]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -662,7 +725,7 @@ func (x *ImportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRequest.ProtoReflect.Descriptor instead.
 func (*ImportRequest) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{9}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ImportRequest) GetVariant() string {
@@ -704,7 +767,7 @@ type PerftRequest struct {
 
 func (x *PerftRequest) Reset() {
 	*x = PerftRequest{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -716,7 +779,7 @@ func (x *PerftRequest) String() string {
 func (*PerftRequest) ProtoMessage() {}
 
 func (x *PerftRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[10]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -729,7 +792,7 @@ func (x *PerftRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PerftRequest.ProtoReflect.Descriptor instead.
 func (*PerftRequest) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{10}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *PerftRequest) GetVariant() string {
@@ -763,7 +826,7 @@ type PerftResponse struct {
 
 func (x *PerftResponse) Reset() {
 	*x = PerftResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -775,7 +838,7 @@ func (x *PerftResponse) String() string {
 func (*PerftResponse) ProtoMessage() {}
 
 func (x *PerftResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[11]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -788,7 +851,7 @@ func (x *PerftResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PerftResponse.ProtoReflect.Descriptor instead.
 func (*PerftResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{11}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *PerftResponse) GetNodes() uint64 {
@@ -805,6 +868,237 @@ func (x *PerftResponse) GetError() *RuleError {
 	return nil
 }
 
+type AnalyseRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Variant string                 `protobuf:"bytes,1,opt,name=variant,proto3" json:"variant,omitempty"`
+	State   []byte                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// The limit (sdk.Limit): 0 is no bound of that kind.
+	Depth     int32 `protobuf:"varint,3,opt,name=depth,proto3" json:"depth,omitempty"`
+	Nodes     int64 `protobuf:"varint,4,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	TimeNanos int64 `protobuf:"varint,5,opt,name=time_nanos,json=timeNanos,proto3" json:"time_nanos,omitempty"`
+	// The caller's deadline in Unix nanoseconds, 0 for none (as in
+	// SuggestRequest).
+	DeadlineUnixNano int64 `protobuf:"varint,6,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *AnalyseRequest) Reset() {
+	*x = AnalyseRequest{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyseRequest) ProtoMessage() {}
+
+func (x *AnalyseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyseRequest.ProtoReflect.Descriptor instead.
+func (*AnalyseRequest) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *AnalyseRequest) GetVariant() string {
+	if x != nil {
+		return x.Variant
+	}
+	return ""
+}
+
+func (x *AnalyseRequest) GetState() []byte {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *AnalyseRequest) GetDepth() int32 {
+	if x != nil {
+		return x.Depth
+	}
+	return 0
+}
+
+func (x *AnalyseRequest) GetNodes() int64 {
+	if x != nil {
+		return x.Nodes
+	}
+	return 0
+}
+
+func (x *AnalyseRequest) GetTimeNanos() int64 {
+	if x != nil {
+		return x.TimeNanos
+	}
+	return 0
+}
+
+func (x *AnalyseRequest) GetDeadlineUnixNano() int64 {
+	if x != nil {
+		return x.DeadlineUnixNano
+	}
+	return 0
+}
+
+type AnalyseResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Scores        []*Score               `protobuf:"bytes,1,rep,name=scores,proto3" json:"scores,omitempty"`
+	Best          string                 `protobuf:"bytes,2,opt,name=best,proto3" json:"best,omitempty"`
+	Pv            []string               `protobuf:"bytes,3,rep,name=pv,proto3" json:"pv,omitempty"`
+	Depth         int32                  `protobuf:"varint,4,opt,name=depth,proto3" json:"depth,omitempty"`
+	Nodes         int64                  `protobuf:"varint,5,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	Error         *RuleError             `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnalyseResponse) Reset() {
+	*x = AnalyseResponse{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnalyseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnalyseResponse) ProtoMessage() {}
+
+func (x *AnalyseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnalyseResponse.ProtoReflect.Descriptor instead.
+func (*AnalyseResponse) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *AnalyseResponse) GetScores() []*Score {
+	if x != nil {
+		return x.Scores
+	}
+	return nil
+}
+
+func (x *AnalyseResponse) GetBest() string {
+	if x != nil {
+		return x.Best
+	}
+	return ""
+}
+
+func (x *AnalyseResponse) GetPv() []string {
+	if x != nil {
+		return x.Pv
+	}
+	return nil
+}
+
+func (x *AnalyseResponse) GetDepth() int32 {
+	if x != nil {
+		return x.Depth
+	}
+	return 0
+}
+
+func (x *AnalyseResponse) GetNodes() int64 {
+	if x != nil {
+		return x.Nodes
+	}
+	return 0
+}
+
+func (x *AnalyseResponse) GetError() *RuleError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type Score struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seat          int32                  `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`
+	Cp            int32                  `protobuf:"varint,2,opt,name=cp,proto3" json:"cp,omitempty"`
+	Mate          int32                  `protobuf:"varint,3,opt,name=mate,proto3" json:"mate,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Score) Reset() {
+	*x = Score{}
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Score) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Score) ProtoMessage() {}
+
+func (x *Score) ProtoReflect() protoreflect.Message {
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Score.ProtoReflect.Descriptor instead.
+func (*Score) Descriptor() ([]byte, []int) {
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Score) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *Score) GetCp() int32 {
+	if x != nil {
+		return x.Cp
+	}
+	return 0
+}
+
+func (x *Score) GetMate() int32 {
+	if x != nil {
+		return x.Mate
+	}
+	return 0
+}
+
 // GameResponse carries either a state and its view or a rule error.
 type GameResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -817,7 +1111,7 @@ type GameResponse struct {
 
 func (x *GameResponse) Reset() {
 	*x = GameResponse{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -829,7 +1123,7 @@ func (x *GameResponse) String() string {
 func (*GameResponse) ProtoMessage() {}
 
 func (x *GameResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[12]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -842,7 +1136,7 @@ func (x *GameResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameResponse.ProtoReflect.Descriptor instead.
 func (*GameResponse) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{12}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GameResponse) GetState() []byte {
@@ -877,7 +1171,7 @@ type RuleError struct {
 
 func (x *RuleError) Reset() {
 	*x = RuleError{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -889,7 +1183,7 @@ func (x *RuleError) String() string {
 func (*RuleError) ProtoMessage() {}
 
 func (x *RuleError) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[13]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -902,7 +1196,7 @@ func (x *RuleError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RuleError.ProtoReflect.Descriptor instead.
 func (*RuleError) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{13}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RuleError) GetCode() string {
@@ -955,7 +1249,7 @@ type View struct {
 
 func (x *View) Reset() {
 	*x = View{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -967,7 +1261,7 @@ func (x *View) String() string {
 func (*View) ProtoMessage() {}
 
 func (x *View) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[14]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -980,7 +1274,7 @@ func (x *View) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use View.ProtoReflect.Descriptor instead.
 func (*View) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{14}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *View) GetPly() int32 {
@@ -1122,7 +1416,7 @@ type Cell struct {
 
 func (x *Cell) Reset() {
 	*x = Cell{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1134,7 +1428,7 @@ func (x *Cell) String() string {
 func (*Cell) ProtoMessage() {}
 
 func (x *Cell) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[15]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1147,7 +1441,7 @@ func (x *Cell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Cell.ProtoReflect.Descriptor instead.
 func (*Cell) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{15}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Cell) GetKind() string {
@@ -1194,7 +1488,7 @@ type Hand struct {
 
 func (x *Hand) Reset() {
 	*x = Hand{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1206,7 +1500,7 @@ func (x *Hand) String() string {
 func (*Hand) ProtoMessage() {}
 
 func (x *Hand) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[16]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1219,7 +1513,7 @@ func (x *Hand) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hand.ProtoReflect.Descriptor instead.
 func (*Hand) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{16}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Hand) GetPieces() []*HandPiece {
@@ -1239,7 +1533,7 @@ type HandPiece struct {
 
 func (x *HandPiece) Reset() {
 	*x = HandPiece{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1251,7 +1545,7 @@ func (x *HandPiece) String() string {
 func (*HandPiece) ProtoMessage() {}
 
 func (x *HandPiece) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[17]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1264,7 +1558,7 @@ func (x *HandPiece) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HandPiece.ProtoReflect.Descriptor instead.
 func (*HandPiece) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{17}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *HandPiece) GetKind() string {
@@ -1299,7 +1593,7 @@ type LegalMove struct {
 
 func (x *LegalMove) Reset() {
 	*x = LegalMove{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1311,7 +1605,7 @@ func (x *LegalMove) String() string {
 func (*LegalMove) ProtoMessage() {}
 
 func (x *LegalMove) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[18]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1324,7 +1618,7 @@ func (x *LegalMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalMove.ProtoReflect.Descriptor instead.
 func (*LegalMove) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{18}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *LegalMove) GetSeat() int32 {
@@ -1410,7 +1704,7 @@ type PlayedMove struct {
 
 func (x *PlayedMove) Reset() {
 	*x = PlayedMove{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1422,7 +1716,7 @@ func (x *PlayedMove) String() string {
 func (*PlayedMove) ProtoMessage() {}
 
 func (x *PlayedMove) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[19]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1435,7 +1729,7 @@ func (x *PlayedMove) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PlayedMove.ProtoReflect.Descriptor instead.
 func (*PlayedMove) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{19}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *PlayedMove) GetSeat() int32 {
@@ -1485,7 +1779,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1497,7 +1791,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[20]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1510,7 +1804,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{20}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Result) GetWinners() []int32 {
@@ -1551,7 +1845,7 @@ type KeyValue struct {
 
 func (x *KeyValue) Reset() {
 	*x = KeyValue{}
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1563,7 +1857,7 @@ func (x *KeyValue) String() string {
 func (*KeyValue) ProtoMessage() {}
 
 func (x *KeyValue) ProtoReflect() protoreflect.Message {
-	mi := &file_sdk_internal_wire_wire_proto_msgTypes[21]
+	mi := &file_sdk_internal_wire_wire_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1576,7 +1870,7 @@ func (x *KeyValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyValue.ProtoReflect.Descriptor instead.
 func (*KeyValue) Descriptor() ([]byte, []int) {
-	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{21}
+	return file_sdk_internal_wire_wire_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *KeyValue) GetKey() string {
@@ -1632,12 +1926,16 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\"V\n" +
 	"\x0fSuggestResponse\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\tR\x04move\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"l\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\xa6\x01\n" +
 	"\rExportRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x16\n" +
 	"\x06format\x18\x03 \x01(\tR\x06format\x12\x13\n" +
-	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\"U\n" +
+	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\x128\n" +
+	"\banalyses\x18\x91\x03 \x03(\v2\x1b.banmen.wire.v1.PlyAnalysisR\banalyses\"\\\n" +
+	"\vPlyAnalysis\x12\x10\n" +
+	"\x03ply\x18\x01 \x01(\x05R\x03ply\x12;\n" +
+	"\banalysis\x18\x02 \x01(\v2\x1f.banmen.wire.v1.AnalyseResponseR\banalysis\"U\n" +
 	"\x0eExportResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"m\n" +
@@ -1652,7 +1950,26 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x05depth\x18\x03 \x01(\x05R\x05depth\"V\n" +
 	"\rPerftResponse\x12\x14\n" +
 	"\x05nodes\x18\x01 \x01(\x04R\x05nodes\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\x7f\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\xb9\x01\n" +
+	"\x0eAnalyseRequest\x12\x18\n" +
+	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\fR\x05state\x12\x14\n" +
+	"\x05depth\x18\x03 \x01(\x05R\x05depth\x12\x14\n" +
+	"\x05nodes\x18\x04 \x01(\x03R\x05nodes\x12\x1d\n" +
+	"\n" +
+	"time_nanos\x18\x05 \x01(\x03R\ttimeNanos\x12,\n" +
+	"\x12deadline_unix_nano\x18\x06 \x01(\x03R\x10deadlineUnixNano\"\xc1\x01\n" +
+	"\x0fAnalyseResponse\x12-\n" +
+	"\x06scores\x18\x01 \x03(\v2\x15.banmen.wire.v1.ScoreR\x06scores\x12\x12\n" +
+	"\x04best\x18\x02 \x01(\tR\x04best\x12\x0e\n" +
+	"\x02pv\x18\x03 \x03(\tR\x02pv\x12\x14\n" +
+	"\x05depth\x18\x04 \x01(\x05R\x05depth\x12\x14\n" +
+	"\x05nodes\x18\x05 \x01(\x03R\x05nodes\x12/\n" +
+	"\x05error\x18\x06 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"?\n" +
+	"\x05Score\x12\x12\n" +
+	"\x04seat\x18\x01 \x01(\x05R\x04seat\x12\x0e\n" +
+	"\x02cp\x18\x02 \x01(\x05R\x02cp\x12\x12\n" +
+	"\x04mate\x18\x03 \x01(\x05R\x04mate\"\x7f\n" +
 	"\fGameResponse\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\fR\x05state\x12(\n" +
 	"\x04view\x18\x02 \x01(\v2\x14.banmen.wire.v1.ViewR\x04view\x12/\n" +
@@ -1721,7 +2038,7 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04draw\x18\x04 \x01(\bR\x04draw\"2\n" +
 	"\bKeyValue\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value2\xc2\x04\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value2\x8e\x05\n" +
 	"\x04Game\x12M\n" +
 	"\bDescribe\x12\x1f.banmen.wire.v1.DescribeRequest\x1a .banmen.wire.v1.DescribeResponse\x12C\n" +
 	"\x05Start\x12\x1c.banmen.wire.v1.StartRequest\x1a\x1c.banmen.wire.v1.GameResponse\x12A\n" +
@@ -1730,7 +2047,8 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\aSuggest\x12\x1e.banmen.wire.v1.SuggestRequest\x1a\x1f.banmen.wire.v1.SuggestResponse\x12G\n" +
 	"\x06Export\x12\x1d.banmen.wire.v1.ExportRequest\x1a\x1e.banmen.wire.v1.ExportResponse\x12E\n" +
 	"\x06Import\x12\x1d.banmen.wire.v1.ImportRequest\x1a\x1c.banmen.wire.v1.GameResponse\x12D\n" +
-	"\x05Perft\x12\x1c.banmen.wire.v1.PerftRequest\x1a\x1d.banmen.wire.v1.PerftResponseB,Z*github.com/banmen/banmen/sdk/internal/wireb\x06proto3"
+	"\x05Perft\x12\x1c.banmen.wire.v1.PerftRequest\x1a\x1d.banmen.wire.v1.PerftResponse\x12J\n" +
+	"\aAnalyse\x12\x1e.banmen.wire.v1.AnalyseRequest\x1a\x1f.banmen.wire.v1.AnalyseResponseB,Z*github.com/banmen/banmen/sdk/internal/wireb\x06proto3"
 
 var (
 	file_sdk_internal_wire_wire_proto_rawDescOnce sync.Once
@@ -1744,7 +2062,7 @@ func file_sdk_internal_wire_wire_proto_rawDescGZIP() []byte {
 	return file_sdk_internal_wire_wire_proto_rawDescData
 }
 
-var file_sdk_internal_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_sdk_internal_wire_wire_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_sdk_internal_wire_wire_proto_goTypes = []any{
 	(*DescribeRequest)(nil),  // 0: banmen.wire.v1.DescribeRequest
 	(*DescribeResponse)(nil), // 1: banmen.wire.v1.DescribeResponse
@@ -1754,58 +2072,68 @@ var file_sdk_internal_wire_wire_proto_goTypes = []any{
 	(*SuggestRequest)(nil),   // 5: banmen.wire.v1.SuggestRequest
 	(*SuggestResponse)(nil),  // 6: banmen.wire.v1.SuggestResponse
 	(*ExportRequest)(nil),    // 7: banmen.wire.v1.ExportRequest
-	(*ExportResponse)(nil),   // 8: banmen.wire.v1.ExportResponse
-	(*ImportRequest)(nil),    // 9: banmen.wire.v1.ImportRequest
-	(*PerftRequest)(nil),     // 10: banmen.wire.v1.PerftRequest
-	(*PerftResponse)(nil),    // 11: banmen.wire.v1.PerftResponse
-	(*GameResponse)(nil),     // 12: banmen.wire.v1.GameResponse
-	(*RuleError)(nil),        // 13: banmen.wire.v1.RuleError
-	(*View)(nil),             // 14: banmen.wire.v1.View
-	(*Cell)(nil),             // 15: banmen.wire.v1.Cell
-	(*Hand)(nil),             // 16: banmen.wire.v1.Hand
-	(*HandPiece)(nil),        // 17: banmen.wire.v1.HandPiece
-	(*LegalMove)(nil),        // 18: banmen.wire.v1.LegalMove
-	(*PlayedMove)(nil),       // 19: banmen.wire.v1.PlayedMove
-	(*Result)(nil),           // 20: banmen.wire.v1.Result
-	(*KeyValue)(nil),         // 21: banmen.wire.v1.KeyValue
-	nil,                      // 22: banmen.wire.v1.StartRequest.OptionsEntry
+	(*PlyAnalysis)(nil),      // 8: banmen.wire.v1.PlyAnalysis
+	(*ExportResponse)(nil),   // 9: banmen.wire.v1.ExportResponse
+	(*ImportRequest)(nil),    // 10: banmen.wire.v1.ImportRequest
+	(*PerftRequest)(nil),     // 11: banmen.wire.v1.PerftRequest
+	(*PerftResponse)(nil),    // 12: banmen.wire.v1.PerftResponse
+	(*AnalyseRequest)(nil),   // 13: banmen.wire.v1.AnalyseRequest
+	(*AnalyseResponse)(nil),  // 14: banmen.wire.v1.AnalyseResponse
+	(*Score)(nil),            // 15: banmen.wire.v1.Score
+	(*GameResponse)(nil),     // 16: banmen.wire.v1.GameResponse
+	(*RuleError)(nil),        // 17: banmen.wire.v1.RuleError
+	(*View)(nil),             // 18: banmen.wire.v1.View
+	(*Cell)(nil),             // 19: banmen.wire.v1.Cell
+	(*Hand)(nil),             // 20: banmen.wire.v1.Hand
+	(*HandPiece)(nil),        // 21: banmen.wire.v1.HandPiece
+	(*LegalMove)(nil),        // 22: banmen.wire.v1.LegalMove
+	(*PlayedMove)(nil),       // 23: banmen.wire.v1.PlayedMove
+	(*Result)(nil),           // 24: banmen.wire.v1.Result
+	(*KeyValue)(nil),         // 25: banmen.wire.v1.KeyValue
+	nil,                      // 26: banmen.wire.v1.StartRequest.OptionsEntry
 }
 var file_sdk_internal_wire_wire_proto_depIdxs = []int32{
-	22, // 0: banmen.wire.v1.StartRequest.options:type_name -> banmen.wire.v1.StartRequest.OptionsEntry
-	13, // 1: banmen.wire.v1.SuggestResponse.error:type_name -> banmen.wire.v1.RuleError
-	13, // 2: banmen.wire.v1.ExportResponse.error:type_name -> banmen.wire.v1.RuleError
-	13, // 3: banmen.wire.v1.PerftResponse.error:type_name -> banmen.wire.v1.RuleError
-	14, // 4: banmen.wire.v1.GameResponse.view:type_name -> banmen.wire.v1.View
-	13, // 5: banmen.wire.v1.GameResponse.error:type_name -> banmen.wire.v1.RuleError
-	15, // 6: banmen.wire.v1.View.board:type_name -> banmen.wire.v1.Cell
-	16, // 7: banmen.wire.v1.View.hands:type_name -> banmen.wire.v1.Hand
-	18, // 8: banmen.wire.v1.View.last_move:type_name -> banmen.wire.v1.LegalMove
-	19, // 9: banmen.wire.v1.View.history:type_name -> banmen.wire.v1.PlayedMove
-	18, // 10: banmen.wire.v1.View.legal:type_name -> banmen.wire.v1.LegalMove
-	20, // 11: banmen.wire.v1.View.result:type_name -> banmen.wire.v1.Result
-	21, // 12: banmen.wire.v1.View.details:type_name -> banmen.wire.v1.KeyValue
-	17, // 13: banmen.wire.v1.Hand.pieces:type_name -> banmen.wire.v1.HandPiece
-	0,  // 14: banmen.wire.v1.Game.Describe:input_type -> banmen.wire.v1.DescribeRequest
-	2,  // 15: banmen.wire.v1.Game.Start:input_type -> banmen.wire.v1.StartRequest
-	3,  // 16: banmen.wire.v1.Game.Play:input_type -> banmen.wire.v1.PlayRequest
-	4,  // 17: banmen.wire.v1.Game.View:input_type -> banmen.wire.v1.ViewRequest
-	5,  // 18: banmen.wire.v1.Game.Suggest:input_type -> banmen.wire.v1.SuggestRequest
-	7,  // 19: banmen.wire.v1.Game.Export:input_type -> banmen.wire.v1.ExportRequest
-	9,  // 20: banmen.wire.v1.Game.Import:input_type -> banmen.wire.v1.ImportRequest
-	10, // 21: banmen.wire.v1.Game.Perft:input_type -> banmen.wire.v1.PerftRequest
-	1,  // 22: banmen.wire.v1.Game.Describe:output_type -> banmen.wire.v1.DescribeResponse
-	12, // 23: banmen.wire.v1.Game.Start:output_type -> banmen.wire.v1.GameResponse
-	12, // 24: banmen.wire.v1.Game.Play:output_type -> banmen.wire.v1.GameResponse
-	12, // 25: banmen.wire.v1.Game.View:output_type -> banmen.wire.v1.GameResponse
-	6,  // 26: banmen.wire.v1.Game.Suggest:output_type -> banmen.wire.v1.SuggestResponse
-	8,  // 27: banmen.wire.v1.Game.Export:output_type -> banmen.wire.v1.ExportResponse
-	12, // 28: banmen.wire.v1.Game.Import:output_type -> banmen.wire.v1.GameResponse
-	11, // 29: banmen.wire.v1.Game.Perft:output_type -> banmen.wire.v1.PerftResponse
-	22, // [22:30] is the sub-list for method output_type
-	14, // [14:22] is the sub-list for method input_type
-	14, // [14:14] is the sub-list for extension type_name
-	14, // [14:14] is the sub-list for extension extendee
-	0,  // [0:14] is the sub-list for field type_name
+	26, // 0: banmen.wire.v1.StartRequest.options:type_name -> banmen.wire.v1.StartRequest.OptionsEntry
+	17, // 1: banmen.wire.v1.SuggestResponse.error:type_name -> banmen.wire.v1.RuleError
+	8,  // 2: banmen.wire.v1.ExportRequest.analyses:type_name -> banmen.wire.v1.PlyAnalysis
+	14, // 3: banmen.wire.v1.PlyAnalysis.analysis:type_name -> banmen.wire.v1.AnalyseResponse
+	17, // 4: banmen.wire.v1.ExportResponse.error:type_name -> banmen.wire.v1.RuleError
+	17, // 5: banmen.wire.v1.PerftResponse.error:type_name -> banmen.wire.v1.RuleError
+	15, // 6: banmen.wire.v1.AnalyseResponse.scores:type_name -> banmen.wire.v1.Score
+	17, // 7: banmen.wire.v1.AnalyseResponse.error:type_name -> banmen.wire.v1.RuleError
+	18, // 8: banmen.wire.v1.GameResponse.view:type_name -> banmen.wire.v1.View
+	17, // 9: banmen.wire.v1.GameResponse.error:type_name -> banmen.wire.v1.RuleError
+	19, // 10: banmen.wire.v1.View.board:type_name -> banmen.wire.v1.Cell
+	20, // 11: banmen.wire.v1.View.hands:type_name -> banmen.wire.v1.Hand
+	22, // 12: banmen.wire.v1.View.last_move:type_name -> banmen.wire.v1.LegalMove
+	23, // 13: banmen.wire.v1.View.history:type_name -> banmen.wire.v1.PlayedMove
+	22, // 14: banmen.wire.v1.View.legal:type_name -> banmen.wire.v1.LegalMove
+	24, // 15: banmen.wire.v1.View.result:type_name -> banmen.wire.v1.Result
+	25, // 16: banmen.wire.v1.View.details:type_name -> banmen.wire.v1.KeyValue
+	21, // 17: banmen.wire.v1.Hand.pieces:type_name -> banmen.wire.v1.HandPiece
+	0,  // 18: banmen.wire.v1.Game.Describe:input_type -> banmen.wire.v1.DescribeRequest
+	2,  // 19: banmen.wire.v1.Game.Start:input_type -> banmen.wire.v1.StartRequest
+	3,  // 20: banmen.wire.v1.Game.Play:input_type -> banmen.wire.v1.PlayRequest
+	4,  // 21: banmen.wire.v1.Game.View:input_type -> banmen.wire.v1.ViewRequest
+	5,  // 22: banmen.wire.v1.Game.Suggest:input_type -> banmen.wire.v1.SuggestRequest
+	7,  // 23: banmen.wire.v1.Game.Export:input_type -> banmen.wire.v1.ExportRequest
+	10, // 24: banmen.wire.v1.Game.Import:input_type -> banmen.wire.v1.ImportRequest
+	11, // 25: banmen.wire.v1.Game.Perft:input_type -> banmen.wire.v1.PerftRequest
+	13, // 26: banmen.wire.v1.Game.Analyse:input_type -> banmen.wire.v1.AnalyseRequest
+	1,  // 27: banmen.wire.v1.Game.Describe:output_type -> banmen.wire.v1.DescribeResponse
+	16, // 28: banmen.wire.v1.Game.Start:output_type -> banmen.wire.v1.GameResponse
+	16, // 29: banmen.wire.v1.Game.Play:output_type -> banmen.wire.v1.GameResponse
+	16, // 30: banmen.wire.v1.Game.View:output_type -> banmen.wire.v1.GameResponse
+	6,  // 31: banmen.wire.v1.Game.Suggest:output_type -> banmen.wire.v1.SuggestResponse
+	9,  // 32: banmen.wire.v1.Game.Export:output_type -> banmen.wire.v1.ExportResponse
+	16, // 33: banmen.wire.v1.Game.Import:output_type -> banmen.wire.v1.GameResponse
+	12, // 34: banmen.wire.v1.Game.Perft:output_type -> banmen.wire.v1.PerftResponse
+	14, // 35: banmen.wire.v1.Game.Analyse:output_type -> banmen.wire.v1.AnalyseResponse
+	27, // [27:36] is the sub-list for method output_type
+	18, // [18:27] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_sdk_internal_wire_wire_proto_init() }
@@ -1819,7 +2147,7 @@ func file_sdk_internal_wire_wire_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sdk_internal_wire_wire_proto_rawDesc), len(file_sdk_internal_wire_wire_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -31,6 +31,7 @@ const (
 	Game_Export_FullMethodName   = "/banmen.wire.v1.Game/Export"
 	Game_Import_FullMethodName   = "/banmen.wire.v1.Game/Import"
 	Game_Perft_FullMethodName    = "/banmen.wire.v1.Game/Perft"
+	Game_Analyse_FullMethodName  = "/banmen.wire.v1.Game/Analyse"
 )
 
 // GameClient is the client API for Game service.
@@ -45,6 +46,9 @@ type GameClient interface {
 	Export(ctx context.Context, in *ExportRequest, opts ...grpc.CallOption) (*ExportResponse, error)
 	Import(ctx context.Context, in *ImportRequest, opts ...grpc.CallOption) (*GameResponse, error)
 	Perft(ctx context.Context, in *PerftRequest, opts ...grpc.CallOption) (*PerftResponse, error)
+	// Analyse is sdk.Analyser's: a plugin built before it answers gRPC's
+	// Unimplemented, which the host reads as CodeUnsupported.
+	Analyse(ctx context.Context, in *AnalyseRequest, opts ...grpc.CallOption) (*AnalyseResponse, error)
 }
 
 type gameClient struct {
@@ -135,6 +139,16 @@ func (c *gameClient) Perft(ctx context.Context, in *PerftRequest, opts ...grpc.C
 	return out, nil
 }
 
+func (c *gameClient) Analyse(ctx context.Context, in *AnalyseRequest, opts ...grpc.CallOption) (*AnalyseResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AnalyseResponse)
+	err := c.cc.Invoke(ctx, Game_Analyse_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GameServer is the server API for Game service.
 // All implementations must embed UnimplementedGameServer
 // for forward compatibility.
@@ -147,6 +161,9 @@ type GameServer interface {
 	Export(context.Context, *ExportRequest) (*ExportResponse, error)
 	Import(context.Context, *ImportRequest) (*GameResponse, error)
 	Perft(context.Context, *PerftRequest) (*PerftResponse, error)
+	// Analyse is sdk.Analyser's: a plugin built before it answers gRPC's
+	// Unimplemented, which the host reads as CodeUnsupported.
+	Analyse(context.Context, *AnalyseRequest) (*AnalyseResponse, error)
 	mustEmbedUnimplementedGameServer()
 }
 
@@ -180,6 +197,9 @@ func (UnimplementedGameServer) Import(context.Context, *ImportRequest) (*GameRes
 }
 func (UnimplementedGameServer) Perft(context.Context, *PerftRequest) (*PerftResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Perft not implemented")
+}
+func (UnimplementedGameServer) Analyse(context.Context, *AnalyseRequest) (*AnalyseResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Analyse not implemented")
 }
 func (UnimplementedGameServer) mustEmbedUnimplementedGameServer() {}
 func (UnimplementedGameServer) testEmbeddedByValue()              {}
@@ -346,6 +366,24 @@ func _Game_Perft_Handler(srv interface{}, ctx context.Context, dec func(interfac
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Game_Analyse_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnalyseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GameServer).Analyse(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Game_Analyse_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GameServer).Analyse(ctx, req.(*AnalyseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Game_ServiceDesc is the grpc.ServiceDesc for Game service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -384,6 +422,10 @@ var Game_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Perft",
 			Handler:    _Game_Perft_Handler,
+		},
+		{
+			MethodName: "Analyse",
+			Handler:    _Game_Analyse_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
