@@ -378,7 +378,7 @@ func TestAnalysisApartFromRooms(t *testing.T) {
 	seat := g.View.Legal[0].Seat
 	err := s.games.Call(context.Background(), "shogi", "play", func(ctx context.Context, c *host.Conn) error {
 		rulesPID = c.PID()
-		_, _, err := c.Play(ctx, "shogi", g.State, seat, g.View.Legal[0].Move)
+		_, _, err := c.Play(ctx, host.PlayRequest{Variant: "shogi", State: g.State, Seat: seat, Move: g.View.Legal[0].Move})
 		return err
 	})
 	if err != nil {
@@ -458,7 +458,7 @@ func TestRoomAnalyse(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rooms := room.New(room.Config{Store: st, Rules: RoomRules(s.games)})
+	rooms := room.New(room.Config{Store: st, Rules: pluginhost.RoomRules(s.games)})
 	defer rooms.Close()
 	app := New(Deps{Games: s.games, Config: config.Default(), Rooms: rooms, Analysis: s.analysts})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
