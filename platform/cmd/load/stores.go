@@ -117,7 +117,7 @@ func measure(ctx context.Context, o options, pg *pgtest.Cluster, s setup, stderr
 		if err != nil {
 			return res, err
 		}
-		args = append(args, "-store", "postgres", "-store_dsn", dsn)
+		args = append(args, "-store", "postgres", "-store_dsn", dsn, "-state_key", "load-cluster-state-key-0123456789abcdef")
 	}
 	var hosts []*faulttest.Host
 	defer func() {
