@@ -3,9 +3,13 @@
 package pluginhost
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -66,6 +70,9 @@ func TestBulkheads(t *testing.T) {
 	if roomPID == apiPID {
 		t.Fatalf("rooms and the API share process %d", roomPID)
 	}
+	if r, a := niceOf(t, roomPID), niceOf(t, apiPID); r != 0 || a != niceAPI {
+		t.Errorf("niceness: rooms' process %d, the API's %d; want 0 and %d", r, a, niceAPI)
+	}
 	// One API call in flight (a slow move), then another: refused.
 	done := make(chan error, 1)
 	go func() { _, err := play(api, h, "slow:b2"); done <- err }()
@@ -92,6 +99,17 @@ func TestBulkheads(t *testing.T) {
 	if n := restarts.Load(); n != 0 {
 		t.Errorf("%d restarts", n)
 	}
+}
+
+// niceOf is process pid's niceness (/proc/pid/stat, field 19).
+func niceOf(t *testing.T, pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	n, _ := strconv.Atoi(f[16])
+	return n
 }
 
 // TestBusyIsNotHung: a plugin that cannot answer its health check in time

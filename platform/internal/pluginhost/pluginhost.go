@@ -176,7 +176,9 @@ type proc struct {
 	// apiProc and apiEngineProc those of class API.
 	engineProc, apiProc, apiEngineProc *proc
 	// limit bounds the calls in the process at once (0: no bound);
-	// inflight counts them.
+	// inflight counts them. nice is the process's scheduling niceness:
+	// anonymous and search processes yield the CPU to the rooms' rules.
+	nice     int
 	limit    int32
 	inflight atomic.Int32
 	// judging is set while a background judgement runs (judge).
@@ -244,10 +246,10 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 			}
 			h.byVariant[d.ID] = p
 			h.descs = append(h.descs, d)
-			h.apis[d.ID] = p.second(&p.apiProc, " (api)", h.cfg.APIInFlight)
+			h.apis[d.ID] = p.second(&p.apiProc, " (api)", h.cfg.APIInFlight, niceAPI)
 			if len(d.Levels) > 0 {
-				h.engines[d.ID] = p.second(&p.engineProc, " (engine)", 0)
-				h.apiEngines[d.ID] = p.second(&p.apiEngineProc, " (api engine)", h.cfg.SuggestInFlight)
+				h.engines[d.ID] = p.second(&p.engineProc, " (engine)", 0, niceRoomEngine)
+				h.apiEngines[d.ID] = p.second(&p.apiEngineProc, " (api engine)", h.cfg.SuggestInFlight, niceAPI)
 			}
 		}
 		h.procs = append(h.procs, p)
@@ -262,14 +264,22 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 }
 
 // second is another process of p's binary (*slot, made once), started by
-// its first call, admitting limit calls at once (0: any number). Variants
-// of one binary share it.
-func (p *proc) second(slot **proc, suffix string, limit int) *proc {
+// its first call, admitting limit calls at once (0: any number), at
+// niceness nice. Variants of one binary share it.
+func (p *proc) second(slot **proc, suffix string, limit, nice int) *proc {
 	if *slot == nil {
-		*slot = &proc{name: p.name + suffix, path: p.path, cfg: p.cfg, lazy: true, limit: int32(limit)}
+		*slot = &proc{name: p.name + suffix, path: p.path, cfg: p.cfg, lazy: true, limit: int32(limit), nice: nice}
 	}
 	return *slot
 }
+
+// The niceness of the processes besides a room's rules: the kernel runs
+// a room's rules call first when the CPUs are busy, then the rooms'
+// computer players, then anonymous work.
+const (
+	niceRoomEngine = 5
+	niceAPI        = 10
+)
 
 // all are p's processes: itself and those of its binary started lazily.
 func (p *proc) all() []*proc {
@@ -298,6 +308,9 @@ func (p *proc) launch(ctx context.Context) (*host.Conn, *exec.Cmd, error) {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
+	if err == nil {
+		renice(conn.PID(), p.nice)
+	}
 	return conn, cmd, err
 }
 
