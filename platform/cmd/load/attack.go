@@ -39,6 +39,7 @@ type attackOptions struct {
 	duration     time.Duration
 	loops, addrs int
 	maxPly       int
+	kinds        string
 }
 
 func parseAttack(args []string, getenv func(string) string, stderr io.Writer) (attackOptions, error) {
@@ -56,11 +57,15 @@ func parseAttack(args []string, getenv func(string) string, stderr io.Writer) (a
 	fs.IntVar(&o.loops, "loops", 6, "loops posting the 110 KB import from the one address (others: a third as many each)")
 	fs.IntVar(&o.addrs, "addrs", 40, "other addresses flooding, one kind each (127.0.0.10 on)")
 	fs.IntVar(&o.maxPly, "max-ply", 160, "the player to move resigns at this ply (then a new round)")
+	fs.StringVar(&o.kinds, "kinds", "", "the floods to run, comma-separated (empty: all): import-long, import-cap, forged, suggest, sockets")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	if o.rooms < 1 || o.duration <= 0 || o.loops < 0 || o.addrs < 0 || o.addrs > 200 {
 		return o, errors.New("-rooms and -duration must be positive, -addrs at most 200")
+	}
+	if len((&flooder{}).kinds(o.kinds)) == 0 {
+		return o, fmt.Errorf("-kinds %q names no flood", o.kinds)
 	}
 	return o, nil
 }
@@ -150,7 +155,7 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 	flood := newFlooder(h.URL, g.State)
 	fctx, stopFlood := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	kinds := flood.kinds()
+	kinds := flood.kinds(o.kinds)
 	start := func(ip, kind string) {
 		wg.Add(1)
 		go func() {
@@ -212,8 +217,18 @@ func newFlooder(base string, st sdk.State) *flooder {
 	return f
 }
 
-func (f *flooder) kinds() []string {
-	return []string{"import 22,000 plies", "import at the cap", "forged state", "suggest", "socket churn"}
+// kinds are the floods named in list (short names, comma-separated;
+// empty: all).
+func (f *flooder) kinds(list string) []string {
+	all := []struct{ short, name string }{{"import-long", "import 22,000 plies"}, {"import-cap", "import at the cap"},
+		{"forged", "forged state"}, {"suggest", "suggest"}, {"sockets", "socket churn"}}
+	var out []string
+	for _, k := range all {
+		if list == "" || slices.Contains(strings.Split(list, ","), k.short) {
+			out = append(out, k.name)
+		}
+	}
+	return out
 }
 
 func (f *flooder) count(kind string, status int) {
