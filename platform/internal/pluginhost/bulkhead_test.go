@@ -136,3 +136,28 @@ func TestBusyIsNotHung(t *testing.T) {
 		t.Errorf("a busy plugin was replaced (pid %d → %d, %d restarts)", pid, h.PIDs()["faulty"], restarts.Load())
 	}
 }
+
+// TestActivityProgressed: CPU time or a run-queue wait of a few
+// milliseconds is progress (busy, or starved of CPU); a thread's wake-up
+// is not, nor is nothing.
+func TestActivityProgressed(t *testing.T) {
+	base := activity{cpu: 100, waited: 1_000_000}
+	for _, c := range []struct {
+		name string
+		a    activity
+		want bool
+	}{
+		{"nothing", base, false},
+		{"used CPU", activity{cpu: 101, waited: base.waited}, true},
+		{"starved: waited to run", activity{cpu: 100, waited: base.waited + 50_000_000}, true},
+		{"a wake-up", activity{cpu: 100, waited: base.waited + 20_000}, false},
+		{"no schedstat", activity{cpu: 100, waited: -1}, false},
+	} {
+		if got := c.a.progressed(base); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if a, ok := activityOf(os.Getpid()); !ok || a.cpu < 0 {
+		t.Errorf("this process's activity: %+v, %v", a, ok)
+	}
+}

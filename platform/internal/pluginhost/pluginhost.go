@@ -609,15 +609,17 @@ const minObserve = 200 * time.Millisecond
 // at a health check), and replaces a hung one; it reports whether it did.
 // A ping answered within wait, or any call answered meanwhile, is alive. A
 // ping not answered is not enough to kill: a plugin working through a
-// queue (one scheduler thread) can answer a ping late. So a process that
-// used CPU during the wait is busy, and is waited on (in the background,
-// the caller has its answer) until it answers something, stops using CPU
-// (then it is hung: stopped, deadlocked) or busyBound passes. A process
-// that used no CPU while it did not answer is hung at once: a stopped or
-// wedged plugin is replaced within wait, as before.
+// queue (one scheduler thread) can answer a ping late, and a niced one on
+// a machine with every CPU taken may get no CPU at all for a while. So a
+// process that used CPU, or waited on a run queue for one, during the
+// wait is busy, and is waited on (in the background, the caller has its
+// answer) until it answers something, stops wanting to run (then it is
+// hung: stopped, deadlocked) or busyBound passes. A process that neither
+// ran nor waited to run while it did not answer is hung at once: a
+// stopped or wedged plugin is replaced within wait, as before.
 func (p *proc) judge(conn *host.Conn, wait time.Duration, cause error) bool {
 	before := p.answers.Load()
-	cpu := cpuTime(conn.PID())
+	then, _ := activityOf(conn.PID())
 	start := time.Now()
 	if ping(conn, wait) == nil {
 		p.answers.Add(1)
@@ -627,11 +629,11 @@ func (p *proc) judge(conn *host.Conn, wait time.Duration, cause error) bool {
 	if d := minObserve - time.Since(start); d > 0 {
 		time.Sleep(d)
 	}
-	now := cpuTime(conn.PID())
+	now, ok := activityOf(conn.PID())
 	if p.answers.Load() != before {
 		return false
 	}
-	if now < 0 || now == cpu {
+	if !ok || !now.progressed(then) {
 		p.replace(conn, cause)
 		return true
 	}
@@ -650,11 +652,11 @@ func (p *proc) judge(conn *host.Conn, wait time.Duration, cause error) bool {
 			if d := step - time.Since(t0); d > 0 {
 				time.Sleep(d)
 			}
-			now = cpuTime(conn.PID())
+			now, ok = activityOf(conn.PID())
 			if p.answers.Load() != before {
 				return // it answered a call while we looked
 			}
-			if now < 0 || now == prev || waited >= busyBound {
+			if !ok || !now.progressed(prev) || waited >= busyBound {
 				p.cfg.Logger.Warn("plugin answered nothing and made no progress; replacing it", "plugin", p.name, "waited", waited)
 				p.replace(conn, cause)
 				return
