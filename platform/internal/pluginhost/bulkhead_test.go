@@ -85,6 +85,9 @@ func TestBulkheads(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
+	if !h.Full("faulty", "play") {
+		t.Error("Full says no while the API process holds its one call")
+	}
 	_, err = play(api, h, "b2")
 	var busy *BusyError
 	if !errors.As(err, &busy) {
@@ -95,6 +98,9 @@ func TestBulkheads(t *testing.T) {
 	}
 	if err := <-done; err != nil {
 		t.Errorf("the slow API call: %v", err)
+	}
+	if h.Full("faulty", "play") {
+		t.Error("Full says yes with no call in flight")
 	}
 	if n := restarts.Load(); n != 0 {
 		t.Errorf("%d restarts", n)

@@ -482,6 +482,17 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 	}
 }
 
+// Full reports whether a call of class API to variant would be refused
+// now for load (a *BusyError), so that a server can answer 503 before it
+// reads the request. A hint: Call decides.
+func (h *Host) Full(variant, call string) bool {
+	p := h.apis[variant]
+	if call == "suggest" && h.apiEngines[variant] != nil {
+		p = h.apiEngines[variant]
+	}
+	return p != nil && p.limit > 0 && p.inflight.Load() >= p.limit
+}
+
 // get returns the live connection, starting a new process if the last one
 // died, or an *UnavailableError during a crash loop.
 func (p *proc) get(ctx context.Context, variant string) (*host.Conn, error) {

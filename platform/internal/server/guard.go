@@ -143,6 +143,22 @@ func (s *Server) limit(l *ratelimit.Limiter, code, msg string) fiber.Handler {
 	}
 }
 
+// admit answers 503 busy at once, before the body is decoded, when the
+// plugin processes of anonymous calls are full for this call (games that
+// can tell: the plugin host); the plugin host refuses it anyway.
+func (s *Server) admit(c *fiber.Ctx) error {
+	type full interface {
+		Full(variant, call string) bool
+	}
+	if f, ok := s.games.(full); ok {
+		p := c.Path()
+		if f.Full(c.Params("variant"), p[strings.LastIndexByte(p, '/')+1:]) {
+			return &pluginhost.BusyError{Variant: c.Params("variant"), Call: p[strings.LastIndexByte(p, '/')+1:]}
+		}
+	}
+	return c.Next()
+}
+
 // anonymous marks the request's plugin calls as class API: they go to
 // the plugin processes that rooms do not use, which admit a bounded
 // number at once.

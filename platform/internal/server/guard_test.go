@@ -11,6 +11,8 @@ import (
 
 	"github.com/banmen/banmen/platform/internal/config"
 	"github.com/banmen/banmen/platform/internal/ratelimit"
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/examples/tictactoe"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -161,5 +163,29 @@ func TestAnswerCap(t *testing.T) {
 		if res.StatusCode != want {
 			t.Errorf("%s: %d, want %d", path, res.StatusCode, want)
 		}
+	}
+}
+
+// fullGames is a plugin host whose anonymous processes are full.
+type fullGames struct{ fakeGames }
+
+func (fullGames) Full(variant, call string) bool { return true }
+
+// TestBusyBeforeDecoding: when the plugin host says the anonymous
+// processes are full, a game call is answered 503 busy with Retry-After at
+// once, before its body is even decoded (this one is not JSON).
+func TestBusyBeforeDecoding(t *testing.T) {
+	games := fullGames{fakeGames{ds: []sdk.Description{tictactoe.Variant{}.Describe()}}}
+	app := New(Deps{Games: games, Config: config.Default()})
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/games/tictactoe/import", strings.NewReader("not JSON"))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := app.Test(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e errorBody
+	json.NewDecoder(res.Body).Decode(&e)
+	if res.StatusCode != 503 || e.Error.Code != "busy" || res.Header.Get("Retry-After") == "" {
+		t.Errorf("%d %q Retry-After %q, want 503 busy with Retry-After", res.StatusCode, e.Error.Code, res.Header.Get("Retry-After"))
 	}
 }

@@ -23,7 +23,7 @@ func (s *Server) routes(app *fiber.App) {
 	api.Get("/variants/:variant", s.getVariant)
 	api.Get("/variants/:variant/card.svg", s.variantCard)
 	calls := s.limit(s.apiLimit, "too_many_calls", "too many game calls from this address; try again in a minute")
-	games := api.Group("/games/:variant", s.requireVariant, calls, anonymous)
+	games := api.Group("/games/:variant", s.requireVariant, calls, s.admit, anonymous)
 	games.Post("/start", s.start)
 	games.Post("/play", s.play)
 	games.Post("/view", s.view)
