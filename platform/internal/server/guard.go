@@ -9,6 +9,7 @@ import (
 
 	"github.com/banmen/banmen/platform/internal/pluginhost"
 	"github.com/banmen/banmen/platform/internal/ratelimit"
+	"github.com/banmen/banmen/platform/internal/socket"
 	"github.com/gofiber/fiber/v2"
 )
 
@@ -130,6 +131,13 @@ func addrKey(a netip.Addr) string {
 
 // clientKey is the request's key in the rate-limit tables.
 func (s *Server) clientKey(c *fiber.Ctx) string { return addrKey(s.clientAddr(c)) }
+
+// clientKeyForSocket hands the socket the client's key, for its
+// wrong-key budget: the same address the other limits count.
+func (s *Server) clientKeyForSocket(c *fiber.Ctx) error {
+	c.Locals(socket.ClientKey, s.clientKey(c))
+	return c.Next()
+}
 
 // limit spends one of the client's tokens in l, or answers 429 with
 // Retry-After.

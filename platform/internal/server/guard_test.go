@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banmen/banmen/platform/client"
 	"github.com/banmen/banmen/platform/internal/config"
 	"github.com/banmen/banmen/platform/internal/ratelimit"
 	"github.com/banmen/banmen/sdk"
@@ -187,5 +188,36 @@ func TestBusyBeforeDecoding(t *testing.T) {
 	json.NewDecoder(res.Body).Decode(&e)
 	if res.StatusCode != 503 || e.Error.Code != "busy" || res.Header.Get("Retry-After") == "" {
 		t.Errorf("%d %q Retry-After %q, want 503 busy with Retry-After", res.StatusCode, e.Error.Code, res.Header.Get("Retry-After"))
+	}
+}
+
+// TestWrongKeysPerClientBehindProxy: behind a trusted proxy the wrong-key
+// budget is each client's, not the proxy's: one client spending it does
+// not make another's wrong key a 4029.
+func TestWrongKeysPerClientBehindProxy(t *testing.T) {
+	s := newSite(t, func(c *config.Config) {
+		c.Limits.WrongKeysPerMinute = 2
+		c.TrustedProxies = []string{"127.0.0.1"}
+	})
+	c := s.client()
+	cr, err := c.CreateRoom(ctxT(t), "tictactoe", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := func(addr string) int {
+		p := c.Player(cr.Room, "wrong")
+		p.Header = http.Header{"X-Forwarded-For": {addr}}
+		return client.ClosedWith(p.Connect(ctxT(t)))
+	}
+	for range 2 {
+		if got := wrong("198.51.100.1"); got != 4003 {
+			t.Fatalf("wrong key: %d", got)
+		}
+	}
+	if got := wrong("198.51.100.1"); got != 4029 {
+		t.Errorf("the first client's third wrong key: %d, want 4029", got)
+	}
+	if got := wrong("198.51.100.2"); got != 4003 {
+		t.Errorf("another client behind the same proxy: %d, want 4003", got)
 	}
 }

@@ -37,7 +37,7 @@ func (s *Server) routes(app *fiber.App) {
 		api.Post("/rooms/:room/export", calls, anonymous, s.roomExport)
 		api.Post("/rooms/:room/view", calls, anonymous, s.roomView)
 		api.Get("/rooms/:room/socket", s.limit(s.socketLimit, "too_many_sockets", "too many sockets opened from this address; try again in a minute"),
-			s.sockets.Check, s.sockets.Socket())
+			s.clientKeyForSocket, s.sockets.Check, s.sockets.Socket())
 	}
 	api.Use(s.apiNotFound)
 

@@ -510,7 +510,13 @@ func (h *Handler) serve(ws *websocket.Conn) {
 		}
 		<-c.done
 	}()
-	sess := h.hello(c, ws.Params("room"), ws.IP())
+	// The server's key for the client's address (trusted proxies, IPv6 by
+	// its /64), when it set one; else the connection's address.
+	ip, _ := ws.Locals(ClientKey).(string)
+	if ip == "" {
+		ip = ws.IP()
+	}
+	sess := h.hello(c, ws.Params("room"), ip)
 	if sess == nil {
 		return
 	}
@@ -593,6 +599,10 @@ func errorMessage(code, msg string) []byte {
 	b, _ := room.EncodeError(code, msg)
 	return b
 }
+
+// ClientKey is the Locals key under which a server may put the client's
+// address as its rate limits know it, for the wrong-key budget.
+const ClientKey = "banmen.clientKey"
 
 // hello reads the first message and joins the room; nil means the
 // connection is being closed with the reason already queued.
