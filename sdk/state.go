@@ -5,6 +5,12 @@ import (
 	"hash/crc32"
 )
 
+// MaxRecordMoves is the most moves a game record may hold, shared by every
+// variant's State decoder, its imports and its play: past it a record is
+// refused before it is replayed, so that no request, whatever its bytes,
+// costs more than replaying this many moves. No real game comes near it.
+const MaxRecordMoves = 10_000
+
 // stateMagic starts every sealed state, so that bytes from elsewhere are
 // recognised before any decoding.
 const stateMagic = "BNM"

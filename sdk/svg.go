@@ -51,7 +51,12 @@ var svgAttributes = map[string]bool{
 // same drawing.
 var (
 	localRef = regexp.MustCompile(`^#[A-Za-z][A-Za-z0-9_-]*$`)
-	urlRef   = regexp.MustCompile(`url\(\s*([^)]*)\)`)
+	// urlRef is the only url() a value may hold, url(#id), quoted or not;
+	// any other "url(" (another target, no closing parenthesis) is
+	// refused.
+	urlRef   = regexp.MustCompile(`(?i)url\(\s*(['"]?)#([A-Za-z][A-Za-z0-9_-]*)(['"]?)\s*\)`)
+	idPrefix = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+	svgID    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 )
 
 // SanitizeSVG checks an SVG text and writes it again from what it read: a
@@ -63,6 +68,22 @@ var (
 // bytes, and malformed XML. The result holds no namespace prefixes and
 // nothing that could run or fetch.
 func SanitizeSVG(src string, fragment bool, budget int) (string, error) {
+	return SanitizeSVGPrefixed(src, fragment, budget, "")
+}
+
+// MaxSVGUses bounds the <use> elements of one drawing: each may copy a
+// group holding more, so that a few bytes could draw millions of shapes.
+const MaxSVGUses = 16
+
+// SanitizeSVGPrefixed is SanitizeSVG that also prefixes every id of the
+// drawing, and every reference to one, with prefix (letters, digits, '-'
+// and '_'), so that a drawing put into a page can neither reuse an id of
+// the page (such as its data elements) nor another drawing's. A host gives
+// each drawing a prefix of its own.
+func SanitizeSVGPrefixed(src string, fragment bool, budget int, prefix string) (string, error) {
+	if prefix != "" && !idPrefix.MatchString(prefix) {
+		return "", fmt.Errorf("svg: id prefix %q: want letters, digits, '-' and '_', a letter first", Clip(prefix))
+	}
 	if len(src) > budget {
 		return "", fmt.Errorf("svg: %d bytes, over the budget of %d", len(src), budget)
 	}
@@ -73,7 +94,7 @@ func SanitizeSVG(src string, fragment bool, budget int) (string, error) {
 	dec := xml.NewDecoder(strings.NewReader(in))
 	dec.Strict = true
 	var out bytes.Buffer
-	depth, roots := 0, 0
+	depth, roots, uses := 0, 0, 0
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -90,6 +111,11 @@ func SanitizeSVG(src string, fragment bool, budget int) (string, error) {
 			}
 			if !svgElements[name] {
 				return "", fmt.Errorf("svg: element <%s> is not allowed", Clip(name))
+			}
+			if name == "use" {
+				if uses++; uses > MaxSVGUses {
+					return "", fmt.Errorf("svg: more than %d <use> elements", MaxSVGUses)
+				}
 			}
 			if depth == 0 {
 				roots++
@@ -124,7 +150,11 @@ func SanitizeSVG(src string, fragment bool, budget int) (string, error) {
 				if err := checkSVGValue(an, a.Value); err != nil {
 					return "", err
 				}
-				fmt.Fprintf(&out, ` %s="%s"`, an, escapeAttr(a.Value))
+				v := a.Value
+				if prefix != "" {
+					v = prefixRefs(an, v, prefix)
+				}
+				fmt.Fprintf(&out, ` %s="%s"`, an, escapeAttr(v))
 			}
 			if name == "svg" {
 				out.WriteString(` xmlns="http://www.w3.org/2000/svg"`)
@@ -171,11 +201,17 @@ func checkSVGValue(name, v string) error {
 		}
 		return nil
 	}
+	if name == "id" && !svgID.MatchString(v) {
+		return fmt.Errorf("svg: id %q: want letters, digits, '-' and '_', a letter first", Clip(v))
+	}
+	ok := 0
 	for _, m := range urlRef.FindAllStringSubmatch(v, -1) {
-		ref := strings.Trim(strings.TrimSpace(m[1]), `'"`)
-		if !localRef.MatchString(ref) {
-			return fmt.Errorf("svg: %s=%q refers outside the drawing", name, Clip(v))
+		if m[1] == m[3] {
+			ok++
 		}
+	}
+	if strings.Count(lv, "url(") != ok {
+		return fmt.Errorf("svg: %s=%q refers outside the drawing (only url(#id) is allowed)", name, Clip(v))
 	}
 	for _, bad := range []string{"javascript:", "data:", "://", "expression(", "@import", "\\"} {
 		if strings.Contains(lv, bad) {
@@ -183,6 +219,20 @@ func checkSVGValue(name, v string) error {
 		}
 	}
 	return nil
+}
+
+// prefixRefs prefixes the id an attribute defines or refers to.
+func prefixRefs(name, v, prefix string) string {
+	switch name {
+	case "id":
+		return prefix + v
+	case "href":
+		return "#" + prefix + v[1:]
+	}
+	if !strings.Contains(strings.ToLower(v), "url(") {
+		return v
+	}
+	return urlRef.ReplaceAllString(v, "url(#"+prefix+"$2)")
 }
 
 func escapeAttr(s string) string {

@@ -1,6 +1,7 @@
 package sdk_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -40,6 +41,14 @@ func TestSanitizeSVG(t *testing.T) {
 		{"big", `<svg>` + strings.Repeat(`<g/>`, 5000) + `</svg>`, false, "over the budget", false},
 		{"deep", strings.Repeat(`<g>`, 40) + strings.Repeat(`</g>`, 40), true, "deep", false},
 		{"pi", `<?php x ?><svg/>`, false, "processing instruction", false},
+		{"url unclosed", `<rect fill="url(javascript&#58;alert(1)"/>`, true, "only url(#id)", false},
+		{"url no paren", `<rect fill="url(#a"/>`, true, "only url(#id)", false},
+		{"url upper", `<rect fill="URL(https://x.example/p)"/>`, true, "only url(#id)", false},
+		{"url mixed quotes", `<rect fill="url('#a&#34;)"/>`, true, "only url(#id)", false},
+		{"url quoted", `<defs><linearGradient id="a"/></defs><rect fill="url( '#a' )"/>`, true, `fill="url( &#39;#a&#39; )"`, true},
+		{"bad id", `<g id="a b"/>`, true, "want letters", false},
+		{"uses", strings.Repeat(`<use href="#a"/>`, sdk.MaxSVGUses+1), true, "<use> elements", false},
+		{"uses at the cap", `<g id="a"/>` + strings.Repeat(`<use href="#a"/>`, sdk.MaxSVGUses), true, `<use href="#a">`, true},
 	} {
 		got, err := sdk.SanitizeSVG(tc.src, tc.fragment, sdk.CardBudget)
 		switch {
@@ -53,15 +62,53 @@ func TestSanitizeSVG(t *testing.T) {
 	}
 }
 
+// TestSanitizeSVGPrefixed: every id and every reference to one gets the
+// drawing's prefix, so that the drawing cannot point at the page's ids.
+func TestSanitizeSVGPrefixed(t *testing.T) {
+	src := `<defs><radialGradient id="s"><stop offset="0"/></radialGradient></defs><circle r="4" fill="url(#s)" stroke="url('#board-data')"/><use href="#s"/>`
+	got, err := sdk.SanitizeSVGPrefixed(src, true, sdk.DrawingBudget, "d7-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`id="d7-s"`, `fill="url(#d7-s)"`, `stroke="url(#d7-board-data)"`, `href="#d7-s"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("%q lacks %q", got, want)
+		}
+	}
+	if _, err := sdk.SanitizeSVGPrefixed(src, true, sdk.DrawingBudget, "7 bad"); err == nil {
+		t.Error("a bad prefix was taken")
+	}
+}
+
+// svgIDs are the ids an output defines and refers to.
+var svgIDs = regexp.MustCompile(`id="([^"]*)"|href="#([^"]*)"|url\(#([^)]*)\)`)
+
 // FuzzSanitizeSVG: no input panics, and what comes out is accepted again
-// unchanged.
+// unchanged; "url(" only ever holds "#id"; with a prefix, every id and
+// reference has it.
 func FuzzSanitizeSVG(f *testing.F) {
 	f.Add(`<svg viewBox="0 0 2 1"><circle r="1" fill="url(#a)"/></svg>`, false)
 	f.Add(`<circle r="40" fill="currentColor"/><text x="1">A&amp;B</text>`, true)
+	f.Add(`<g id="a"/><use href="#a"/><rect fill="url( '#a' )" stroke="url(#b"/>`, true)
 	f.Fuzz(func(t *testing.T, src string, fragment bool) {
 		out, err := sdk.SanitizeSVG(src, fragment, sdk.CardBudget)
 		if err != nil {
 			return
+		}
+		if strings.Count(strings.ToLower(out), "url(") != len(regexp.MustCompile(`(?i)url\(\s*(&#39;|&#34;)?#[A-Za-z][A-Za-z0-9_-]*(&#39;|&#34;)?\s*\)`).FindAllString(out, -1)) {
+			t.Fatalf("a url() other than url(#id) in %q", out)
+		}
+		if strings.Count(out, "<use") > sdk.MaxSVGUses {
+			t.Fatalf("more than %d <use> in %q", sdk.MaxSVGUses, out)
+		}
+		pre, err := sdk.SanitizeSVGPrefixed(src, fragment, sdk.CardBudget, "p0-")
+		if err != nil {
+			t.Fatalf("accepted without a prefix, refused with one: %v", err)
+		}
+		for _, m := range svgIDs.FindAllStringSubmatch(pre, -1) {
+			if id := m[1] + m[2] + m[3]; !strings.HasPrefix(id, "p0-") {
+				t.Fatalf("id %q without its prefix in %q", id, pre)
+			}
 		}
 		again, err := sdk.SanitizeSVG(out, fragment, sdk.CardBudget+len(out))
 		if err != nil || again != out {

@@ -22,11 +22,14 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
+// clusterStateKey is the state key the hosts of one store share.
+const clusterStateKey = "faulttest-cluster-state-key-0123456789"
+
 // startPG runs a host on the PostgreSQL database dsn; its connections
 // carry the application name name.
 func startPG(t *testing.T, dsn, name string) *faulttest.Host {
 	t.Helper()
-	return start(t, t.TempDir(), "-store", "postgres", "-store_dsn", dsn+" application_name="+name, "-limits.host_heartbeat", "1s")
+	return start(t, t.TempDir(), "-store", "postgres", "-store_dsn", dsn+" application_name="+name, "-limits.host_heartbeat", "1s", "-state_key", clusterStateKey)
 }
 
 // endSessions waits until the database sessions of the host named name are

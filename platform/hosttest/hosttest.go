@@ -62,7 +62,11 @@ func ServingURL(out io.Reader) <-chan string {
 // address, the data directory and the plugin directory.
 func args(config, data, bin string) []string {
 	return []string{"-config", config, "-host", "127.0.0.1", "-port", "0",
-		"-data_dir", data, "-plugin_dir", filepath.Join(bin, "plugins")}
+		"-data_dir", data, "-plugin_dir", filepath.Join(bin, "plugins"),
+		// Every test client is 127.0.0.1: the per-address limits are
+		// raised, and /metrics gets a free port of its own.
+		"-ops_addr", "127.0.0.1:0", "-limits.api_calls_per_minute", "100000",
+		"-limits.suggests_per_minute", "100000", "-limits.sockets_per_minute", "100000"}
 }
 
 // Start starts bin/banmen with bin/plugins. An empty bin builds the host and

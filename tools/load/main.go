@@ -13,6 +13,7 @@
 //	go -C tools run ./load -rooms 1000 -duration 20s
 //	go -C tools run ./load -rooms 1000 -rate 10000   # paced: offered 10,000 moves/s
 //	go -C tools run ./load yonin -yonin 100 -rooms 1000 -duration 30s
+//	go -C tools run ./load attack -rooms 50 -duration 10s   # alone, then under floods
 //
 // docs/operations.md ("Load test") says what each figure means.
 package main
@@ -41,6 +42,9 @@ func main() {
 	cmd := run
 	if len(os.Args) > 1 && os.Args[1] == "yonin" { // the Yonin mode (yonin.go)
 		cmd, os.Args = runYonin, os.Args[1:]
+	}
+	if len(os.Args) > 1 && os.Args[1] == "attack" { // rooms alone, then under floods (attack.go)
+		cmd, os.Args = runAttack, os.Args[1:]
 	}
 	if err := cmd(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)

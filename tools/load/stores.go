@@ -117,7 +117,7 @@ func measure(ctx context.Context, o options, pg *pgserver.Cluster, s setup, stde
 		if err != nil {
 			return res, err
 		}
-		args = append(args, "-store", "postgres", "-store_dsn", dsn)
+		args = append(args, "-store", "postgres", "-store_dsn", dsn, "-state_key", "load-cluster-state-key-0123456789abcdef")
 	}
 	var hosts []*hostproc.Host
 	defer func() {

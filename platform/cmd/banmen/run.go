@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
@@ -69,15 +72,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	metrics := server.NewMetrics()
 	hostCfg := pluginhost.Config{
-		Dir:            cfg.PluginDir,
-		Env:            cfg.PluginEnv,
-		Logger:         logger,
-		CallTimeout:    cfg.Limits.CallTimeout,
-		HealthInterval: cfg.Limits.HealthInterval,
-		RestartBurst:   cfg.Limits.RestartBurst,
-		RestartWindow:  cfg.Limits.RestartWindow,
-		UnavailableFor: cfg.Limits.UnavailableFor,
-		OnRestart:      func(p string) { metrics.PluginRestarts.WithLabelValues(p).Inc() },
+		Dir:             cfg.PluginDir,
+		Env:             cfg.PluginEnv,
+		Logger:          logger,
+		CallTimeout:     cfg.Limits.CallTimeout,
+		HealthInterval:  cfg.Limits.HealthInterval,
+		RestartBurst:    cfg.Limits.RestartBurst,
+		RestartWindow:   cfg.Limits.RestartWindow,
+		UnavailableFor:  cfg.Limits.UnavailableFor,
+		OnRestart:       func(p string) { metrics.PluginRestarts.WithLabelValues(p).Inc() },
+		APIInFlight:     cfg.Limits.APIInFlight,
+		SuggestInFlight: cfg.Limits.SuggestInFlight,
 	}
 	host, err := pluginhost.Start(ctx, hostCfg)
 	if err != nil {
@@ -117,10 +122,28 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	sweepCtx, stopSweep := context.WithCancel(ctx)
 	defer stopSweep()
 	go sweep(sweepCtx, rooms, cfg.Limits.RoomSweep, logger, sweepDone)
-	app := server.New(server.Deps{Games: host, Config: cfg, Logger: logger, Metrics: metrics, Rooms: rooms, Analysis: analysis})
+	stateKey, err := loadStateKey(cfg)
+	if err != nil {
+		return err
+	}
+	deps := server.Deps{Games: host, Config: cfg, Logger: logger, Metrics: metrics, Rooms: rooms, Analysis: analysis, StateKey: stateKey}
+	app := server.New(deps)
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		return err
+	}
+	if cfg.OpsAddr != "" {
+		// /metrics apart from the site. A host whose operations address is
+		// taken still serves the site, and says so.
+		ops := server.NewOps(deps)
+		if oln, err := net.Listen("tcp", cfg.OpsAddr); err != nil {
+			logger.Error("operations address unavailable: /metrics is not served", "ops_addr", cfg.OpsAddr, "err", err)
+		} else {
+			logger.Info("operations listening", "addr", oln.Addr().String())
+			fmt.Fprintf(stdout, "Banmen operations (/metrics) on http://%s\n", displayAddr(oln.Addr()))
+			go func() { _ = ops.Listener(oln) }()
+			defer ops.ShutdownWithTimeout(cfg.Limits.ShutdownTimeout)
+		}
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "url", "http://"+displayAddr(ln.Addr()))
 	fmt.Fprintf(stdout, "Banmen is serving on http://%s\n", displayAddr(ln.Addr()))
@@ -136,6 +159,44 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		logger.Error("shutdown", "err", err)
 	}
 	return nil
+}
+
+// loadStateKey is the key that signs the stateless API's game states:
+// state_key when set, else the one kept in data_dir/state.key, made at the
+// first start, so that the states a browser keeps survive a restart.
+func loadStateKey(cfg config.Config) ([]byte, error) {
+	if cfg.StateKey != "" {
+		return []byte(cfg.StateKey), nil
+	}
+	path := filepath.Join(cfg.DataDir, "state.key")
+	if b, err := os.ReadFile(path); err == nil {
+		if k := strings.TrimSpace(string(b)); len(k) >= 32 {
+			return []byte(k), nil
+		}
+		return nil, fmt.Errorf("%s: want at least 32 characters (delete the file to make a new key)", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, cfg.SettingError("data_dir", err)
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return nil, err
+	}
+	k := hex.EncodeToString(b)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return loadStateKey(cfg) // another host on this data directory made it first
+	}
+	if err != nil {
+		return nil, cfg.SettingError("data_dir", err)
+	}
+	_, err = f.WriteString(k + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, cfg.SettingError("data_dir", err)
+	}
+	return []byte(k), nil
 }
 
 // computerTick is how often the rooms look for a computer move that is due

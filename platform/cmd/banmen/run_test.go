@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -70,12 +71,16 @@ func (s *syncBuffer) String() string {
 
 type host struct {
 	url    string
+	ops    string // the operations address (/metrics)
 	logs   *syncBuffer
 	cancel context.CancelFunc
 	done   chan error
 }
 
-var urlLine = regexp.MustCompile(`serving on (http://\S+)`)
+var (
+	urlLine = regexp.MustCompile(`serving on (http://\S+)`)
+	opsLine = regexp.MustCompile(`operations \(/metrics\) on (http://\S+)`)
+)
 
 // startHost runs the host on a free port with the test plugins.
 func startHost(t *testing.T, args ...string) *host {
@@ -84,12 +89,15 @@ func startHost(t *testing.T, args ...string) *host {
 	h := &host{logs: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	stdout := &syncBuffer{}
 	all := append([]string{"-port", "0", "-plugin_dir", pluginDir, "-data_dir", t.TempDir(),
-		"-limits.health_interval", "200ms"}, args...)
+		"-limits.health_interval", "200ms", "-ops_addr", "127.0.0.1:0"}, args...)
 	go func() { h.done <- run(ctx, all, func(string) string { return "" }, stdout, h.logs) }()
 	deadline := time.Now().Add(20 * time.Second)
 	for h.url == "" {
 		if m := urlLine.FindStringSubmatch(stdout.String()); m != nil {
 			h.url = m[1]
+			if m := opsLine.FindStringSubmatch(stdout.String()); m != nil {
+				h.ops = m[1]
+			}
 			break
 		}
 		select {
@@ -339,7 +347,9 @@ func TestErrorsAreClear(t *testing.T) {
 		{"bad base64", "/api/v1/games/tictactoe/play", `{"state":"%%%","seat":0,"move":"a1"}`, 400, "bad_request"},
 		{"unknown field", "/api/v1/games/tictactoe/play", `{"state":"AAAA","seat":0,"move":"a1","x":1}`, 400, "bad_request"},
 		{"missing seat", "/api/v1/games/tictactoe/play", map[string]any{"state": g.state, "move": "a1"}, 400, "bad_request"},
-		{"garbage state", "/api/v1/games/tictactoe/play", map[string]any{"state": "AAECAwQFBgcICQ==", "seat": 0, "move": "a1"}, 422, "bad_state"},
+		{"garbage state", "/api/v1/games/tictactoe/play", map[string]any{"state": "AAECAwQFBgcICQ==", "seat": 0, "move": "a1"}, 400, "state_not_issued"},
+		{"state of another game", "/api/v1/games/faulty/play", map[string]any{"state": g.state, "seat": 0, "move": "a1"}, 400, "state_not_issued"},
+		{"state forged", "/api/v1/games/tictactoe/view", map[string]any{"state": forged(g.state)}, 400, "state_not_issued"},
 		{"unknown variant", "/api/v1/games/chess/start", map[string]any{}, 404, "unknown_variant"},
 		{"unknown route", "/api/v1/nothing", map[string]any{}, 404, "not_found"},
 		{"too large", "/api/v1/games/tictactoe/import", map[string]any{"format": "moves", "text": strings.Repeat("a1 ", 3000)}, 413, "too_large"},
@@ -499,10 +509,21 @@ func TestPluginsInheritNoSecrets(t *testing.T) {
 	}
 }
 
+// TestHealthAndMetrics: /healthz on the site; /metrics on the operations
+// address only (ops_addr), not on the public port.
 func TestHealthAndMetrics(t *testing.T) {
 	h := startHost(t)
-	for _, path := range []string{"/healthz", "/metrics"} {
-		resp, err := http.Get(h.url + path)
+	if h.ops == "" {
+		t.Fatal("the host named no operations address")
+	}
+	if resp, err := http.Get(h.url + "/metrics"); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != 404 {
+		t.Errorf("/metrics on the public port: %d, want 404", resp.StatusCode)
+	}
+	for _, url := range []string{h.url + "/healthz", h.ops + "/healthz", h.ops + "/metrics"} {
+		path := url[strings.LastIndex(url, "/"):]
+		resp, err := http.Get(url)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -525,7 +546,7 @@ func TestPluginLogsReachHostLog(t *testing.T) {
 	if r := g.play(t, 0, "log"); errCode(r) != "logged" {
 		t.Fatalf("log: %d %s", r.status, r.raw)
 	}
-	re := regexp.MustCompile(`level=WARN msg="a line from the plugin".*plugin=faulty.*detail=42|level=WARN msg="a line from the plugin".*detail=42.*plugin=faulty|level=WARN .*plugin=faulty.*msg="a line from the plugin"`)
+	re := regexp.MustCompile(`level=WARN msg="a line from the plugin".*plugin="?faulty.*detail=42|level=WARN msg="a line from the plugin".*detail=42.*plugin="?faulty|level=WARN .*plugin="?faulty.*msg="a line from the plugin"`)
 	for i := 0; i < 50 && !re.MatchString(h.logs.String()); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -794,4 +815,15 @@ func TestHostGCTarget(t *testing.T) {
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Fatalf("GOGC set: runtime changed to %d", p)
 	}
+}
+
+// forged is a State the host issued with its first byte changed: its tag
+// no longer matches, whatever the plugin would make of the bytes.
+func forged(state string) string {
+	b, err := base64.StdEncoding.DecodeString(state)
+	if err != nil || len(b) == 0 {
+		return state
+	}
+	b[0] ^= 1
+	return base64.StdEncoding.EncodeToString(b)
 }

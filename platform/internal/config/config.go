@@ -16,6 +16,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,7 +45,24 @@ type Config struct {
 	// Origins may open room sockets ("https://banmen.example"); empty: only
 	// pages of the host the request was sent to.
 	Origins []string `yaml:"origins"`
-	Limits  Limits   `yaml:"limits"`
+	// PublicURL is the site's address as players reach it
+	// ("https://banmen.example"), for the invitation links; empty: the
+	// scheme and Host of the request (never X-Forwarded-Host).
+	PublicURL string `yaml:"public_url"`
+	// TrustedProxies are the addresses or CIDR ranges of the reverse
+	// proxies in front of the host: only from them is ProxyHeader read for
+	// the client's address (and X-Forwarded-Proto and -Host honoured).
+	// Empty: the connection's address is the client's.
+	TrustedProxies []string `yaml:"trusted_proxies"`
+	ProxyHeader    string   `yaml:"proxy_header"`
+	// OpsAddr serves /metrics (and /healthz) apart from the site; empty:
+	// on the site's own port.
+	OpsAddr string `yaml:"ops_addr"`
+	// StateKey signs the game states the stateless API hands out (at
+	// least 32 characters). Empty: a random key kept in data_dir/state.key.
+	// Hosts sharing a PostgreSQL store must share it.
+	StateKey string `yaml:"state_key"`
+	Limits   Limits `yaml:"limits"`
 
 	// origins says where each setting that is not a built-in default came
 	// from (setting name → "config file X", "BANMEN_X", "-x"), for errors.
@@ -71,6 +90,18 @@ type Limits struct {
 	RoomsPerMinute     int           `yaml:"rooms_per_minute"`
 	WrongKeysPerMinute int           `yaml:"wrong_keys_per_minute"`
 	SeatCodeTTL        time.Duration `yaml:"seat_code_ttl"`
+	// AnswerBytes bounds one answer of the stateless game API.
+	AnswerBytes int `yaml:"answer_bytes"`
+	// Per client address (IPv6 per /64): token buckets of calls a minute,
+	// the burst the same.
+	APICallsPerMinute int `yaml:"api_calls_per_minute"`
+	SocketsPerMinute  int `yaml:"sockets_per_minute"`
+	SuggestsPerMinute int `yaml:"suggests_per_minute"`
+	// Bulkheads: the calls of the stateless API (and its computer moves)
+	// that may be in a plugin process at once, per variant plugin;
+	// more answer 503 at once.
+	APIInFlight     int `yaml:"api_in_flight"`
+	SuggestInFlight int `yaml:"suggest_in_flight"`
 	// HostHeartbeat is how often a host sharing a PostgreSQL store says it
 	// is alive; one not heard of for three beats is dead and its
 	// connections no longer count.
@@ -81,12 +112,14 @@ type Limits struct {
 // paths are relative to the executable's directory (see Load).
 func Default() Config {
 	return Config{
-		Port:      8080,
-		DataDir:   "data",
-		Store:     "sqlite",
-		PluginDir: "plugins",
-		LogLevel:  "info",
-		LogFormat: "text",
+		Port:        8080,
+		DataDir:     "data",
+		Store:       "sqlite",
+		PluginDir:   "plugins",
+		LogLevel:    "info",
+		LogFormat:   "text",
+		ProxyHeader: "X-Forwarded-For",
+		OpsAddr:     "127.0.0.1:9464",
 		Limits: Limits{
 			BodyBytes:       256 << 10,
 			CallTimeout:     5 * time.Second,
@@ -108,6 +141,13 @@ func Default() Config {
 			WrongKeysPerMinute: 10,
 			SeatCodeTTL:        5 * time.Minute,
 			HostHeartbeat:      5 * time.Second,
+
+			AnswerBytes:       4 << 20,
+			APICallsPerMinute: 600,
+			SocketsPerMinute:  60,
+			SuggestsPerMinute: 60,
+			APIInFlight:       8,
+			SuggestInFlight:   2,
 		},
 	}
 }
@@ -264,8 +304,35 @@ func (c Config) validate() error {
 		return errors.New("limits.frame_bytes (≥ 1024), socket_queue, socket_burst and socket_rate must be positive")
 	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0 || c.Limits.HostHeartbeat <= 0:
 		return errors.New("limits.ping_interval, limits.seat_code_ttl and limits.host_heartbeat must be positive")
+	case c.Limits.AnswerBytes <= 0 || c.Limits.APIInFlight <= 0 || c.Limits.SuggestInFlight <= 0:
+		return errors.New("limits.answer_bytes, limits.api_in_flight and limits.suggest_in_flight must be positive")
+	case c.StateKey != "" && len(c.StateKey) < 32:
+		return errors.New("state_key must be at least 32 characters (e.g. `openssl rand -hex 32`)")
+	case c.Store == "postgres" && c.StateKey == "":
+		return errors.New("store postgres needs state_key (or BANMEN_STATE_KEY), the same on every host: each host signs the game states it hands out, and the others must accept them")
+	case c.PublicURL != "" && !validPublicURL(c.PublicURL):
+		return fmt.Errorf("public_url %q: want an absolute http or https URL with no path, e.g. https://banmen.example", c.PublicURL)
+	}
+	for _, p := range c.TrustedProxies {
+		if !validProxy(p) {
+			return fmt.Errorf("trusted_proxies: %q is neither an IP address nor a CIDR range", p)
+		}
 	}
 	return nil
+}
+
+func validPublicURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" &&
+		(u.Path == "" || u.Path == "/") && u.RawQuery == "" && u.Fragment == "" && u.User == nil
+}
+
+func validProxy(s string) bool {
+	if _, err := netip.ParsePrefix(s); err == nil {
+		return true
+	}
+	_, err := netip.ParseAddr(s)
+	return err == nil
 }
 
 // Addr is the listen address.

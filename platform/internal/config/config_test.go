@@ -47,6 +47,12 @@ func TestErrors(t *testing.T) {
 		"stray arg":    {"extra"},
 		"bad store":    {"-store", "mysql"},
 		"no dsn":       {"-store", "postgres"},
+		// A cluster must share one state key; a key must be long enough.
+		"postgres, no state key": {"-store", "postgres", "-store_dsn", "postgres://db/banmen"},
+		"short state key":        {"-state_key", "short"},
+		"bad proxy":              {"-trusted_proxies", "10.0.0.0/8,not-an-address"},
+		"public_url with a path": {"-public_url", "https://banmen.example/play"},
+		"public_url no scheme":   {"-public_url", "banmen.example"},
 	} {
 		if _, err := Load(args, none, io.Discard); err == nil {
 			t.Errorf("%s: no error", name)

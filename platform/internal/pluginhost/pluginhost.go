@@ -42,6 +42,45 @@ func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("variant %s is unavailable (its rules plugin keeps failing): %v", e.Variant, e.Cause)
 }
 
+// BusyError says a class of calls has as many calls in its plugin
+// process as it may: the call is refused at once (503, Retry-After), never
+// queued to meet its deadline later.
+type BusyError struct {
+	Variant, Call string
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("variant %s is busy with other calls of this kind; %s refused", e.Variant, e.Call)
+}
+
+// Class is who a call is for. Each class has plugin processes of its own
+// (bulkheads), so that no call of one waits behind the calls of another:
+// a room's rules call never waits behind the stateless API, an import or
+// a computer's search.
+type Class uint8
+
+const (
+	// Rooms are the online rooms' calls (the default): never refused for
+	// load.
+	Rooms Class = iota
+	// API are anonymous calls: the stateless game API (imports included)
+	// and the rooms' public views. Their processes admit at most
+	// Config.APIInFlight calls at once (Config.SuggestInFlight searches).
+	API
+)
+
+type classKey struct{}
+
+// WithClass marks the calls made with ctx as calls of class c.
+func WithClass(ctx context.Context, c Class) context.Context {
+	return context.WithValue(ctx, classKey{}, c)
+}
+
+func classOf(ctx context.Context) Class {
+	c, _ := ctx.Value(classKey{}).(Class)
+	return c
+}
+
 // TimeoutError says a plugin did not answer within the call's deadline.
 type TimeoutError struct {
 	Variant, Call string
@@ -65,6 +104,10 @@ type Config struct {
 	UnavailableFor time.Duration
 	// OnRestart, when set, is told about every restart (for metrics).
 	OnRestart func(plugin string)
+	// APIInFlight bounds the calls of class API in a plugin's API rules
+	// process at once, SuggestInFlight those in its API engine process
+	// (0: 8 and 2). More are refused with a *BusyError.
+	APIInFlight, SuggestInFlight int
 }
 
 // Host owns the plugin processes.
@@ -77,9 +120,13 @@ type Host struct {
 	// the plugin's one scheduler thread) never delays a Play of the
 	// rules process. Started at the first suggest.
 	engines map[string]*proc
-	descs   []sdk.Description
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	// apis and apiEngines are the processes of class API (rules and
+	// searches), started at their first call: a room's process never
+	// has an anonymous call in its queue.
+	apis, apiEngines map[string]*proc
+	descs            []sdk.Description
+	stop             chan struct{}
+	wg               sync.WaitGroup
 	// deadline gives the calls made without a context of their own (a
 	// room's moves) their deadline.
 	deadline sharedDeadline
@@ -125,8 +172,21 @@ type proc struct {
 	// check. A plugin that answers calls is alive, however long its queue
 	// makes a ping wait; only an idle or silent one is pinged.
 	answered atomic.Bool
-	// engineProc is the process for the computer's moves (engine).
-	engineProc *proc
+	// engineProc is the process for the computer's moves (engine);
+	// apiProc and apiEngineProc those of class API.
+	engineProc, apiProc, apiEngineProc *proc
+	// limit bounds the calls in the process at once (0: no bound);
+	// inflight counts them. nice is the process's scheduling niceness:
+	// anonymous and search processes yield the CPU to the rooms' rules.
+	nice     int
+	limit    int32
+	inflight atomic.Int32
+	// judging is set while a background judgement runs (judge).
+	judging atomic.Bool
+	// answers counts the answers the process gave (calls and pings): a
+	// process whose count moves is working, however slowly it answers a
+	// ping (judge).
+	answers atomic.Uint64
 	// lazy: started by its first call (an engine process); launched: it
 	// was started once.
 	lazy, launched bool
@@ -154,11 +214,18 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	if cfg.UnavailableFor == 0 {
 		cfg.UnavailableFor = 30 * time.Second
 	}
+	if cfg.APIInFlight == 0 {
+		cfg.APIInFlight = 8
+	}
+	if cfg.SuggestInFlight == 0 {
+		cfg.SuggestInFlight = 2
+	}
 	entries, err := os.ReadDir(cfg.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("plugin directory: %w", err)
 	}
-	h := &Host{cfg: cfg, byVariant: map[string]*proc{}, engines: map[string]*proc{}, stop: make(chan struct{})}
+	h := &Host{cfg: cfg, byVariant: map[string]*proc{}, engines: map[string]*proc{},
+		apis: map[string]*proc{}, apiEngines: map[string]*proc{}, stop: make(chan struct{})}
 	for _, e := range entries {
 		info, err := e.Info()
 		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
@@ -179,8 +246,10 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 			}
 			h.byVariant[d.ID] = p
 			h.descs = append(h.descs, d)
+			h.apis[d.ID] = p.second(&p.apiProc, " (api)", h.cfg.APIInFlight, niceAPI)
 			if len(d.Levels) > 0 {
-				h.engines[d.ID] = p.engine()
+				h.engines[d.ID] = p.second(&p.engineProc, " (engine)", 0, niceRoomEngine)
+				h.apiEngines[d.ID] = p.second(&p.apiEngineProc, " (api engine)", h.cfg.SuggestInFlight, niceAPI)
 			}
 		}
 		h.procs = append(h.procs, p)
@@ -194,13 +263,33 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	return h, nil
 }
 
-// engine is a second process of p's binary for its computer player,
-// started by its first call. Variants of one binary share it.
-func (p *proc) engine() *proc {
-	if p.engineProc == nil {
-		p.engineProc = &proc{name: p.name + " (engine)", path: p.path, cfg: p.cfg, lazy: true}
+// second is another process of p's binary (*slot, made once), started by
+// its first call, admitting limit calls at once (0: any number), at
+// niceness nice. Variants of one binary share it.
+func (p *proc) second(slot **proc, suffix string, limit, nice int) *proc {
+	if *slot == nil {
+		*slot = &proc{name: p.name + suffix, path: p.path, cfg: p.cfg, lazy: true, limit: int32(limit), nice: nice}
 	}
-	return p.engineProc
+	return *slot
+}
+
+// The niceness of the processes besides a room's rules: the kernel runs
+// a room's rules call first when the CPUs are busy, then the rooms'
+// computer players, then anonymous work.
+const (
+	niceRoomEngine = 5
+	niceAPI        = 10
+)
+
+// all are p's processes: itself and those of its binary started lazily.
+func (p *proc) all() []*proc {
+	out := []*proc{p}
+	for _, q := range []*proc{p.apiProc, p.engineProc, p.apiEngineProc} {
+		if q != nil {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // launch starts the plugin process: no inherited environment but PATH and
@@ -219,6 +308,9 @@ func (p *proc) launch(ctx context.Context) (*host.Conn, *exec.Cmd, error) {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
+	if err == nil {
+		renice(conn.PID(), p.nice)
+	}
 	return conn, cmd, err
 }
 
@@ -316,20 +408,14 @@ func (h *Host) Close() {
 	}
 	h.wg.Wait()
 	for _, p := range h.procs {
-		if e := p.engineProc; e != nil {
-			e.mu.Lock()
-			if e.conn != nil {
-				stopProcess(e.conn, e.cmd, shutdownGrace)
-				e.conn, e.cmd = nil, nil
+		for _, q := range p.all() {
+			q.mu.Lock()
+			if q.conn != nil {
+				stopProcess(q.conn, q.cmd, shutdownGrace)
+				q.conn, q.cmd = nil, nil
 			}
-			e.mu.Unlock()
+			q.mu.Unlock()
 		}
-		p.mu.Lock()
-		if p.conn != nil {
-			stopProcess(p.conn, p.cmd, shutdownGrace)
-			p.conn, p.cmd = nil, nil
-		}
-		p.mu.Unlock()
 	}
 }
 
@@ -341,8 +427,21 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 	if !ok {
 		return ErrUnknownVariant
 	}
-	if e, ok := h.engines[variant]; ok && call == "suggest" {
-		p = e
+	api := classOf(ctx) == API
+	switch {
+	case call == "suggest" && api && h.apiEngines[variant] != nil:
+		p = h.apiEngines[variant]
+	case call == "suggest" && h.engines[variant] != nil:
+		p = h.engines[variant]
+	case api:
+		p = h.apis[variant]
+	}
+	if p.limit > 0 {
+		if p.inflight.Add(1) > p.limit {
+			p.inflight.Add(-1)
+			return &BusyError{Variant: variant, Call: call}
+		}
+		defer p.inflight.Add(-1)
 	}
 	if ctx == context.Background() {
 		ctx = h.deadline.context(time.Now(), h.cfg.CallTimeout)
@@ -359,19 +458,19 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 		err = fn(ctx, conn)
 		if err == nil {
 			p.answered.Store(true)
+			p.answers.Add(1)
 			return nil
 		}
 		if _, rule := sdk.AsRuleError(err); rule {
 			p.answered.Store(true)
+			p.answers.Add(1)
 			return err
 		}
 		if ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded {
 			// The call overran its deadline: the plugin may be hung, or the
-			// call merely slow. A quick ping tells which; a hung plugin is
+			// call merely slow. judge tells which; a hung plugin is
 			// replaced so the next call finds a live one.
-			if ping(conn, callPingTimeout) != nil {
-				p.replace(conn, fmt.Errorf("hung during %s", call))
-			}
+			p.judge(conn, callPingTimeout, fmt.Errorf("hung during %s", call))
 			return &TimeoutError{Variant: variant, Call: call}
 		}
 		if attempt == 1 {
@@ -381,6 +480,17 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 			"plugin", p.name, "variant", variant, "call", call, "err", err)
 		p.replace(conn, err)
 	}
+}
+
+// Full reports whether a call of class API to variant would be refused
+// now for load (a *BusyError), so that a server can answer 503 before it
+// reads the request. A hint: Call decides.
+func (h *Host) Full(variant, call string) bool {
+	p := h.apis[variant]
+	if call == "suggest" && h.apiEngines[variant] != nil {
+		p = h.apiEngines[variant]
+	}
+	return p != nil && p.limit > 0 && p.inflight.Load() >= p.limit
 }
 
 // get returns the live connection, starting a new process if the last one
@@ -476,23 +586,93 @@ func (h *Host) healthLoop() {
 // and killing it then fails every call in flight (found by the load test:
 // at a thousand rooms the shogi plugin was killed every few seconds).
 func (h *Host) checkHealth() {
-	for _, p := range h.procs {
-		if p.answered.Swap(false) {
-			continue
-		}
-		p.mu.Lock()
-		conn := p.conn
-		p.mu.Unlock()
-		if conn == nil {
-			continue
-		}
-		if err := ping(conn, h.cfg.HealthTimeout); err != nil {
-			h.cfg.Logger.Warn("plugin failed its health check", "plugin", p.name, "err", err)
-			p.replace(conn, err)
-			if ds := conn.Descriptions(); len(ds) > 0 {
-				// Start the replacement now, not at the next call.
-				_, _ = p.get(context.Background(), ds[0].ID)
+	for _, main := range h.procs {
+		for _, p := range main.all() {
+			if p.answered.Swap(false) {
+				continue
+			}
+			p.mu.Lock()
+			conn := p.conn
+			p.mu.Unlock()
+			if conn == nil {
+				continue
+			}
+			if p.judge(conn, h.cfg.HealthTimeout, errors.New("failed its health check")) {
+				h.cfg.Logger.Warn("plugin failed its health check", "plugin", p.name)
+				if ds := conn.Descriptions(); len(ds) > 0 && !p.lazy {
+					// Start the replacement now, not at the next call.
+					_, _ = p.get(context.Background(), ds[0].ID)
+				}
 			}
 		}
 	}
+}
+
+// busyBound is how long a plugin that misses its pings but keeps using
+// CPU (a long replay, a queue of searches) is given before it is judged
+// hung all the same.
+const busyBound = 10 * time.Second
+
+// minObserve is the shortest time judge watches a process's CPU time.
+const minObserve = 200 * time.Millisecond
+
+// judge tells a busy plugin from a hung one after a missed deadline (or
+// at a health check), and replaces a hung one; it reports whether it did.
+// A ping answered within wait, or any call answered meanwhile, is alive. A
+// ping not answered is not enough to kill: a plugin working through a
+// queue (one scheduler thread) can answer a ping late, and a niced one on
+// a machine with every CPU taken may get no CPU at all for a while. So a
+// process that used CPU, or waited on a run queue for one, during the
+// wait is busy, and is waited on (in the background, the caller has its
+// answer) until it answers something, stops wanting to run (then it is
+// hung: stopped, deadlocked) or busyBound passes. A process that neither
+// ran nor waited to run while it did not answer is hung at once: a
+// stopped or wedged plugin is replaced within wait, as before.
+func (p *proc) judge(conn *host.Conn, wait time.Duration, cause error) bool {
+	before := p.answers.Load()
+	then, _ := activityOf(conn.PID())
+	start := time.Now()
+	if ping(conn, wait) == nil {
+		p.answers.Add(1)
+		return false
+	}
+	// CPU time counts in ticks (10 ms): look over long enough to see it.
+	if d := minObserve - time.Since(start); d > 0 {
+		time.Sleep(d)
+	}
+	now, ok := activityOf(conn.PID())
+	if p.answers.Load() != before {
+		return false
+	}
+	if !ok || !now.progressed(then) {
+		p.replace(conn, cause)
+		return true
+	}
+	if !p.judging.CompareAndSwap(false, true) {
+		return false // another judgement of this process is under way
+	}
+	go func() {
+		defer p.judging.Store(false)
+		step := max(wait, minObserve)
+		for waited := step; ; waited += step {
+			prev := now
+			t0 := time.Now()
+			if ping(conn, wait) == nil || p.answers.Load() != before {
+				return
+			}
+			if d := step - time.Since(t0); d > 0 {
+				time.Sleep(d)
+			}
+			now, ok = activityOf(conn.PID())
+			if p.answers.Load() != before {
+				return // it answered a call while we looked
+			}
+			if !ok || !now.progressed(prev) || waited >= busyBound {
+				p.cfg.Logger.Warn("plugin answered nothing and made no progress; replacing it", "plugin", p.name, "waited", waited)
+				p.replace(conn, cause)
+				return
+			}
+		}
+	}()
+	return false
 }

@@ -1,4 +1,5 @@
-// Package ratelimit holds token buckets keyed by a string (a client's IP):
+// Package ratelimit holds token buckets keyed by a string (a client's
+// address, an IPv6 one by its /64: the server makes the key):
 // each key may spend a burst at once and regains tokens at a steady rate.
 // It must never block: a request over the limit is refused, not delayed.
 package ratelimit
@@ -41,6 +42,12 @@ func New(perMinute, burst int, now func() time.Time) *Limiter {
 		l.per = time.Minute / time.Duration(perMinute)
 	}
 	return l
+}
+
+// RetryAfter is the whole seconds until an empty bucket has a token again
+// (at least 1), for a Retry-After header.
+func (l *Limiter) RetryAfter() int {
+	return max(1, int((l.per+time.Second-1)/time.Second))
 }
 
 // Allow spends one of key's tokens, or reports false when it has none.

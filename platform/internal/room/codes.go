@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -39,15 +40,23 @@ func (r *Room) newCode(seat sdk.Seat) (string, time.Time) {
 	return c.code, c.expires
 }
 
-// redeemCode uses up a valid code; wrong codes count against the room.
-// Called with mu held.
+// redeemCode uses up a valid code: a valid code is always accepted (the
+// codes are too many to guess: 31^8), and only wrong ones count against
+// the room, answered ErrTooManyAttempts once past the budget. The socket
+// counts them per address too. Called with mu held.
 func (r *Room) redeemCode(code string) (sdk.Seat, error) {
 	now := r.m.cfg.Now()
 	r.codeFails = slices.DeleteFunc(r.codeFails, func(t time.Time) bool { return now.Sub(t) >= r.m.cfg.SeatCodeTTL })
-	if len(r.codeFails) >= r.m.cfg.SeatCodeAttempts {
+	code = strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
+	seat, err := r.takeCode(code, now)
+	if errors.Is(err, ErrBadCode) && len(r.codeFails) > r.m.cfg.SeatCodeAttempts {
 		return -1, ErrTooManyAttempts
 	}
-	code = strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
+	return seat, err
+}
+
+// takeCode uses up code if it is valid, or counts a failure.
+func (r *Room) takeCode(code string, now time.Time) (sdk.Seat, error) {
 	if r.m.cfg.Cluster != nil {
 		return r.takeSharedCode(code, now)
 	}

@@ -414,7 +414,7 @@ func TestSeatCode(t *testing.T) {
 	if _, err := e.m.Join(context.Background(), c.Room, Hello{Code: "WRONG234"}, &sub{}); !errors.Is(err, ErrBadCode) {
 		t.Errorf("wrong code: %v", err)
 	}
-	_, moved := e.join(c.Room, Hello{Code: code.SeatCode})
+	movedSess, moved := e.join(c.Room, Hello{Code: code.SeatCode})
 	w, _ := find(moved.take(), protocol.EvWelcome)
 	if *w.Seat != 0 || w.SeatKey == "" || w.SeatKey == c.SeatKey {
 		t.Errorf("welcome on the new device %+v: want seat 0 and a new key", w)
@@ -433,6 +433,17 @@ func TestSeatCode(t *testing.T) {
 	}
 	if _, err := e.m.Join(context.Background(), c.Room, Hello{Code: "WRONG234"}, &sub{}); !errors.Is(err, ErrTooManyAttempts) {
 		t.Errorf("after many wrong codes: %v, want ErrTooManyAttempts", err)
+	}
+	// Wrong codes (from five addresses, or fifty: the room does not
+	// know) never block a valid one: it is checked first.
+	movedSess.Act(context.Background(), protocol.Request{Type: protocol.TypeSeatCode, ID: "d"})
+	again := moved.last(t)
+	if again.Type != protocol.EvSeatCode {
+		t.Fatalf("a new seat code: %+v", again)
+	}
+	_, third := e.join(c.Room, Hello{Code: again.SeatCode})
+	if w, _ := find(third.take(), protocol.EvWelcome); w.Seat == nil || *w.Seat != 0 {
+		t.Errorf("a valid code after the room's wrong ones: %+v, want seat 0", w)
 	}
 }
 

@@ -172,6 +172,9 @@ func (s *Server) analyse(c *fiber.Ctx) error {
 	if len(req.State) == 0 {
 		return badRequest("analyse needs a state")
 	}
+	if err := s.openState(c, &req.State); err != nil {
+		return err
+	}
 	return s.startAnalysis(c, variantOf(c), req.State, req.Plies, req.Limit, req.Seat, false)
 }
 
@@ -414,6 +417,9 @@ func (s *Server) exportAnalysed(c *fiber.Ctx) error {
 	}
 	if len(req.State) == 0 || req.Format == "" {
 		return badRequest("export needs state and format")
+	}
+	if err := s.openState(c, &req.State); err != nil {
+		return err
 	}
 	if len(req.Analysis) > maxAnalysePlies+1 {
 		return badRequest(fmt.Sprintf("at most %d rows", maxAnalysePlies+1))

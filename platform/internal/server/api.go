@@ -124,7 +124,7 @@ func (s *Server) start(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	return s.answerGame(c, out)
 }
 
 func (s *Server) play(c *fiber.Ctx) error {
@@ -135,6 +135,9 @@ func (s *Server) play(c *fiber.Ctx) error {
 	if len(req.State) == 0 || req.Seat == nil || req.Move == "" {
 		return badRequest("play needs state, seat and move")
 	}
+	if err := s.openState(c, &req.State); err != nil {
+		return err
+	}
 	var out gameResponse
 	err := s.games.Call(c.UserContext(), variantOf(c), "play", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.State, out.View, err = conn.Play(ctx, host.PlayRequest{Variant: variantOf(c), State: req.State, Seat: *req.Seat, Move: req.Move})
@@ -143,7 +146,7 @@ func (s *Server) play(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	return s.answerGame(c, out)
 }
 
 func (s *Server) view(c *fiber.Ctx) error {
@@ -154,7 +157,11 @@ func (s *Server) view(c *fiber.Ctx) error {
 	if len(req.State) == 0 {
 		return badRequest("view needs a state")
 	}
-	out := gameResponse{State: req.State}
+	signed := req.State
+	if err := s.openState(c, &req.State); err != nil {
+		return err
+	}
+	var out gameResponse
 	err := s.games.Call(c.UserContext(), variantOf(c), "view", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.View, err = conn.View(ctx, host.ViewRequest{Variant: variantOf(c), State: req.State})
 		return err
@@ -162,7 +169,8 @@ func (s *Server) view(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	// The State sent back is the one the client sent, already signed.
+	return s.answer(c, gameResponse{State: signed, View: out.View})
 }
 
 // rewind is the game as it was after its first ply moves (sdk.Rewinder): the
@@ -175,6 +183,9 @@ func (s *Server) rewind(c *fiber.Ctx) error {
 	if len(req.State) == 0 || req.Ply == nil {
 		return badRequest("rewind needs state and ply")
 	}
+	if err := s.openState(c, &req.State); err != nil {
+		return err
+	}
 	var out gameResponse
 	err := s.games.Call(c.UserContext(), variantOf(c), "rewind", func(ctx context.Context, conn *host.Conn) (err error) {
 		out.State, out.View, err = conn.Rewind(ctx, host.RewindRequest{Variant: variantOf(c), State: req.State, Ply: *req.Ply})
@@ -183,7 +194,7 @@ func (s *Server) rewind(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	return s.answerGame(c, out)
 }
 
 func (s *Server) suggest(c *fiber.Ctx) error {
@@ -193,6 +204,9 @@ func (s *Server) suggest(c *fiber.Ctx) error {
 	}
 	if len(req.State) == 0 {
 		return badRequest("suggest needs a state")
+	}
+	if err := s.openState(c, &req.State); err != nil {
+		return err
 	}
 	think := s.cfg.Limits.SuggestTimeout
 	if req.ThinkMillis > 0 {
@@ -243,6 +257,9 @@ func (s *Server) export(c *fiber.Ctx) error {
 	if len(req.State) == 0 || req.Format == "" {
 		return badRequest("export needs state and format")
 	}
+	if err := s.openState(c, &req.State); err != nil {
+		return err
+	}
 	var text string
 	err := s.games.Call(c.UserContext(), variantOf(c), "export", func(ctx context.Context, conn *host.Conn) (err error) {
 		text, err = conn.Export(ctx, host.ExportRequest{Variant: variantOf(c), State: req.State, Format: req.Format, Lang: req.Lang})
@@ -251,7 +268,7 @@ func (s *Server) export(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"text": text})
+	return s.answer(c, fiber.Map{"text": text})
 }
 
 func (s *Server) importGame(c *fiber.Ctx) error {
@@ -270,7 +287,40 @@ func (s *Server) importGame(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(out)
+	return s.answerGame(c, out)
+}
+
+// openState checks that the State a client sent is one this site issued
+// (statekey.go) and leaves it without its tag, for the plugin; a State it
+// did not issue is refused here, before any plugin replays it.
+func (s *Server) openState(c *fiber.Ctx, st *sdk.State) error {
+	body, err := s.states.open(variantOf(c), *st)
+	if err != nil {
+		return err
+	}
+	*st = body
+	return nil
+}
+
+// answerGame signs the answer's State and sends it.
+func (s *Server) answerGame(c *fiber.Ctx, out gameResponse) error {
+	out.State = s.states.seal(variantOf(c), out.State)
+	return s.answer(c, out)
+}
+
+// answer sends v as JSON, refused when longer than limits.answer_bytes:
+// no call sends more than that, whatever game it was given.
+func (s *Server) answer(c *fiber.Ctx, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if len(b) > s.cfg.Limits.AnswerBytes {
+		return &apiError{fiber.StatusUnprocessableEntity, "answer_too_large",
+			"the answer to this call would be larger than the site sends; the game is too long"}
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(b)
 }
 
 func (s *Server) healthz(c *fiber.Ctx) error {

@@ -46,6 +46,7 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		fe    *fiber.Error
 		unav  *pluginhost.UnavailableError
 		tmout *pluginhost.TimeoutError
+		busy  *pluginhost.BusyError
 	)
 	status, body := fiber.StatusInternalServerError, errorDetail{Code: "internal", Message: "something went wrong on our side"}
 	if re, ok := sdk.AsRuleError(err); ok {
@@ -58,12 +59,16 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		c.Set(fiber.HeaderRetryAfter, fmt.Sprint(max(1, int(time.Until(unav.Until).Seconds())+1)))
 		status, body = fiber.StatusServiceUnavailable, errorDetail{Code: "variant_unavailable",
 			Message: "this game is temporarily unavailable; please try again in a minute"}
+	} else if errors.As(err, &busy) {
+		c.Set(fiber.HeaderRetryAfter, "1")
+		status, body = fiber.StatusServiceUnavailable, errorDetail{Code: "busy",
+			Message: "the site is busy with other calls of this kind; please try again in a moment"}
 	} else if errors.As(err, &tmout) {
 		status, body = fiber.StatusGatewayTimeout, errorDetail{Code: "timeout", Message: "the game did not answer in time; please try again"}
 	} else if errors.As(err, &fe) {
 		status, body = fe.Code, errorDetail{Code: codeForStatus(fe.Code), Message: fe.Message}
 	}
-	if status >= 500 {
+	if status >= 500 && busy == nil {
 		s.log.Error("request failed", "method", c.Method(), "path", c.Path(), "status", status, "err", err)
 	}
 	return c.Status(status).JSON(errorBody{Error: body})

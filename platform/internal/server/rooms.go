@@ -54,7 +54,7 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	return c.Status(fiber.StatusCreated).JSON(createRoomResponse{Room: cr.Room, Variant: cr.Variant, Seat: cr.Seat, SeatKey: cr.SeatKey,
-		Invite: c.BaseURL() + "/" + lang + "/" + url.PathEscape(cr.Variant) + "/room/" + cr.Room})
+		Invite: s.baseURL(c) + "/" + lang + "/" + url.PathEscape(cr.Variant) + "/room/" + cr.Room})
 }
 
 type roomExportRequest struct {

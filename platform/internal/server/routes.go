@@ -14,28 +14,33 @@ func (s *Server) routes(app *fiber.App) {
 	app.Use(compress.New(compress.Config{Level: compress.LevelBestSpeed}))
 
 	app.Get("/healthz", s.healthz)
-	app.Get("/metrics", s.metrics.handler())
+	if s.cfg.OpsAddr == "" {
+		app.Get("/metrics", s.metrics.handler())
+	}
 
-	api := app.Group("/api/v1")
+	api := app.Group("/api/v1", s.sameSite)
 	api.Get("/variants", s.listVariants)
 	api.Get("/variants/:variant", s.getVariant)
 	api.Get("/variants/:variant/card.svg", s.variantCard)
-	games := api.Group("/games/:variant", s.requireVariant)
+	calls := s.limit(s.apiLimit, "too_many_calls", "too many game calls from this address; try again in a minute")
+	games := api.Group("/games/:variant", s.requireVariant, calls, s.admit, anonymous)
 	games.Post("/start", s.start)
 	games.Post("/play", s.play)
 	games.Post("/view", s.view)
 	games.Post("/rewind", s.rewind)
-	games.Post("/suggest", s.suggest)
+	games.Post("/suggest", s.limit(s.suggestLimit, "too_many_suggests", "too many computer moves asked from this address; try again in a minute"), s.suggest)
 	games.Post("/export", s.export)
 	games.Post("/import", s.importGame)
 	games.Post("/analyse", s.analyse)
 	games.Post("/analyse/export", s.exportAnalysed)
 	if s.rooms != nil {
-		api.Post("/rooms", s.createRoom)
-		api.Post("/rooms/:room/export", s.roomExport)
-		api.Post("/rooms/:room/view", s.roomView)
-		api.Post("/rooms/:room/analyse", s.roomAnalyse)
-		api.Get("/rooms/:room/socket", s.sockets.Check, s.sockets.Socket())
+		api.Post("/rooms", s.limit(s.roomLimit, "too_many_rooms", "too many rooms created from this address; try again in a minute"), s.createRoom)
+		// A room's public record and views are anonymous calls: class API.
+		api.Post("/rooms/:room/export", calls, anonymous, s.roomExport)
+		api.Post("/rooms/:room/view", calls, anonymous, s.roomView)
+		api.Post("/rooms/:room/analyse", calls, s.roomAnalyse)
+		api.Get("/rooms/:room/socket", s.limit(s.socketLimit, "too_many_sockets", "too many sockets opened from this address; try again in a minute"),
+			s.clientKeyForSocket, s.sockets.Check, s.sockets.Socket())
 	}
 	api.Use(s.apiNotFound)
 

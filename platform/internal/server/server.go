@@ -10,7 +10,9 @@ package server
 import (
 	"context"
 	"log/slog"
+	"net/netip"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/banmen/banmen/platform/internal/config"
@@ -44,6 +46,9 @@ type Deps struct {
 	// how many analyses may run at once (default 2).
 	Analysis      Analysts
 	AnalysisSlots int
+	// StateKey signs the States the stateless API hands out; empty: a
+	// random key for this server's life.
+	StateKey []byte
 }
 
 // Server holds the deps the handlers share.
@@ -61,6 +66,8 @@ type Server struct {
 	// entry); public the Descriptions as clients get them (public).
 	cards  map[string]string
 	public map[string]sdk.Description
+	// drawings counts the piece drawings sanitized, for their id prefixes.
+	drawings int
 
 	rooms       *room.Manager
 	sockets     *socket.Handler
@@ -68,6 +75,12 @@ type Server struct {
 
 	analysts Analysts // nil: no analysis
 	analysis *analysis
+
+	// states signs the stateless API's States; proxies are the trusted
+	// proxies; the limiters are per client address (addrKey).
+	states                                         stateSigner
+	proxies                                        []netip.Prefix
+	apiLimit, suggestLimit, socketLimit, roomLimit *ratelimit.Limiter
 }
 
 // New builds the Fiber app with every route and middleware.
@@ -78,8 +91,14 @@ func New(d Deps) *fiber.App {
 	if d.Metrics == nil {
 		d.Metrics = NewMetrics()
 	}
+	l := d.Config.Limits
 	s := &Server{games: d.Games, cfg: d.Config, log: d.Logger, metrics: d.Metrics,
-		analysts: d.Analysis, analysis: newAnalysis(d.AnalysisSlots)}
+		states: newStateSigner(d.StateKey), proxies: parseProxies(d.Config.TrustedProxies),
+		apiLimit:     ratelimit.New(l.APICallsPerMinute, l.APICallsPerMinute, nil),
+		suggestLimit: ratelimit.New(l.SuggestsPerMinute, l.SuggestsPerMinute, nil),
+		socketLimit:  ratelimit.New(l.SocketsPerMinute, l.SocketsPerMinute, nil),
+		roomLimit:    ratelimit.New(l.RoomsPerMinute, l.RoomsPerMinute, nil),
+		analysts:     d.Analysis, analysis: newAnalysis(d.AnalysisSlots)}
 	s.texts = map[string]sdk.Texts{}
 	s.cards = map[string]string{}
 	s.public = map[string]sdk.Description{}
@@ -93,9 +112,11 @@ func New(d Deps) *fiber.App {
 	}
 	s.logHidden(d.Config.Variants)
 	if d.Rooms != nil {
-		l := d.Config.Limits
 		s.rooms = d.Rooms
-		s.createLimit = ratelimit.New(l.RoomsPerMinute, l.RoomsPerMinute, nil)
+		// Rooms created are limited per address by roomLimit (routes.go),
+		// which groups IPv6 by /64 and knows the trusted proxies: this
+		// one allows all.
+		s.createLimit = ratelimit.New(0, 0, nil)
 		s.sockets = socket.New(socket.Config{Rooms: d.Rooms, Logger: d.Logger, Origins: d.Config.Origins,
 			FrameBytes: l.FrameBytes, Queue: l.SocketQueue, Burst: l.SocketBurst, Rate: l.SocketRate,
 			PingInterval: l.PingInterval, WrongKeysPerMinute: l.WrongKeysPerMinute})
@@ -108,6 +129,11 @@ func New(d Deps) *fiber.App {
 		ReadTimeout:           30 * time.Second,
 		WriteTimeout:          30 * time.Second,
 		IdleTimeout:           120 * time.Second,
+		// X-Forwarded-* are read from the trusted proxies only (none by
+		// default): never X-Forwarded-Host from a client.
+		EnableTrustedProxyCheck: true,
+		TrustedProxies:          d.Config.TrustedProxies,
+		ProxyHeader:             proxyHeader(d.Config),
 	})
 	s.routes(app)
 	if s.sockets != nil {
@@ -115,6 +141,29 @@ func New(d Deps) *fiber.App {
 		// them (1001) and wait for their handlers.
 		app.Hooks().OnShutdown(func() error { s.sockets.Shutdown(); return nil })
 	}
+	return app
+}
+
+// proxyHeader is the header Fiber reads the client's address from: none
+// without trusted proxies.
+func proxyHeader(c config.Config) string {
+	if len(c.TrustedProxies) == 0 {
+		return ""
+	}
+	return c.ProxyHeader
+}
+
+// NewOps is the operations app, served on its own address
+// (config ops_addr): /metrics and /healthz, apart from the site.
+func NewOps(d Deps) *fiber.App {
+	if d.Metrics == nil {
+		d.Metrics = NewMetrics()
+	}
+	app := fiber.New(fiber.Config{AppName: "banmen-ops", DisableStartupMessage: true,
+		ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second})
+	s := &Server{games: d.Games}
+	app.Get("/healthz", s.healthz)
+	app.Get("/metrics", d.Metrics.handler())
 	return app
 }
 
@@ -151,7 +200,10 @@ func (s *Server) looks(d sdk.Description) sdk.Description {
 	drawings := func(what string, in []string) []string {
 		var out []string
 		for _, src := range in {
-			c, err := sdk.SanitizeSVG(src, true, sdk.DrawingBudget)
+			// Each drawing's ids get a prefix of their own: drawings are put
+			// into the page's markup, whose ids they must not reuse.
+			s.drawings++
+			c, err := sdk.SanitizeSVGPrefixed(src, true, sdk.DrawingBudget, "svg"+strconv.Itoa(s.drawings)+"-")
 			if err != nil {
 				s.log.Warn("variant looks: piece drawing refused, drawn as a token", "variant", d.ID, "piece", what, "err", err)
 				return nil

@@ -512,7 +512,13 @@ func (h *Handler) serve(ws *websocket.Conn) {
 		}
 		<-c.done
 	}()
-	sess := h.hello(c, ws.Params("room"), ws.IP())
+	// The server's key for the client's address (trusted proxies, IPv6 by
+	// its /64), when it set one; else the connection's address.
+	ip, _ := ws.Locals(ClientKey).(string)
+	if ip == "" {
+		ip = ws.IP()
+	}
+	sess := h.hello(c, ws.Params("room"), ip)
 	if sess == nil {
 		return
 	}
@@ -593,6 +599,10 @@ func (c *conn) protocolError(msg string) {
 
 func errorMessage(code, msg string) []byte { return protocol.Error(code, msg) }
 
+// ClientKey is the Locals key under which a server may put the client's
+// address as its rate limits know it, for the wrong-key budget.
+const ClientKey = "banmen.clientKey"
+
 // hello reads the first message and joins the room; nil means the
 // connection is being closed with the reason already queued.
 func (h *Handler) hello(c *conn, id, ip string) *room.Session {
@@ -608,11 +618,12 @@ func (h *Handler) hello(c *conn, id, ip string) *room.Session {
 		c.protocolError("the first message must be a hello")
 		return nil
 	}
-	keyed := req.SeatKey != "" || req.Code != ""
-	if keyed && h.badKey.Exhausted(ip) {
-		c.Send(errorMessage("too_many_attempts", "too many wrong seat keys or codes from this address; try again later"))
-		c.Close(CloseTooManyBad, "too many attempts")
-		return nil
+	// A matching key or code is always accepted, whatever the address did
+	// before (behind a proxy, every player may share one); only failures
+	// count, and an address past its budget is told so. A seatKey that is
+	// present but empty is a bad key, not "no key".
+	if req.SeatKey == "" && req.Code == "" && bytes.Contains(b, []byte(`"seatKey"`)) {
+		req.SeatKey = "\x00"
 	}
 	sess, err := h.cfg.Rooms.Join(context.Background(), id,
 		room.Hello{SeatKey: req.SeatKey, Code: req.Code, Watch: req.Watch, Version: req.Version}, c)
@@ -623,7 +634,11 @@ func (h *Handler) hello(c *conn, id, ip string) *room.Session {
 		c.Send(errorMessage("room_not_found", err.Error()))
 		c.Close(CloseNotFound, "room not found")
 	case errors.Is(err, room.ErrBadKey), errors.Is(err, room.ErrBadCode):
-		h.badKey.Allow(ip)
+		if !h.badKey.Allow(ip) {
+			c.Send(errorMessage("too_many_attempts", "too many wrong seat keys or codes from this address; try again later"))
+			c.Close(CloseTooManyBad, "too many attempts")
+			break
+		}
 		c.Send(errorMessage("bad_seat_key", err.Error()))
 		c.Close(CloseBadKey, "bad seat key")
 	case errors.Is(err, room.ErrTooManyAttempts):

@@ -44,13 +44,17 @@ func (g *game) remember() sdk.State {
 // fork gets full slice expressions, so that its appends copy. A room plays
 // each State once, so a move copies nothing.
 func (g *game) fork() *game {
-	f := &game{startSFEN: g.startSFEN, startNum: g.startNum, pos: g.pos, result: g.result, records: g.records, hist: g.hist, moves: g.moves, history: g.history, keys: g.keys, legal: g.legal, last: g.last, hasLast: g.hasLast}
+	f := &game{startSFEN: g.startSFEN, startNum: g.startNum, pos: g.pos, result: g.result, records: g.records, hist: g.hist, moves: g.moves, history: g.history, keys: g.keys, prev: g.prev, lastAt: g.lastAt, legal: g.legal, last: g.last, hasLast: g.hasLast}
 	if !g.forked.CompareAndSwap(false, true) {
 		f.records = f.records[:len(f.records):len(f.records)]
 		f.hist = f.hist[:len(f.hist):len(f.hist)]
 		f.moves = f.moves[:len(f.moves):len(f.moves)]
 		f.history = f.history[:len(f.history):len(f.history)]
 		f.keys = f.keys[:len(f.keys):len(f.keys)]
+		f.prev = f.prev[:len(f.prev):len(f.prev)]
+		// lastAt belongs to the first fork's line of play: this one
+		// makes its own from keys at its first move.
+		f.lastAt = nil
 	}
 	return f
 }
@@ -59,6 +63,6 @@ func (g *game) fork() *game {
 func (g *game) cost() int {
 	const perRecord = int(unsafe.Sizeof(record{})) + int(unsafe.Sizeof(sdk.PlayedMove{})) + 48 // and its texts
 	return int(unsafe.Sizeof(game{})) + len(g.records)*perRecord +
-		len(g.history)*int(unsafe.Sizeof(Position{})) + len(g.keys)*8 + cap(g.moves) +
+		len(g.history)*int(unsafe.Sizeof(Position{})) + len(g.keys)*(8+4+24) + cap(g.moves) +
 		(cap(g.legal)+cap(g.spare))*int(unsafe.Sizeof(Move(0)))
 }

@@ -49,10 +49,18 @@ type game struct {
 	// length byte, text each), kept as the records grow, so that encoding
 	// copies it whole instead of writing every move again.
 	moves []byte
-	// history[i] is the position after i plies, for repetition.
+	// history[i] is the position after i plies, for repetition; keys[i]
+	// its repetition key.
 	history []Position
 	keys    []uint64
-	result  *sdk.Result
+	// prev[i] is the last ply before i whose position has the key keys[i]
+	// (-1: none), so that counting a position's occurrences walks only
+	// its own earlier occurrences, whatever the game's length. lastAt maps
+	// a key to its latest ply; it is shared along a line of first forks
+	// (cache.go) and rebuilt from keys by any other fork (nil).
+	prev   []int32
+	lastAt map[uint64]int32
+	result *sdk.Result
 	// legal is every legal move of pos, made once per position by judge:
 	// play checks a move against it and names the move with it, judge
 	// needs only its length, view lists it. A cached game shares it with
@@ -76,6 +84,8 @@ func newGame(start Position) *game {
 	g := &game{startSFEN: start.SFEN(), startNum: start.moveNum, pos: start}
 	g.history = append(g.history, start)
 	g.keys = append(g.keys, start.key())
+	g.prev = append(g.prev, -1)
+	g.lastAt = map[uint64]int32{g.keys[0]: 0}
 	// A set-up position may already be lost for the side to move.
 	g.judge()
 	return g
@@ -108,6 +118,9 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	}
 	if seat != sente && seat != gote {
 		return sdk.Errorf(sdk.CodeNotYourTurn, "shogi has seats 0 and 1, not %d", seat)
+	}
+	if len(g.records) >= maxStateMoves {
+		return sdk.Errorf(sdk.CodeIllegalMove, "the game has reached the longest record kept (%d moves)", maxStateMoves)
 	}
 	if mv == sdk.Resign {
 		g.push(record{seat: seat}, mv, marks[seat]+"投了", "resigns")
@@ -148,8 +161,39 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	g.last, g.hasLast = legalMoveUSI(seat, m, texts[:u], texts[u:t], texts[t:]), true
 	g.history = append(g.history, g.pos)
 	g.keys = append(g.keys, g.pos.key())
+	g.link()
 	g.judge()
 	return nil
+}
+
+// link sets prev for the position just appended to keys and records it in
+// lastAt: one map lookup a move, whatever the game's length.
+func (g *game) link() {
+	n := len(g.keys) - 1
+	k := g.keys[n]
+	if g.lastAt == nil {
+		g.rebuildLastAt(n)
+	}
+	j, ok := g.lastAt[k]
+	if ok && (int(j) >= n || g.keys[j] != k) {
+		// An entry of another line of play (never along a line of first
+		// forks, so this is only a defence): start afresh.
+		g.rebuildLastAt(n)
+		j, ok = g.lastAt[k]
+	}
+	if !ok {
+		j = -1
+	}
+	g.prev = append(g.prev, j)
+	g.lastAt[k] = int32(n)
+}
+
+// rebuildLastAt makes lastAt from keys[:n].
+func (g *game) rebuildLastAt(n int) {
+	g.lastAt = make(map[uint64]int32, n)
+	for i, k := range g.keys[:n] {
+		g.lastAt[k] = int32(i)
+	}
 }
 
 // push appends a played move, with its texts, to records, hist and moves.
@@ -221,10 +265,10 @@ func (g *game) judge() {
 	}
 	n := len(g.keys) - 1
 	first, count := -1, 0
-	// Every other position has the other side to move (each entry is
-	// one board move on from the one before): only these can be the same.
-	for i := n; i >= 0; i -= 2 {
-		if g.keys[i] == g.keys[n] && g.history[i].sameAs(&g.pos) {
+	// Only the earlier positions with the same key can be the same (prev
+	// links them); the walk ends at the fourth, which ends the game.
+	for i := n; i >= 0 && count < 4; i = int(g.prev[i]) {
+		if g.history[i].sameAs(&g.pos) {
 			count++
 			first = i
 		}

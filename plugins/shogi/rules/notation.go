@@ -103,6 +103,10 @@ func importSFENUSI(text string) (*game, error) {
 	if rest[0] != "moves" {
 		return nil, sdk.Errorf(sdk.CodeBadNotation, "expected \"moves\" after the position, got %q", sdk.Clip(rest[0]))
 	}
+	if len(rest)-1 > maxStateMoves {
+		// Refused before any move is replayed.
+		return nil, sdk.Errorf(sdk.CodeBadNotation, "the record has %d moves, more than the %d a game may hold", len(rest)-1, maxStateMoves)
+	}
 	for i, mv := range rest[1:] {
 		if mv == string(sdk.Resign) {
 			continue

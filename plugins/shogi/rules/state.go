@@ -20,7 +20,7 @@ const (
 	stateVersion = 1
 	// maxStateMoves bounds the moves a State may hold, so that hostile bytes
 	// cannot make a call replay forever.
-	maxStateMoves = 10000
+	maxStateMoves = sdk.MaxRecordMoves
 	maxSFENLen    = 256
 )
 

@@ -81,6 +81,9 @@ func (g *Game) Play(m Move) error {
 	if g.result != nil {
 		return sdk.Errorf(sdk.CodeGameOver, "the game is over")
 	}
+	if len(g.moves) >= maxStateMoves {
+		return sdk.Errorf(sdk.CodeIllegalMove, "the game has reached the longest record kept (%d moves)", maxStateMoves)
+	}
 	if !g.pos.isLegal(m) {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not a legal move here", UCCI(m))
 	}

@@ -22,10 +22,11 @@ import (
 const (
 	variantID    = "xiangqi"
 	stateVersion = 1
-	// maxStateMoves bounds a record: with 32 pieces and 10 soldiers a game
-	// has at most about a hundred captures and forward soldier moves, each
-	// followed by at most 119 other plies.
-	maxStateMoves = 1 << 14
+	// maxStateMoves bounds a record, States and imports alike (the sdk's
+	// shared cap). Repetition needs no bound of its own: only the plies
+	// since the last capture or forward soldier move (at most 120, the
+	// 60-move rule) are compared.
+	maxStateMoves = sdk.MaxRecordMoves
 	maxFENLen     = 128
 )
 

@@ -161,6 +161,9 @@ func (g *game) play(seat int, m move) error {
 	if !m.valid() {
 		return sdk.Errorf(sdk.CodeBadMove, "malformed move")
 	}
+	if len(g.moves) >= maxStateMoves {
+		return sdk.Errorf(sdk.CodeIllegalMove, "the game has reached the longest record kept (%d moves)", maxStateMoves)
+	}
 	if !g.isLegal(m) {
 		return sdk.Errorf(sdk.CodeIllegalMove, "%s is not legal here", moveText(seat, m))
 	}

@@ -45,6 +45,10 @@ func parseRecord(text string) (*game, error) {
 	if pos == "" {
 		return nil, sdk.Errorf(sdk.CodeBadNotation, "the record has no position")
 	}
+	if len(moves) > maxStateMoves {
+		// Refused before any move is replayed.
+		return nil, sdk.Errorf(sdk.CodeBadNotation, "the record has %d moves, more than the %d a game may hold", len(moves), maxStateMoves)
+	}
 	start, err := ParsePosition(pos)
 	if err != nil {
 		return nil, err

@@ -92,3 +92,13 @@ func TestExportIn(t *testing.T) {
 		t.Errorf("an unknown language gave\n%s\nwant English\n%s", xx, plain)
 	}
 }
+
+// TestRecordCap: a record of more moves than sdk.MaxRecordMoves is refused
+// before any is replayed (these are not even legal).
+func TestRecordCap(t *testing.T) {
+	text := StartText + "\n" + strings.Repeat("S:5g5e ", sdk.MaxRecordMoves+1)
+	_, err := parseRecord(text)
+	if re, ok := sdk.AsRuleError(err); !ok || re.Code != sdk.CodeBadNotation || !strings.Contains(re.Message, "more than") {
+		t.Fatalf("a record over the cap: %v", err)
+	}
+}

@@ -12,7 +12,7 @@ const stateVersion = 1
 // Limits that keep hostile state bytes cheap to reject.
 const (
 	maxStateText  = 512
-	maxStateMoves = 100000
+	maxStateMoves = sdk.MaxRecordMoves
 )
 
 // encodeState writes a game as: host settings (5 bytes), the initial

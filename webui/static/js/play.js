@@ -598,7 +598,9 @@ async function boot() {
       think();
       return;
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status !== 422) {
+      // 422: the plugin refused the saved game; state_not_issued: the site
+      // did not sign it (saved before its key changed). Either way a new game.
+      if (!(err instanceof ApiError) || (err.status !== 422 && err.code !== 'state_not_issued')) {
         // The saved game may be fine: keep it and let a reload try again.
         noticeError(err);
         return;

@@ -1,7 +1,8 @@
 // Command faulty is a test plugin: tic-tac-toe that misbehaves on request,
 // so the host's supervision can be tested against a real process. A move
 // "hang" never returns, "crash" kills the process, "slow:<move>" waits a
-// while before playing <move>, "pid" fails with the process ID as message, "log" writes a log line.
+// while before playing <move>, "spin:<ms>" keeps the CPU busy that long
+// and then fails (busy, not hung), "pid" fails with the process ID as message, "log" writes a log line.
 package main
 
 import (
@@ -35,6 +36,13 @@ func (f faulty) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.Vie
 		return nil, sdk.View{}, sdk.Errorf("logged", "logged")
 	case m == "pid":
 		return nil, sdk.View{}, sdk.Errorf("pid", "%s", strconv.Itoa(os.Getpid()))
+	case strings.HasPrefix(string(m), "spin:"):
+		ms, _ := strconv.Atoi(strings.TrimPrefix(string(m), "spin:"))
+		n := 0
+		for end := time.Now().Add(time.Duration(ms) * time.Millisecond); time.Now().Before(end); {
+			n++
+		}
+		return nil, sdk.View{}, sdk.Errorf("spun", "spun %d", n)
 	case strings.HasPrefix(string(m), "slow:"):
 		time.Sleep(400 * time.Millisecond)
 		m = sdk.Move(strings.TrimPrefix(string(m), "slow:"))

@@ -1,0 +1,169 @@
+//go:build linux
+
+package pluginhost
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/banmen/banmen/sdk"
+	"github.com/banmen/banmen/sdk/host"
+)
+
+// startFaulty starts a host serving the faulty test plugin.
+func startFaulty(t *testing.T, cfg Config) (*Host, *atomic.Int32) {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "faulty"),
+		"github.com/banmen/banmen/platform/internal/pluginhost/testdata/faulty").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	restarts := &atomic.Int32{}
+	cfg.Dir = dir
+	cfg.OnRestart = func(string) { restarts.Add(1) }
+	h, err := Start(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h, restarts
+}
+
+// play plays move in a new game of faulty with ctx, and reports the PID of
+// the process that answered the start.
+func play(ctx context.Context, h *Host, move sdk.Move) (pid int, err error) {
+	err = h.Call(ctx, "faulty", "play", func(ctx context.Context, c *host.Conn) error {
+		pid = c.PID()
+		st, _, err := c.Start(ctx, "faulty", nil)
+		if err != nil {
+			return err
+		}
+		_, _, err = c.Play(ctx, "faulty", st, 0, move)
+		return err
+	})
+	return pid, err
+}
+
+// TestBulkheads: the calls of class API run in a process of their own,
+// which admits APIInFlight calls at once and refuses more at once with a
+// *BusyError; a room's call meanwhile is served by the rooms' process.
+func TestBulkheads(t *testing.T) {
+	h, restarts := startFaulty(t, Config{APIInFlight: 1, CallTimeout: 30 * time.Second})
+	api := WithClass(context.Background(), API)
+	roomPID, err := play(context.Background(), h, "b2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apiPID, err := play(api, h, "b2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if roomPID == apiPID {
+		t.Fatalf("rooms and the API share process %d", roomPID)
+	}
+	if r, a := niceOf(t, roomPID), niceOf(t, apiPID); r != 0 || a != niceAPI {
+		t.Errorf("niceness: rooms' process %d, the API's %d; want 0 and %d", r, a, niceAPI)
+	}
+	// One API call in flight (a slow move), then another: refused.
+	done := make(chan error, 1)
+	go func() { _, err := play(api, h, "slow:b2"); done <- err }()
+	ap := h.apis["faulty"]
+	for ap.inflight.Load() == 0 {
+		select {
+		case err := <-done:
+			t.Fatalf("the slow call ended first: %v", err)
+		default:
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if !h.Full("faulty", "play") {
+		t.Error("Full says no while the API process holds its one call")
+	}
+	_, err = play(api, h, "b2")
+	var busy *BusyError
+	if !errors.As(err, &busy) {
+		t.Errorf("a second API call while one is in flight: %v, want *BusyError", err)
+	}
+	if _, err := play(context.Background(), h, "b2"); err != nil {
+		t.Errorf("a room's call while the API is full: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("the slow API call: %v", err)
+	}
+	if h.Full("faulty", "play") {
+		t.Error("Full says yes with no call in flight")
+	}
+	if n := restarts.Load(); n != 0 {
+		t.Errorf("%d restarts", n)
+	}
+}
+
+// niceOf is process pid's niceness (/proc/pid/stat, field 19).
+func niceOf(t *testing.T, pid int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	n, _ := strconv.Atoi(f[16])
+	return n
+}
+
+// TestBusyIsNotHung: a plugin that cannot answer its health check in time
+// (here a 1 ns timeout) because it is busy computing is not killed: its
+// CPU time grows. One that is stopped still is (TestHealthCheckSparesBusyPlugin).
+func TestBusyIsNotHung(t *testing.T) {
+	h, restarts := startFaulty(t, Config{HealthTimeout: time.Nanosecond, CallTimeout: 30 * time.Second})
+	pid := h.PIDs()["faulty"]
+	before := cpuTime(pid)
+	done := make(chan error, 1)
+	go func() { _, err := play(context.Background(), h, "spin:1500"); done <- err }()
+	// Wait until the plugin is computing (its CPU time grows).
+	for cpuTime(pid) < before+5 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if h.checkHealth(); h.PIDs()["faulty"] != pid || restarts.Load() != 0 {
+		t.Fatalf("a busy plugin was replaced by the health check")
+	}
+	err := <-done
+	if re, ok := sdk.AsRuleError(err); !ok || re.Code != "spun" {
+		t.Fatalf("the busy call: %v, want its answer", err)
+	}
+	if h.PIDs()["faulty"] != pid || restarts.Load() != 0 {
+		t.Errorf("a busy plugin was replaced (pid %d → %d, %d restarts)", pid, h.PIDs()["faulty"], restarts.Load())
+	}
+}
+
+// TestActivityProgressed: CPU time or a run-queue wait of a few
+// milliseconds is progress (busy, or starved of CPU); a thread's wake-up
+// is not, nor is nothing.
+func TestActivityProgressed(t *testing.T) {
+	base := activity{cpu: 100, waited: 1_000_000}
+	for _, c := range []struct {
+		name string
+		a    activity
+		want bool
+	}{
+		{"nothing", base, false},
+		{"used CPU", activity{cpu: 101, waited: base.waited}, true},
+		{"starved: waited to run", activity{cpu: 100, waited: base.waited + 50_000_000}, true},
+		{"a wake-up", activity{cpu: 100, waited: base.waited + 20_000}, false},
+		{"no schedstat", activity{cpu: 100, waited: -1}, false},
+	} {
+		if got := c.a.progressed(base); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if a, ok := activityOf(os.Getpid()); !ok || a.cpu < 0 {
+		t.Errorf("this process's activity: %+v, %v", a, ok)
+	}
+}

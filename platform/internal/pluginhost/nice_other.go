@@ -1,0 +1,5 @@
+//go:build !unix
+
+package pluginhost
+
+func renice(pid, nice int) {}
