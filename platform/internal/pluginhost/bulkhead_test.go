@@ -43,11 +43,11 @@ func startFaulty(t *testing.T, cfg Config) (*Host, *atomic.Int32) {
 func play(ctx context.Context, h *Host, move sdk.Move) (pid int, err error) {
 	err = h.Call(ctx, "faulty", "play", func(ctx context.Context, c *host.Conn) error {
 		pid = c.PID()
-		st, _, err := c.Start(ctx, "faulty", nil)
+		st, _, err := c.Start(ctx, host.StartRequest{Variant: "faulty"})
 		if err != nil {
 			return err
 		}
-		_, _, err = c.Play(ctx, "faulty", st, 0, move)
+		_, _, err = c.Play(ctx, host.PlayRequest{Variant: "faulty", State: st, Seat: 0, Move: move})
 		return err
 	})
 	return pid, err
