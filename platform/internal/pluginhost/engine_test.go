@@ -2,9 +2,12 @@ package pluginhost
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/host"
@@ -57,5 +60,47 @@ func TestSuggestRunsInAnEngineProcess(t *testing.T) {
 	}
 	if got := h.PIDs()["tictactoe"]; got != rules {
 		t.Errorf("PIDs says %d, want the rules process %d", got, rules)
+	}
+}
+
+// TestFirstSuggestDoesNotPayForTheEngineStart: the first computer move on a
+// freshly started host, asked with a thinking time shorter than the engine
+// process takes to start (here a plugin slowed by a start-up pause), still
+// gets its whole thinking time: the start is not counted against it.
+func TestFirstSuggestDoesNotPayForTheEngineStart(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(t.TempDir(), "tictactoe")
+	if out, err := exec.Command("go", "build", "-o", bin,
+		"github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	// Every start of this plugin takes at least 400 ms.
+	if err := os.WriteFile(filepath.Join(dir, "tictactoe"), []byte("#!/bin/sh\nsleep 0.4\nexec "+bin+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Start(context.Background(), Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	var st sdk.State
+	if err := h.Call(context.Background(), "tictactoe", "start", func(ctx context.Context, c *host.Conn) (err error) {
+		st, _, err = c.Start(ctx, "tictactoe", nil)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// 250 ms to think, less than the engine's start.
+	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+	defer cancel()
+	err = h.Call(ctx, "tictactoe", "suggest", func(ctx context.Context, c *host.Conn) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("the call began with its thinking time spent on the engine's start: %w", err)
+		}
+		_, err := c.Suggest(ctx, "tictactoe", st, 0, sdk.Easy)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("first suggest: %v", err)
 	}
 }

@@ -75,7 +75,8 @@ type Host struct {
 	// engines are second processes of the plugins with a computer player:
 	// every "suggest" call goes there, so that a search (CPU-bound, on
 	// the plugin's one scheduler thread) never delays a Play of the
-	// rules process. Started at the first suggest.
+	// rules process. Started at the first suggest, whose thinking time
+	// does not count the start (uncountedStart).
 	engines map[string]*proc
 	descs   []sdk.Description
 	stop    chan struct{}
@@ -351,6 +352,11 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 		ctx, cancel = context.WithTimeout(ctx, h.cfg.CallTimeout)
 		defer cancel()
 	}
+	if p.lazy {
+		var done context.CancelFunc
+		ctx, done = p.uncountedStart(ctx, variant)
+		defer done()
+	}
 	for attempt := 0; ; attempt++ {
 		conn, err := p.get(ctx, variant)
 		if err != nil {
@@ -381,6 +387,31 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 			"plugin", p.name, "variant", variant, "call", call, "err", err)
 		p.replace(conn, err)
 	}
+}
+
+// uncountedStart starts a lazy process (an engine) that was never started,
+// and moves ctx's deadline by the time that took: the first computer move
+// after the host starts gets its whole thinking time, not what the process
+// start left of it. ctx's cancellation (the player gone) still ends it.
+func (p *proc) uncountedStart(ctx context.Context, variant string) (context.Context, context.CancelFunc) {
+	p.mu.Lock()
+	started := p.launched
+	p.mu.Unlock()
+	dl, ok := ctx.Deadline()
+	if started || !ok {
+		return ctx, func() {}
+	}
+	t0 := time.Now()
+	if _, err := p.get(ctx, variant); err != nil {
+		return ctx, func() {} // the call's own get reports it
+	}
+	c, cancel := context.WithDeadline(context.WithoutCancel(ctx), dl.Add(time.Since(t0)))
+	stop := context.AfterFunc(ctx, func() {
+		if ctx.Err() == context.Canceled {
+			cancel()
+		}
+	})
+	return c, func() { stop(); cancel() }
 }
 
 // get returns the live connection, starting a new process if the last one

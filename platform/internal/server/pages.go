@@ -184,6 +184,11 @@ type variantCard struct {
 	CardLang string
 	// Art: the variant has a card picture (Description.Card).
 	Art bool
+	// Computer: the variant has a computer player (Description.Levels),
+	// so the pages offer Vs computer; Levels names them, in the page's
+	// language, on a landing page.
+	Computer bool
+	Levels   string
 }
 
 // boardData is the JSON the board's scripts read from the page.
@@ -318,6 +323,7 @@ func (s *Server) pageRoutes(app *fiber.App) {
 			return notFoundPage(c)
 		}
 		cat := vcat[v.ID].Catalog
+		v.Levels = levelNames(cat, l, d)
 		return vpg[v.ID].render(c, fiber.StatusOK, "landing", pageData{
 			Lang: l, Variant: v, Rooms: s.rooms != nil && !friendModeSoon(d), FriendSoon: s.rooms != nil && friendModeSoon(d),
 			RoomSettings:   roomSettings(d),
@@ -338,6 +344,10 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		mode := c.Query("mode", "local")
 		if mode != "local" && mode != "computer" {
 			return notFoundPage(c)
+		}
+		if mode == "computer" && !v.Computer {
+			// No computer player (no Levels): an old link plays on one device.
+			return c.Redirect("/"+l+"/"+url.PathEscape(v.ID)+"/play?mode=local", fiber.StatusFound)
 		}
 		// Each mode has its own texts (play.title, play.computer.title, …)
 		// and its own saved game, so a computer game never replaces a game
@@ -431,7 +441,17 @@ func (s *Server) logTexts(id string, m *i18n.Merged) {
 }
 
 func card(d sdk.Description) *variantCard {
-	return &variantCard{ID: d.ID, NameKey: d.NameKey, Players: len(d.Seats), Hands: d.Hands}
+	return &variantCard{ID: d.ID, NameKey: d.NameKey, Players: len(d.Seats), Hands: d.Hands, Computer: len(d.Levels) > 0}
+}
+
+// levelNames are d's computer levels as the pages name them (ui.level.*,
+// else the level itself), joined as the language lists them.
+func levelNames(cat *i18n.Catalog, lang string, d sdk.Description) string {
+	names := make([]string, len(d.Levels))
+	for i, l := range d.Levels {
+		names[i] = titleOr(cat, lang, "ui.level."+string(l), string(l))
+	}
+	return strings.Join(names, cat.T(lang, "mode.computer.sep"))
 }
 
 func titleOr(cat *i18n.Catalog, lang, key, def string) string {
