@@ -3,9 +3,11 @@ package pluginhost
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,5 +104,35 @@ func TestFirstSuggestDoesNotPayForTheEngineStart(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatalf("first suggest: %v", err)
+	}
+}
+
+// TestSymlinkedPluginLoads: a plugin directory entry that is a symlink to
+// the plugin (as the TypeScript example's README tells authors to make) is
+// loaded; a broken link is skipped by name, not silently.
+func TestSymlinkedPluginLoads(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "tictactoe")
+	if out, err := exec.Command("go", "build", "-o", bin,
+		"github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(bin, filepath.Join(dir, "tictactoe")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "broken")); err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	h, err := Start(context.Background(), Config{Dir: dir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if _, ok := h.Description("tictactoe"); !ok {
+		t.Errorf("the symlinked plugin was not loaded; the log says:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "plugin=broken") {
+		t.Errorf("the broken link is not named in the log:\n%s", logs.String())
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -161,8 +162,17 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	h := &Host{cfg: cfg, byVariant: map[string]*proc{}, engines: map[string]*proc{}, stop: make(chan struct{})}
 	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		// A symlink is loaded as its target (an author links the plugin
+		// they are working on); a broken one is named with the reason.
+		info, err := os.Stat(filepath.Join(cfg.Dir, e.Name()))
+		if err != nil {
+			cfg.Logger.Warn("plugin skipped", "plugin", e.Name(), "err", err)
+			continue
+		}
+		if !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+			if e.Type()&fs.ModeSymlink != 0 {
+				cfg.Logger.Warn("plugin skipped: the link's target is not an executable file", "plugin", e.Name())
+			}
 			continue
 		}
 		p := &proc{name: e.Name(), path: filepath.Join(cfg.Dir, e.Name()), cfg: &h.cfg}
