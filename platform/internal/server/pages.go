@@ -189,6 +189,8 @@ type variantCard struct {
 	// language, on a landing page.
 	Computer bool
 	Levels   string
+	// SeatKeys name the seats (Description.Seats), for a seat setting.
+	SeatKeys []string
 }
 
 // boardData is the JSON the board's scripts read from the page.
@@ -441,7 +443,11 @@ func (s *Server) logTexts(id string, m *i18n.Merged) {
 }
 
 func card(d sdk.Description) *variantCard {
-	return &variantCard{ID: d.ID, NameKey: d.NameKey, Players: len(d.Seats), Hands: d.Hands, Computer: len(d.Levels) > 0}
+	v := &variantCard{ID: d.ID, NameKey: d.NameKey, Players: len(d.Seats), Hands: d.Hands, Computer: len(d.Levels) > 0}
+	for _, s := range d.Seats {
+		v.SeatKeys = append(v.SeatKeys, s.NameKey)
+	}
+	return v
 }
 
 // levelNames are d's computer levels as the pages name them (ui.level.*,
@@ -494,17 +500,19 @@ func friendModeSoon(d sdk.Description) bool {
 
 // roomSettings are what Play with a friend asks before it creates a room
 // of a variant with host settings: the variant's options and the host
-// settings a room applies, without those the room decides itself (the
-// first seat, which rounds rotate, and the number of players, which is who
-// comes). None for a variant without host settings: its room is created
-// at once, with the defaults.
+// settings a room applies, without the first seat, which rounds rotate
+// (the variant's own first-seat option, if any, is asked). The number of
+// people (sdk.SettingHumanSeats) is asked: the room's page stops inviting
+// once that many are seated and the host's page starts the game with the
+// computer in the other seats. None for a variant without host settings:
+// its room is created at once, with the defaults.
 func roomSettings(d sdk.Description) []sdk.OptionSpec {
 	if len(d.HostSettings) == 0 {
 		return nil
 	}
 	var out []sdk.OptionSpec
 	for _, o := range slices.Concat(d.Options, d.HostSettings) {
-		if o.Key == sdk.SettingFirstSeat || o.Key == sdk.SettingHumanSeats {
+		if _, computer := d.HostSetting(sdk.SettingLevel); o.Key == sdk.SettingFirstSeat || (o.Key == sdk.SettingHumanSeats && !computer) {
 			continue
 		}
 		out = append(out, o)

@@ -47,9 +47,20 @@ function askSettings(dlg) {
       const out = {};
       for (const el of dlg.querySelectorAll('[data-key]')) {
         out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : String(el.value);
+        // An int with a value meaning none ("no limit"): its box, or no number.
+        if (el.dataset.none !== undefined && (document.querySelector(`[data-none-of="${el.id}"]`)?.checked || el.value === '')) {
+          out[el.dataset.key] = el.dataset.none;
+        }
       }
       resolve(out);
     }, { once: true });
     dlg.showModal();
   });
+}
+
+// "No limit" beside a number: ticking it clears the number, typing one unticks it.
+for (const box of document.querySelectorAll('[data-none-of]')) {
+  const num = document.getElementById(box.dataset.noneOf);
+  box.addEventListener('change', () => { if (box.checked) num.value = ''; });
+  num.addEventListener('input', () => { box.checked = num.value === ''; });
 }

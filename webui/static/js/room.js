@@ -50,6 +50,29 @@ const computerSeats = (desc.hostSettings || []).some((s) => s.key === 'host.leve
 // seat the first guest on opening. choice: undecided | watch | take.
 let choice = computerSeats && !seatKey(roomID) ? 'undecided' : 'take';
 
+// humanSeats is how many people the room was created for (host.human_seats,
+// with computer seats only; null: every seat): once that many are seated
+// the page stops inviting, and the host's page starts the game with the
+// computer in the other seats.
+const humanSeatsSpec = computerSeats ? (desc.hostSettings || []).find((s) => s.key === 'host.human_seats') : null;
+let autoStarted = false;
+function humanSeatsOf() {
+  if (!humanSeatsSpec || !room.settings) return null;
+  const n = Number(room.settings['host.human_seats'] ?? humanSeatsSpec.default);
+  return Number.isInteger(n) && n >= 1 && n < desc.seats.length ? n : null;
+}
+/** autoStart starts the game for the host once the people it was created for are seated. */
+function autoStart() {
+  const p = room.presence;
+  const humanSeats = humanSeatsOf();
+  if (humanSeats === null || autoStarted || room.seat !== 0 || conn.state !== 'open' || !p || p.started) return;
+  const taken = p.seats.filter((s) => s.taken).length;
+  if (taken >= humanSeats && taken < p.seats.length) {
+    autoStarted = true;
+    act('start');
+  }
+}
+
 // pending is our move sent (or to be sent) and not yet confirmed:
 // {id, move, text, alt, seat, version}. One at a time: the board is locked
 // meanwhile.
@@ -547,6 +570,7 @@ function render() {
   renderSettings();
   renderChoice();
   renderClock();
+  autoStart();
 }
 
 /** renderChoice offers a visitor who watches the free seat (or watching). */
@@ -580,7 +604,7 @@ $('just-watch').addEventListener('click', () => {
 let settingsDrawn = false;
 function renderSettings() {
   if (settingsDrawn || !room.settings) return;
-  const specs = [...(desc.options || []), ...(desc.hostSettings || [])].filter((o) => o.key !== 'host.first_seat' && o.key !== 'host.human_seats');
+  const specs = [...(desc.options || []), ...(desc.hostSettings || [])].filter((o) => o.key !== 'host.first_seat');
   if (!specs.length || !computerSeats) return;
   settingsDrawn = true;
   const dl = $('room-settings-list');
@@ -671,9 +695,19 @@ function renderControls(v) {
 const inviteURL = `${location.origin}/${data.lang}/${desc.id}/room/${roomID}`;
 let qrDrawn = false;
 function renderInvite() {
-  const free = (room.presence?.seats || []).some((s) => !s.taken);
-  $('invite').hidden = !free || room.seat < 0;
-  if ($('invite').hidden || qrDrawn) return;
+  const p = room.presence;
+  const seats = p?.seats || [];
+  // The one who opens the link takes the first free seat (the server's
+  // rule), from the computer once the host started.
+  const free = seats.findIndex((s) => !s.taken);
+  const humanSeats = humanSeatsOf();
+  const enough = humanSeats !== null && seats.filter((s) => s.taken).length >= humanSeats;
+  $('invite').hidden = free < 0 || room.seat < 0 || enough;
+  if ($('invite').hidden) return;
+  const key = seats[free].computer ? 'room.invite.textComputer' : 'room.invite.text';
+  $('invite-text').textContent = t(key, { seat: seatName(free) });
+  $('invite-text').dataset.seat = String(free);
+  if (qrDrawn) return;
   qrDrawn = true;
   $('invite-link').value = inviteURL;
   const fig = $('qr');
