@@ -321,8 +321,12 @@ func TestRoomShogi(t *testing.T) {
 	wait(t, spectator, `document.body.dataset.status === 'over'`)
 
 	// New round by consent: declined changes nothing, accepted starts
-	// round 2 with the same seats.
-	do(t, host, chromedp.Click(chromedp.ID("new-round")))
+	// round 2 with the same seats. Over, the game offers it once: in the
+	// result panel, not in the controls too.
+	if got := eval[int](t, host, `[...document.querySelectorAll('#new-round, #result-new')].filter((b) => b.offsetParent !== null).length`); got != 1 {
+		t.Errorf("after the game %d New round buttons show, want 1", got)
+	}
+	do(t, host, chromedp.Click(chromedp.ID("result-new")))
 	wait(t, guest, `document.body.dataset.newRound === 'theirs' && !document.getElementById('decline').hidden`)
 	wait(t, host, `document.body.dataset.newRound === 'mine' && !document.getElementById('withdraw').hidden`)
 	do(t, guest, chromedp.Click(chromedp.ID("decline")))
@@ -330,7 +334,7 @@ func TestRoomShogi(t *testing.T) {
 	if eval[string](t, host, `document.body.dataset.status`) != "over" {
 		t.Error("a declined new round changed the game")
 	}
-	do(t, host, chromedp.Click(chromedp.ID("new-round")))
+	do(t, host, chromedp.Click(chromedp.ID("result-new")))
 	wait(t, guest, `document.body.dataset.newRound === 'theirs' && !document.getElementById('accept').hidden`)
 	do(t, guest, chromedp.Click(chromedp.ID("accept")))
 	for _, ctx := range []context.Context{host, guest, spectator} {
@@ -404,15 +408,23 @@ func TestRoomXiangqi(t *testing.T) {
 	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
 	waitNavigated(t, host, `location.pathname.startsWith('/zh/xiangqi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
 	url := eval[string](t, host, `location.href`)
-	do(t, host, chromedp.Click(chromedp.ID("new-round")))
-	wait(t, host, `document.body.dataset.round === '2' && document.body.dataset.newRound === 'none'`)
-	if eval[bool](t, host, `document.getElementById('confirm-dialog').open`) {
-		t.Error("a new round before any move asked for confirmation")
+	// Alone in the room, the host has nothing to resign or start again.
+	if !eval[bool](t, host, `document.getElementById('new-round').hidden && document.getElementById('resign').hidden`) {
+		t.Error("Resign or New round shows before anyone joined")
 	}
 
 	w, h, opts := phone()
 	guest := person(t, w, h, opts...)
 	openRoom(t, guest, url)
+	wait(t, host, `!document.getElementById('new-round').hidden && !document.getElementById('resign').hidden`)
+	do(t, host, chromedp.Click(chromedp.ID("new-round")))
+	if eval[bool](t, host, `document.getElementById('confirm-dialog').open`) {
+		t.Error("a new round before any move asked for confirmation")
+	}
+	wait(t, guest, `document.body.dataset.newRound === 'theirs' && !document.getElementById('accept').hidden`)
+	do(t, guest, chromedp.Click(chromedp.ID("accept")))
+	wait(t, host, `document.body.dataset.round === '2' && document.body.dataset.newRound === 'none'`)
+	wait(t, guest, `document.body.dataset.round === '2'`)
 	if got := eval[string](t, guest, `document.body.dataset.seat + '/' + document.body.dataset.round`); got != "1/2" {
 		t.Fatalf("the guest holds seat/round %s, want 1/2", got)
 	}

@@ -169,7 +169,10 @@ type pageData struct {
 // language.
 type langLink struct {
 	Code, Name, Href string
-	Current          bool
+	// Abs is Href as an absolute URL, for the hreflang alternates (search
+	// engines want them absolute).
+	Abs     string
+	Current bool
 }
 
 // variantCard is a game as the pages show it. Name and Card are in the
@@ -235,7 +238,8 @@ func (p *pages) langLinks(c *fiber.Ctx, cur string) []langLink {
 	}
 	var out []langLink
 	for _, code := range p.cat.Langs() {
-		out = append(out, langLink{Code: code, Name: p.cat.T(code, "lang.name"), Href: "/" + code + rest, Current: code == cur})
+		href := "/" + code + rest
+		out = append(out, langLink{Code: code, Name: p.cat.T(code, "lang.name"), Href: href, Abs: c.BaseURL() + href, Current: code == cur})
 	}
 	return out
 }

@@ -95,7 +95,7 @@ func TestPages(t *testing.T) {
 		{"/en/shogi/play?mode=local", "", 200, []string{`id="board-data"`, "New game", `href="/uk/shogi/play?mode=local"`}},
 		{"/uk/shogi/play", "", 200, []string{"Нова партія", "Здатися"}},
 		{"/ja/shogi/play?mode=local", "", 200, []string{`<html lang="ja">`, "新規対局", "投了", `href="/zh/shogi/play?mode=local"`, `href="/de/shogi/play?mode=local"`, ">简体中文<", ">Русский<"}},
-		{"/zh/xiangqi/", "", 200, []string{`<html lang="zh">`, "象棋：中国象棋", `hreflang="nl"`, `hreflang="it"`}},
+		{"/zh/xiangqi/", "", 200, []string{`<html lang="zh">`, "象棋：中国象棋", `hreflang="nl"`, `hreflang="it"`, `<link rel="alternate" hreflang="uk" href="http://example.com/uk/xiangqi/">`}},
 		{"/en/shogi/play?mode=computer", "", 200, []string{`id="board-data"`, "Shogi — vs computer", `id="level-dialog"`, `"storageKey":"banmen.computer.shogi"`}},
 		{"/en/shogi/play?mode=friend", "", 404, nil},
 		{"/de/shogi/room/q3Vb0f1mK9yW2cTq8ZpR4A", "", 404, []string{"Diesen Raum gibt es nicht (mehr)"}},

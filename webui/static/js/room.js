@@ -565,8 +565,6 @@ function render() {
   renderControls(v);
   renderInvite();
   ui.renderResult(v, room.seat >= 0 ? [room.seat] : []);
-  $('result-new').hidden = $('new-round').hidden;
-  $('result-new').disabled = $('new-round').disabled;
   renderSettings();
   renderChoice();
   renderClock();
@@ -651,11 +649,20 @@ function renderPresence() {
 function renderControls(v) {
   const seated = room.seat >= 0;
   const live = conn.state === 'open' && !room.broken;
-  $('resign').hidden = !desc.resign || !seated || v.status !== 'playing';
+  // Play begins once every seat is taken, or the host started with the
+  // computer in the free ones (the server's rule): before that there is
+  // nothing to resign or to start again.
+  const p = room.presence;
+  const begun = Boolean(p && (p.started || p.seats.every((s) => s.taken))) || v.ply > 0 || room.round > 1;
+  $('resign').hidden = !desc.resign || !seated || v.status !== 'playing' || !begun;
   $('resign').disabled = !live;
   const nr = room.newRound;
-  $('new-round').hidden = !seated || Boolean(nr);
+  // New round: in the controls during play, in the result panel after it
+  // (one button at a time).
+  $('new-round').hidden = !seated || Boolean(nr) || !begun || v.status !== 'playing';
   $('new-round').disabled = !live;
+  $('result-new').hidden = !seated || Boolean(nr);
+  $('result-new').disabled = !live;
   const box = $('consent');
   box.hidden = !nr;
   body.newRound = !nr ? 'none' : nr.by === room.seat ? 'mine' : 'theirs';
