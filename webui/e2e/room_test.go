@@ -190,7 +190,7 @@ func TestRoomShogi(t *testing.T) {
 	if !eval[bool](t, host, fmt.Sprintf(`document.querySelector('%s').getBoundingClientRect().top > document.querySelector('%s').getBoundingClientRect().top`, cellSel(shogiCell("1i")), cellSel(shogiCell("9a")))) {
 		t.Error("the host does not see Sente's side at the bottom")
 	}
-	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected' && document.getElementById('invite').hidden`)
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected' && (document.getElementById('invite').hidden || document.getElementById('invite').dataset.done === 'true')`)
 
 	// Moves both ways; the guest may not move out of turn.
 	if n := eval[int](t, guest, `document.querySelectorAll('.cell.movable').length`); n != 0 {
@@ -416,7 +416,8 @@ func TestRoomXiangqi(t *testing.T) {
 	w, h, opts := phone()
 	guest := person(t, w, h, opts...)
 	openRoom(t, guest, url)
-	wait(t, host, `!document.getElementById('new-round').hidden && !document.getElementById('resign').hidden`)
+	// The host sees the guest come (its notice in place) before asking.
+	wait(t, host, `!document.getElementById('new-round').hidden && !document.getElementById('resign').hidden && document.querySelector('#notices [data-key="room.joined"]') !== null`)
 	do(t, host, chromedp.Click(chromedp.ID("new-round")))
 	if eval[bool](t, host, `document.getElementById('confirm-dialog').open`) {
 		t.Error("a new round before any move asked for confirmation")
@@ -496,5 +497,57 @@ func TestFriendModeByPlayers(t *testing.T) {
 		if button != c.button || (!c.button && !strings.Contains(soon, "Coming soon for four players")) {
 			t.Errorf("%s: Play with a friend button %v (want %v), unavailable text %q", c.variant, button, c.button, soon)
 		}
+	}
+}
+
+// TestGoOnAgainstComputer: in a two-seat room whose other player has been
+// away for 40 s, the page offers to go on against the computer; that game
+// starts on the play page from the room's position with the person in
+// their seat, the computer answers, and the room is left as it was: the
+// guest, back, finds the same position and plays on.
+func TestGoOnAgainstComputer(t *testing.T) {
+	host := person(t, 1366, 900)
+	if _, err := chromedp.Call(host, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fastClock}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, host, chromedp.Navigate(baseURL+"/en/shogi/"))
+	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
+	waitNavigated(t, host, `location.pathname.startsWith('/en/shogi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
+	url := eval[string](t, host, `location.href`)
+	w, h, opts := phone()
+	guest := person(t, w, h, opts...)
+	openRoom(t, guest, url)
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected'`)
+	roomMove(t, host, shogiCell("7g"), shogiCell("7f"))
+	waitPly(t, guest, 1)
+	roomMove(t, guest, shogiCell("3c"), shogiCell("3d"))
+	waitPly(t, host, 2)
+
+	do(t, guest, chromedp.Navigate("about:blank"))
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'away'`)
+	if !eval[bool](t, host, `document.getElementById('gone').hidden`) {
+		t.Error("the offer shows as soon as the guest left")
+	}
+	do(t, host, chromedp.Evaluate[chromedp.Void](`window.__skip(41000)`))
+	wait(t, host, `!document.getElementById('gone').hidden`)
+	if s := eval[string](t, host, `document.getElementById('gone-h').textContent`); !strings.Contains(s, "Gote") {
+		t.Errorf("the offer says %q", s)
+	}
+	do(t, host, chromedp.Click(chromedp.ID("go-on")))
+	waitNavigated(t, host, `location.pathname === '/en/shogi/play' && document.body.dataset.ready === 'true'`)
+	if got := eval[string](t, host, `document.body.dataset.ply + '/' + document.body.dataset.toMove + '/' + document.querySelector('.hand[data-side="bottom"]').dataset.seat`); got != "2/0/0" {
+		t.Fatalf("the computer game starts at ply/to move/bottom seat %s, want 2/0/0 (the room's position, Sente's turn)", got)
+	}
+	if !eval[bool](t, host, `document.querySelector('#notices [data-key="ui.goOn"] a')?.getAttribute('href') === new URL(`+"`"+url+"`"+`).pathname`) {
+		t.Error("the computer game does not link back to the room")
+	}
+	humanMove(t, host, "shogi")
+	waitHuman(t, host)
+	waitPly(t, host, 4)
+
+	// The room did not move.
+	openRoom(t, guest, url)
+	if got := eval[string](t, guest, `document.body.dataset.seat + '/' + document.body.dataset.ply`); got != "1/2" {
+		t.Fatalf("back in the room the guest holds seat/ply %s, want 1/2", got)
 	}
 }

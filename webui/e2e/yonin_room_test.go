@@ -205,7 +205,7 @@ func TestYoninInvitation(t *testing.T) {
 	// and the game starts with the computer as East.
 	wait(t, host, `document.querySelector('#presence li[data-seat="3"]')?.dataset.state === 'computer'`)
 	for _, p := range []context.Context{host, west, north} {
-		wait(t, p, `document.getElementById('invite').hidden`)
+		wait(t, p, `document.getElementById('invite').hidden || document.getElementById('invite').dataset.done === 'true'`)
 	}
 	if got := eval[string](t, west, `document.querySelector('#room-settings-list dd[data-key="host.human_seats"]')?.textContent ?? ''`); got != "3" {
 		t.Errorf("the room's settings show %q people, want 3", got)

@@ -163,6 +163,9 @@ type pageData struct {
 	// VariantEnglish: the variant ships none or not all of its texts in
 	// the page's language, so some are in English, and the page says so.
 	VariantEnglish bool
+	// Inviting, on a room's page just created (?new=1): its invitation
+	// is laid out from the start rather than when the welcome comes.
+	Inviting bool
 }
 
 // langLink is one entry of the language switcher: the same page in another
@@ -207,6 +210,9 @@ type boardData struct {
 	// Room and Socket, on a room's page: its id and its socket's path.
 	Room   string `json:"room,omitempty"`
 	Socket string `json:"socket,omitempty"`
+	// PingMs, on a room's page: the server's ping interval, by which the
+	// page tells a silent connection from a quiet one.
+	PingMs int64 `json:"pingMs,omitempty"`
 }
 
 func (p *pages) render(c *fiber.Ctx, status int, name string, d pageData) error {
@@ -400,13 +406,16 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		if rv, _, _ := r.Current(); rv != d.ID {
 			return gone()
 		}
-		c.Set(fiber.HeaderCacheControl, "no-store")
+		// Asked again on every visit (the room may be gone), but not
+		// no-store: that keeps the page out of the back/forward cache.
+		// The page holds nothing secret (seat keys stay in the browser).
+		c.Set(fiber.HeaderCacheControl, "private, no-cache")
 		return vpg[v.ID].render(c, fiber.StatusOK, "room", pageData{
-			Lang: l, Variant: v, Mode: "room", Rooms: true, VariantEnglish: m.English[l],
+			Lang: l, Variant: v, Mode: "room", Rooms: true, VariantEnglish: m.English[l], Inviting: c.Query("new") == "1",
 			Title: cat.T(l, "room.title", "game", name), Description: cat.T(l, "room.meta", "game", name),
 			Board: &boardData{
 				Lang: l, Mode: "room", API: "/api/v1/games/" + d.ID, Variant: d, Strings: boardStrings(m, l),
-				Room: id, Socket: "/api/v1/rooms/" + id + "/socket",
+				Room: id, Socket: "/api/v1/rooms/" + id + "/socket", PingMs: s.cfg.Limits.PingInterval.Milliseconds(),
 			},
 		})
 	})
