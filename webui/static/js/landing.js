@@ -47,8 +47,9 @@ function askSettings(dlg) {
       const out = {};
       for (const el of dlg.querySelectorAll('[data-key]')) {
         out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : String(el.value);
-        // An int with a value meaning none ("no limit"): its box, or no number.
-        if (el.dataset.none !== undefined && (document.querySelector(`[data-none-of="${el.id}"]`)?.checked || el.value === '')) {
+        // An int with a value meaning none ("no limit"): no number (ticking
+        // No limit clears it).
+        if (el.dataset.none !== undefined && el.value.trim() === '') {
           out[el.dataset.key] = el.dataset.none;
         }
       }
