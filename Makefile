@@ -18,9 +18,14 @@ build:
 	$(GO) build -o $(BIN)/plugins/tictactoe github.com/banmen/banmen/sdk/examples/tictactoe/cmd/tictactoe
 	$(GO) build -o $(BIN)/harness ./harness/cmd/harness
 
-## node: the TypeScript example plugin (sdk/examples/morris-ts): npm ci, then tsc into its dist/
+## node: the TypeScript example plugin (sdk/examples/morris-ts): npm ci, then tsc into its dist/;
+## and the independent record reader the shogi exports are checked with (npm ci)
 MORRIS := sdk/examples/morris-ts
-node: $(MORRIS)/dist/main.js
+SHOGIREAD := plugins/shogi/rules/testdata/tsshogi
+node: $(MORRIS)/dist/main.js $(SHOGIREAD)/node_modules/.package-lock.json
+
+$(SHOGIREAD)/node_modules/.package-lock.json: $(SHOGIREAD)/package-lock.json
+	cd $(SHOGIREAD) && npm ci --no-audit --no-fund
 
 $(MORRIS)/node_modules/.package-lock.json: $(MORRIS)/package-lock.json
 	cd $(MORRIS) && npm ci --no-audit --no-fund

@@ -9,6 +9,7 @@
 #
 #   scripts/lighthouse.sh                       # the three games, Same device, English
 #   scripts/lighthouse.sh /zh/xiangqi/play?mode=computer ...
+#   scripts/lighthouse.sh room:shogi            # a new room, as its guest sees it
 #
 # Reports go to $LIGHTHOUSE_OUT (default /tmp/banmen-lighthouse), never into
 # the repository.
@@ -32,6 +33,15 @@ until curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null; do
 done
 [ $# -gt 0 ] || set -- "/en/shogi/play?mode=local" "/en/xiangqi/play?mode=local" "/en/yonin/play?mode=local"
 for path in "$@"; do
+	# room:<variant> is a new room of that game, opened as its guest would
+	# (the first visitor of a two-seat room takes the free seat).
+	case "$path" in
+	room:*)
+		variant=${path#room:}
+		room=$(curl -fs -H 'Content-Type: application/json' -d "{\"variant\":\"$variant\",\"lang\":\"en\"}" "http://127.0.0.1:$PORT/api/v1/rooms" | node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>console.log(JSON.parse(s).room))')
+		path="/en/$variant/room/$room"
+		;;
+	esac
 	name=$(echo "$path" | tr -c 'a-zA-Z0-9\n' '-')
 	npx --yes lighthouse@12.2.3 "http://127.0.0.1:$PORT$path" --quiet \
 		--chrome-flags="--headless --no-sandbox --disable-background-networking" \

@@ -204,7 +204,18 @@ func (v hostClock) Describe() sdk.Description {
 		{Key: sdk.SettingMoveTime, Name: "Time per move", NameKey: "option.tictactoe.move_time", Type: "choice", Default: "0", Choices: []string{"0", "30"}},
 		{Key: sdk.SettingLevel, Name: "Computer level", NameKey: "option.tictactoe.level", Type: "choice", Default: "easy", Choices: []string{"easy", "hard"}},
 	}
-	d.Texts = nil // no texts: the host shows the names above
+	// English texts for the settings too, from the names above.
+	en := maps.Clone(d.Texts["en"])
+	maps.Copy(en, d.Keys())
+	d.Texts = sdk.Texts{"en": en}
+	return d
+}
+
+type noTexts struct{ base } // ships no texts: its results would show as raw keys
+
+func (v noTexts) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.Texts = nil
 	return d
 }
 
@@ -319,6 +330,7 @@ var mutants = map[string]struct {
 	"firstSeatIgnored": {firstSeatIgnored{}, "options"},
 	"ownHostKey":       {ownHostKey{}, "describe"},
 	"noSuggest":        {noSuggest{base{}}, "suggest"},
+	"noTexts":          {noTexts{}, "texts"},
 }
 
 // TestMutant runs the suite on the mutant named by $SDKTEST_MUTANT; it is

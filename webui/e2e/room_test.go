@@ -190,7 +190,7 @@ func TestRoomShogi(t *testing.T) {
 	if !eval[bool](t, host, fmt.Sprintf(`document.querySelector('%s').getBoundingClientRect().top > document.querySelector('%s').getBoundingClientRect().top`, cellSel(shogiCell("1i")), cellSel(shogiCell("9a")))) {
 		t.Error("the host does not see Sente's side at the bottom")
 	}
-	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected' && document.getElementById('invite').hidden`)
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected' && (document.getElementById('invite').hidden || document.getElementById('invite').dataset.done === 'true')`)
 
 	// Moves both ways; the guest may not move out of turn.
 	if n := eval[int](t, guest, `document.querySelectorAll('.cell.movable').length`); n != 0 {
@@ -321,8 +321,12 @@ func TestRoomShogi(t *testing.T) {
 	wait(t, spectator, `document.body.dataset.status === 'over'`)
 
 	// New round by consent: declined changes nothing, accepted starts
-	// round 2 with the same seats.
-	do(t, host, chromedp.Click(chromedp.ID("new-round")))
+	// round 2 with the same seats. Over, the game offers it once: in the
+	// result panel, not in the controls too.
+	if got := eval[int](t, host, `[...document.querySelectorAll('#new-round, #result-new')].filter((b) => b.offsetParent !== null).length`); got != 1 {
+		t.Errorf("after the game %d New round buttons show, want 1", got)
+	}
+	do(t, host, chromedp.Click(chromedp.ID("result-new")))
 	wait(t, guest, `document.body.dataset.newRound === 'theirs' && !document.getElementById('decline').hidden`)
 	wait(t, host, `document.body.dataset.newRound === 'mine' && !document.getElementById('withdraw').hidden`)
 	do(t, guest, chromedp.Click(chromedp.ID("decline")))
@@ -330,7 +334,7 @@ func TestRoomShogi(t *testing.T) {
 	if eval[string](t, host, `document.body.dataset.status`) != "over" {
 		t.Error("a declined new round changed the game")
 	}
-	do(t, host, chromedp.Click(chromedp.ID("new-round")))
+	do(t, host, chromedp.Click(chromedp.ID("result-new")))
 	wait(t, guest, `document.body.dataset.newRound === 'theirs' && !document.getElementById('accept').hidden`)
 	do(t, guest, chromedp.Click(chromedp.ID("accept")))
 	for _, ctx := range []context.Context{host, guest, spectator} {
@@ -404,15 +408,24 @@ func TestRoomXiangqi(t *testing.T) {
 	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
 	waitNavigated(t, host, `location.pathname.startsWith('/zh/xiangqi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
 	url := eval[string](t, host, `location.href`)
-	do(t, host, chromedp.Click(chromedp.ID("new-round")))
-	wait(t, host, `document.body.dataset.round === '2' && document.body.dataset.newRound === 'none'`)
-	if eval[bool](t, host, `document.getElementById('confirm-dialog').open`) {
-		t.Error("a new round before any move asked for confirmation")
+	// Alone in the room, the host has nothing to resign or start again.
+	if !eval[bool](t, host, `document.getElementById('new-round').hidden && document.getElementById('resign').hidden`) {
+		t.Error("Resign or New round shows before anyone joined")
 	}
 
 	w, h, opts := phone()
 	guest := person(t, w, h, opts...)
 	openRoom(t, guest, url)
+	// The host sees the guest come (its notice in place) before asking.
+	wait(t, host, `!document.getElementById('new-round').hidden && !document.getElementById('resign').hidden && document.querySelector('#notices [data-key="room.joined"]') !== null`)
+	do(t, host, chromedp.Click(chromedp.ID("new-round")))
+	if eval[bool](t, host, `document.getElementById('confirm-dialog').open`) {
+		t.Error("a new round before any move asked for confirmation")
+	}
+	wait(t, guest, `document.body.dataset.newRound === 'theirs' && !document.getElementById('accept').hidden`)
+	do(t, guest, chromedp.Click(chromedp.ID("accept")))
+	wait(t, host, `document.body.dataset.round === '2' && document.body.dataset.newRound === 'none'`)
+	wait(t, guest, `document.body.dataset.round === '2'`)
 	if got := eval[string](t, guest, `document.body.dataset.seat + '/' + document.body.dataset.round`); got != "1/2" {
 		t.Fatalf("the guest holds seat/round %s, want 1/2", got)
 	}
@@ -484,5 +497,57 @@ func TestFriendModeByPlayers(t *testing.T) {
 		if button != c.button || (!c.button && !strings.Contains(soon, "Coming soon for four players")) {
 			t.Errorf("%s: Play with a friend button %v (want %v), unavailable text %q", c.variant, button, c.button, soon)
 		}
+	}
+}
+
+// TestGoOnAgainstComputer: in a two-seat room whose other player has been
+// away for 40 s, the page offers to go on against the computer; that game
+// starts on the play page from the room's position with the person in
+// their seat, the computer answers, and the room is left as it was: the
+// guest, back, finds the same position and plays on.
+func TestGoOnAgainstComputer(t *testing.T) {
+	host := person(t, 1366, 900)
+	if _, err := chromedp.Call(host, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: fastClock}); err != nil {
+		t.Fatal(err)
+	}
+	do(t, host, chromedp.Navigate(baseURL+"/en/shogi/"))
+	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
+	waitNavigated(t, host, `location.pathname.startsWith('/en/shogi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
+	url := eval[string](t, host, `location.href`)
+	w, h, opts := phone()
+	guest := person(t, w, h, opts...)
+	openRoom(t, guest, url)
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected'`)
+	roomMove(t, host, shogiCell("7g"), shogiCell("7f"))
+	waitPly(t, guest, 1)
+	roomMove(t, guest, shogiCell("3c"), shogiCell("3d"))
+	waitPly(t, host, 2)
+
+	do(t, guest, chromedp.Navigate("about:blank"))
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'away'`)
+	if !eval[bool](t, host, `document.getElementById('gone').hidden`) {
+		t.Error("the offer shows as soon as the guest left")
+	}
+	do(t, host, chromedp.Evaluate[chromedp.Void](`window.__skip(41000)`))
+	wait(t, host, `!document.getElementById('gone').hidden`)
+	if s := eval[string](t, host, `document.getElementById('gone-h').textContent`); !strings.Contains(s, "Gote") {
+		t.Errorf("the offer says %q", s)
+	}
+	do(t, host, chromedp.Click(chromedp.ID("go-on")))
+	waitNavigated(t, host, `location.pathname === '/en/shogi/play' && document.body.dataset.ready === 'true'`)
+	if got := eval[string](t, host, `document.body.dataset.ply + '/' + document.body.dataset.toMove + '/' + document.querySelector('.hand[data-side="bottom"]').dataset.seat`); got != "2/0/0" {
+		t.Fatalf("the computer game starts at ply/to move/bottom seat %s, want 2/0/0 (the room's position, Sente's turn)", got)
+	}
+	if !eval[bool](t, host, `document.querySelector('#notices [data-key="ui.goOn"] a')?.getAttribute('href') === new URL(`+"`"+url+"`"+`).pathname`) {
+		t.Error("the computer game does not link back to the room")
+	}
+	humanMove(t, host, "shogi")
+	waitHuman(t, host)
+	waitPly(t, host, 4)
+
+	// The room did not move.
+	openRoom(t, guest, url)
+	if got := eval[string](t, guest, `document.body.dataset.seat + '/' + document.body.dataset.ply`); got != "1/2" {
+		t.Fatalf("back in the room the guest holds seat/ply %s, want 1/2", got)
 	}
 }

@@ -148,3 +148,66 @@ func TestYoninOfflineSettings(t *testing.T) {
 	do(t, ctx, chromedp.Click(chromedp.ID("options-start")))
 	wait(t, ctx, `document.body.dataset.ply === '0' && document.body.dataset.toMove === '2'`)
 }
+
+// TestYoninInvitation: the landing page holds the room settings once (no
+// id twice), names the first seat by name and a move limit of none as "No
+// limit", and asks how many people play. Created for three, the room's
+// invitation names each free seat in turn (West, then North), and once the
+// third person is seated it stops inviting and the host's page starts the
+// game with the computer in the fourth seat.
+func TestYoninInvitation(t *testing.T) {
+	host := person(t, 1366, 900)
+	do(t, host, chromedp.Navigate(baseURL+"/en/yonin/"))
+	if dup := eval[[]string](t, host, `(() => { const seen = new Set(), dup = []; for (const e of document.querySelectorAll('[id]')) { if (seen.has(e.id)) dup.push(e.id); seen.add(e.id); } return dup; })()`); len(dup) > 0 {
+		t.Errorf("the landing page has these ids twice: %v", dup)
+	}
+	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
+	wait(t, host, `document.getElementById('room-settings').open`)
+	if got := eval[[]string](t, host, `[...document.querySelectorAll('#room-settings [data-key="first_seat"] option')].map((o) => o.textContent)`); strings.Join(got, ",") != "South,West,North,East" {
+		t.Errorf("the first seat offers %v, want the seats by name", got)
+	}
+	if got := eval[bool](t, host, `(() => { const n = document.querySelector('#room-settings [data-key="move_limit"]'); const box = document.querySelector('[data-none-of="' + n.id + '"]'); return n.value === '' && box.checked && box.labels[0].textContent === 'No limit'; })()`); !got {
+		t.Error("the move limit of none does not read No limit")
+	}
+	if eval[int](t, host, `document.querySelectorAll('#room-settings [data-key="host.human_seats"]').length`) != 1 {
+		t.Fatal("the dialog has no field for the number of people")
+	}
+	do(t, host, chromedp.Evaluate[chromedp.Void](`document.querySelector('#room-settings [data-key="host.human_seats"]').value = '3'`))
+	do(t, host, chromedp.Click(chromedp.ID("room-settings-create")))
+	waitNavigated(t, host, `location.pathname.includes('/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
+	url := eval[string](t, host, `location.href`)
+	invite := func(ctx context.Context) string {
+		return eval[string](t, ctx, `document.getElementById('invite').hidden ? '' : document.getElementById('invite-text').textContent`)
+	}
+	wait(t, host, `!document.getElementById('invite').hidden`)
+	if s := invite(host); !strings.Contains(s, "plays West") {
+		t.Errorf("with West free the invitation says %q", s)
+	}
+	join := func(seat string) context.Context {
+		w, h, opts := phone()
+		guest := person(t, w, h, opts...)
+		openRoom(t, guest, url)
+		wait(t, guest, `document.body.dataset.choice === 'undecided'`)
+		do(t, guest, chromedp.Click(chromedp.ID("take-seat")))
+		wait(t, guest, `document.body.dataset.seat === '`+seat+`' && document.body.dataset.conn === 'open'`)
+		return guest
+	}
+	west := join("1")
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected'`)
+	for _, p := range []context.Context{host, west} {
+		wait(t, p, `document.getElementById('invite-text')?.dataset.seat === '2'`)
+		if s := invite(p); !strings.Contains(s, "plays North") {
+			t.Errorf("with North free the invitation says %q", s)
+		}
+	}
+	north := join("2")
+	// Three people seated, as the room was created for: no more invitation,
+	// and the game starts with the computer as East.
+	wait(t, host, `document.querySelector('#presence li[data-seat="3"]')?.dataset.state === 'computer'`)
+	for _, p := range []context.Context{host, west, north} {
+		wait(t, p, `document.getElementById('invite').hidden || document.getElementById('invite').dataset.done === 'true'`)
+	}
+	if got := eval[string](t, west, `document.querySelector('#room-settings-list dd[data-key="host.human_seats"]')?.textContent ?? ''`); got != "3" {
+		t.Errorf("the room's settings show %q people, want 3", got)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -118,7 +119,8 @@ type Host struct {
 	// engines are second processes of the plugins with a computer player:
 	// every "suggest" call goes there, so that a search (CPU-bound, on
 	// the plugin's one scheduler thread) never delays a Play of the
-	// rules process. Started at the first suggest.
+	// rules process. Started at the first suggest, whose thinking time
+	// does not count the start (uncountedStart).
 	engines map[string]*proc
 	// apis and apiEngines are the processes of class API (rules and
 	// searches), started at their first call: a room's process never
@@ -227,8 +229,17 @@ func Start(ctx context.Context, cfg Config) (*Host, error) {
 	h := &Host{cfg: cfg, byVariant: map[string]*proc{}, engines: map[string]*proc{},
 		apis: map[string]*proc{}, apiEngines: map[string]*proc{}, stop: make(chan struct{})}
 	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		// A symlink is loaded as its target (an author links the plugin
+		// they are working on); a broken one is named with the reason.
+		info, err := os.Stat(filepath.Join(cfg.Dir, e.Name()))
+		if err != nil {
+			cfg.Logger.Warn("plugin skipped", "plugin", e.Name(), "err", err)
+			continue
+		}
+		if !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+			if e.Type()&fs.ModeSymlink != 0 {
+				cfg.Logger.Warn("plugin skipped: the link's target is not an executable file", "plugin", e.Name())
+			}
 			continue
 		}
 		p := &proc{name: e.Name(), path: filepath.Join(cfg.Dir, e.Name()), cfg: &h.cfg}
@@ -450,6 +461,11 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 		ctx, cancel = context.WithTimeout(ctx, h.cfg.CallTimeout)
 		defer cancel()
 	}
+	if p.lazy {
+		var done context.CancelFunc
+		ctx, done = p.uncountedStart(ctx, variant)
+		defer done()
+	}
 	for attempt := 0; ; attempt++ {
 		conn, err := p.get(ctx, variant)
 		if err != nil {
@@ -491,6 +507,31 @@ func (h *Host) Full(variant, call string) bool {
 		p = h.apiEngines[variant]
 	}
 	return p != nil && p.limit > 0 && p.inflight.Load() >= p.limit
+}
+
+// uncountedStart starts a lazy process (an engine) that was never started,
+// and moves ctx's deadline by the time that took: the first computer move
+// after the host starts gets its whole thinking time, not what the process
+// start left of it. ctx's cancellation (the player gone) still ends it.
+func (p *proc) uncountedStart(ctx context.Context, variant string) (context.Context, context.CancelFunc) {
+	p.mu.Lock()
+	started := p.launched
+	p.mu.Unlock()
+	dl, ok := ctx.Deadline()
+	if started || !ok {
+		return ctx, func() {}
+	}
+	t0 := time.Now()
+	if _, err := p.get(ctx, variant); err != nil {
+		return ctx, func() {} // the call's own get reports it
+	}
+	c, cancel := context.WithDeadline(context.WithoutCancel(ctx), dl.Add(time.Since(t0)))
+	stop := context.AfterFunc(ctx, func() {
+		if ctx.Err() == context.Canceled {
+			cancel()
+		}
+	})
+	return c, func() { stop(); cancel() }
 }
 
 // get returns the live connection, starting a new process if the last one

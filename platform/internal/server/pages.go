@@ -163,13 +163,19 @@ type pageData struct {
 	// VariantEnglish: the variant ships none or not all of its texts in
 	// the page's language, so some are in English, and the page says so.
 	VariantEnglish bool
+	// Inviting, on a room's page just created (?new=1): its invitation
+	// is laid out from the start rather than when the welcome comes.
+	Inviting bool
 }
 
 // langLink is one entry of the language switcher: the same page in another
 // language.
 type langLink struct {
 	Code, Name, Href string
-	Current          bool
+	// Abs is Href as an absolute URL, for the hreflang alternates (search
+	// engines want them absolute).
+	Abs     string
+	Current bool
 }
 
 // variantCard is a game as the pages show it. Name and Card are in the
@@ -184,6 +190,13 @@ type variantCard struct {
 	CardLang string
 	// Art: the variant has a card picture (Description.Card).
 	Art bool
+	// Computer: the variant has a computer player (Description.Levels),
+	// so the pages offer Vs computer; Levels names them, in the page's
+	// language, on a landing page.
+	Computer bool
+	Levels   string
+	// SeatKeys name the seats (Description.Seats), for a seat setting.
+	SeatKeys []string
 }
 
 // boardData is the JSON the board's scripts read from the page.
@@ -197,6 +210,9 @@ type boardData struct {
 	// Room and Socket, on a room's page: its id and its socket's path.
 	Room   string `json:"room,omitempty"`
 	Socket string `json:"socket,omitempty"`
+	// PingMs, on a room's page: the server's ping interval, by which the
+	// page tells a silent connection from a quiet one.
+	PingMs int64 `json:"pingMs,omitempty"`
 }
 
 func (p *pages) render(c *fiber.Ctx, status int, name string, d pageData) error {
@@ -228,7 +244,8 @@ func (p *pages) langLinks(c *fiber.Ctx, cur string) []langLink {
 	}
 	var out []langLink
 	for _, code := range p.cat.Langs() {
-		out = append(out, langLink{Code: code, Name: p.cat.T(code, "lang.name"), Href: "/" + code + rest, Current: code == cur})
+		href := "/" + code + rest
+		out = append(out, langLink{Code: code, Name: p.cat.T(code, "lang.name"), Href: href, Abs: c.BaseURL() + href, Current: code == cur})
 	}
 	return out
 }
@@ -318,6 +335,7 @@ func (s *Server) pageRoutes(app *fiber.App) {
 			return notFoundPage(c)
 		}
 		cat := vcat[v.ID].Catalog
+		v.Levels = levelNames(cat, l, d)
 		return vpg[v.ID].render(c, fiber.StatusOK, "landing", pageData{
 			Lang: l, Variant: v, Rooms: s.rooms != nil && !friendModeSoon(d), FriendSoon: s.rooms != nil && friendModeSoon(d),
 			RoomSettings:   roomSettings(d),
@@ -338,6 +356,10 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		mode := c.Query("mode", "local")
 		if mode != "local" && mode != "computer" {
 			return notFoundPage(c)
+		}
+		if mode == "computer" && !v.Computer {
+			// No computer player (no Levels): an old link plays on one device.
+			return c.Redirect("/"+l+"/"+url.PathEscape(v.ID)+"/play?mode=local", fiber.StatusFound)
 		}
 		// Each mode has its own texts (play.title, play.computer.title, …)
 		// and its own saved game, so a computer game never replaces a game
@@ -384,13 +406,16 @@ func (s *Server) pageRoutes(app *fiber.App) {
 		if rv, _, _ := r.Current(); rv != d.ID {
 			return gone()
 		}
-		c.Set(fiber.HeaderCacheControl, "no-store")
+		// Asked again on every visit (the room may be gone), but not
+		// no-store: that keeps the page out of the back/forward cache.
+		// The page holds nothing secret (seat keys stay in the browser).
+		c.Set(fiber.HeaderCacheControl, "private, no-cache")
 		return vpg[v.ID].render(c, fiber.StatusOK, "room", pageData{
-			Lang: l, Variant: v, Mode: "room", Rooms: true, VariantEnglish: m.English[l],
+			Lang: l, Variant: v, Mode: "room", Rooms: true, VariantEnglish: m.English[l], Inviting: c.Query("new") == "1",
 			Title: cat.T(l, "room.title", "game", name), Description: cat.T(l, "room.meta", "game", name),
 			Board: &boardData{
 				Lang: l, Mode: "room", API: "/api/v1/games/" + d.ID, Variant: d, Strings: boardStrings(m, l),
-				Room: id, Socket: "/api/v1/rooms/" + id + "/socket",
+				Room: id, Socket: "/api/v1/rooms/" + id + "/socket", PingMs: s.cfg.Limits.PingInterval.Milliseconds(),
 			},
 		})
 	})
@@ -431,7 +456,21 @@ func (s *Server) logTexts(id string, m *i18n.Merged) {
 }
 
 func card(d sdk.Description) *variantCard {
-	return &variantCard{ID: d.ID, NameKey: d.NameKey, Players: len(d.Seats), Hands: d.Hands}
+	v := &variantCard{ID: d.ID, NameKey: d.NameKey, Players: len(d.Seats), Hands: d.Hands, Computer: len(d.Levels) > 0}
+	for _, s := range d.Seats {
+		v.SeatKeys = append(v.SeatKeys, s.NameKey)
+	}
+	return v
+}
+
+// levelNames are d's computer levels as the pages name them (ui.level.*,
+// else the level itself), joined as the language lists them.
+func levelNames(cat *i18n.Catalog, lang string, d sdk.Description) string {
+	names := make([]string, len(d.Levels))
+	for i, l := range d.Levels {
+		names[i] = titleOr(cat, lang, "ui.level."+string(l), string(l))
+	}
+	return strings.Join(names, cat.T(lang, "mode.computer.sep"))
 }
 
 func titleOr(cat *i18n.Catalog, lang, key, def string) string {
@@ -474,17 +513,19 @@ func friendModeSoon(d sdk.Description) bool {
 
 // roomSettings are what Play with a friend asks before it creates a room
 // of a variant with host settings: the variant's options and the host
-// settings a room applies, without those the room decides itself (the
-// first seat, which rounds rotate, and the number of players, which is who
-// comes). None for a variant without host settings: its room is created
-// at once, with the defaults.
+// settings a room applies, without the first seat, which rounds rotate
+// (the variant's own first-seat option, if any, is asked). The number of
+// people (sdk.SettingHumanSeats) is asked: the room's page stops inviting
+// once that many are seated and the host's page starts the game with the
+// computer in the other seats. None for a variant without host settings:
+// its room is created at once, with the defaults.
 func roomSettings(d sdk.Description) []sdk.OptionSpec {
 	if len(d.HostSettings) == 0 {
 		return nil
 	}
 	var out []sdk.OptionSpec
 	for _, o := range slices.Concat(d.Options, d.HostSettings) {
-		if o.Key == sdk.SettingFirstSeat || o.Key == sdk.SettingHumanSeats {
+		if _, computer := d.HostSetting(sdk.SettingLevel); o.Key == sdk.SettingFirstSeat || (o.Key == sdk.SettingHumanSeats && !computer) {
 			continue
 		}
 		out = append(out, o)

@@ -52,7 +52,8 @@ func pluginTexts(t testing.TB, id string) sdk.Texts {
 func pageServer(t *testing.T) func(path, acceptLanguage string) (int, string, map[string]string) {
 	t.Helper()
 	games := fakeGames{ds: []sdk.Description{
-		{ID: "shogi", Name: "Shogi", NameKey: "variant.shogi", Seats: []sdk.SeatInfo{{NameKey: "seat.shogi.sente"}, {NameKey: "seat.shogi.gote"}}, Texts: pluginTexts(t, "shogi")},
+		{ID: "shogi", Name: "Shogi", NameKey: "variant.shogi", Seats: []sdk.SeatInfo{{NameKey: "seat.shogi.sente"}, {NameKey: "seat.shogi.gote"}}, Texts: pluginTexts(t, "shogi"),
+			Levels: []sdk.Level{sdk.Easy, sdk.Medium, sdk.Hard}},
 		{ID: "xiangqi", Name: "Xiangqi", NameKey: "variant.xiangqi", Seats: []sdk.SeatInfo{{NameKey: "seat.xiangqi.red"}, {NameKey: "seat.xiangqi.black"}}, Texts: pluginTexts(t, "xiangqi")},
 	}}
 	return serveGames(t, games, []string{"shogi", "xiangqi"})
@@ -88,12 +89,13 @@ func TestPages(t *testing.T) {
 	}{
 		{"/en/", "", 200, []string{`<html lang="en">`, "Board games, in your browser", `href="/en/shogi/"`, `href="/uk/"`, "Japanese chess on a 9×9 board"}},
 		{"/uk/", "", 200, []string{`<html lang="uk">`, "Настільні ігри", "Сьоґі"}},
-		{"/en/shogi/", "", 200, []string{"Shogi for two", "Same device", "Not available on this server", `href="/en/shogi/play?mode=local"`, `href="/en/shogi/play?mode=computer"`, "Questions and answers", `href="/uk/shogi/"`}},
+		{"/en/shogi/", "", 200, []string{"Shogi for two", "Same device", "Not available on this server", `href="/en/shogi/play?mode=local"`, `href="/en/shogi/play?mode=computer"`, "Questions and answers", `href="/uk/shogi/"`,
+			"2 players share this screen", "Play against the computer: Easy, Medium, Hard."}},
 		{"/uk/xiangqi/", "", 200, []string{"Сянці: китайські шахи", "Один пристрій", "На цьому сервері недоступно"}},
 		{"/en/shogi/play?mode=local", "", 200, []string{`id="board-data"`, "New game", `href="/uk/shogi/play?mode=local"`}},
 		{"/uk/shogi/play", "", 200, []string{"Нова партія", "Здатися"}},
 		{"/ja/shogi/play?mode=local", "", 200, []string{`<html lang="ja">`, "新規対局", "投了", `href="/zh/shogi/play?mode=local"`, `href="/de/shogi/play?mode=local"`, ">简体中文<", ">Русский<"}},
-		{"/zh/xiangqi/", "", 200, []string{`<html lang="zh">`, "象棋：中国象棋", `hreflang="nl"`, `hreflang="it"`}},
+		{"/zh/xiangqi/", "", 200, []string{`<html lang="zh">`, "象棋：中国象棋", `hreflang="nl"`, `hreflang="it"`, `<link rel="alternate" hreflang="uk" href="http://example.com/uk/xiangqi/">`}},
 		{"/en/shogi/play?mode=computer", "", 200, []string{`id="board-data"`, "Shogi — vs computer", `id="level-dialog"`, `"storageKey":"banmen.computer.shogi"`}},
 		{"/en/shogi/play?mode=friend", "", 404, nil},
 		{"/de/shogi/room/q3Vb0f1mK9yW2cTq8ZpR4A", "", 404, []string{"Diesen Raum gibt es nicht (mehr)"}},
@@ -223,5 +225,30 @@ func TestVariantPagesAreTheVariantPageNames(t *testing.T) {
 		if len(pg.byLang[lang]) != len(pageNames) {
 			t.Errorf("%s: %d site pages, want %d", lang, len(pg.byLang[lang]), len(pageNames))
 		}
+	}
+}
+
+// TestPagesFollowTheDescription: a variant without a computer player (no
+// Levels, here the fake xiangqi) is offered no Vs computer, and an old link
+// to it plays on one device; the mode cards say what the variant has.
+func TestPagesFollowTheDescription(t *testing.T) {
+	get := pageServer(t)
+	status, body, _ := get("/en/xiangqi/", "")
+	if status != 200 {
+		t.Fatalf("landing: status %d", status)
+	}
+	if strings.Contains(body, "mode=computer") || strings.Contains(body, "mode-computer") {
+		t.Error("the landing page of a variant without levels offers Vs computer")
+	}
+	if !strings.Contains(body, "2 players share this screen") {
+		t.Error("the Same device card does not say how many play")
+	}
+	status, _, h := get("/en/xiangqi/play?mode=computer", "")
+	if status != 302 || h["Location"] != "/en/xiangqi/play?mode=local" {
+		t.Errorf("Vs computer of a variant without levels: status %d to %q, want 302 to Same device", status, h["Location"])
+	}
+	status, body, _ = get("/ja/shogi/", "")
+	if status != 200 || !strings.Contains(body, "初級・中級・上級") {
+		t.Errorf("the Japanese landing page does not name the levels the Japanese way (status %d)", status)
 	}
 }

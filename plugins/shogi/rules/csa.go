@@ -11,7 +11,9 @@ import (
 // or P1..P9 and P+/P- lines for the position, "+" or "-" for the side to
 // move, moves as "+7776FU" (the piece after the move, so a promotion shows
 // as its promoted name, "+8822UM"), drops from "00", and special moves
-// (%TORYO, %KACHI, %TSUMI, %SENNICHITE, %+ILLEGAL_ACTION, ...).
+// (%TORYO, %KACHI, %TSUMI, %SENNICHITE, %+ILLEGAL_ACTION, ...). %TORYO is
+// the side to move resigning; a resignation on the opponent's turn is
+// written as the resigner's %±ILLEGAL_ACTION, which names the loser.
 
 // csaNames are the CSA names of every kind.
 var csaNames = [15]string{"", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY"}
@@ -80,12 +82,16 @@ func (g *game) exportCSA() string {
 			sb.WriteString(csaMove(p, r.m) + "\n")
 		case g.hist[i].Move == DeclareMove:
 			sb.WriteString("%KACHI\n")
-		default:
-			if r.seat != g.pos.side {
-				// CSA's %TORYO speaks for the side to move; say who it was.
-				fmt.Fprintf(&sb, "'%s resigned\n", colorName[r.seat])
-			}
+		case r.seat == g.pos.side:
 			sb.WriteString("%TORYO\n")
+		default:
+			// %TORYO is the side to move resigning, and CSA has no pass
+			// to give the resigner the turn: the one special move that
+			// names the side that loses is %+ILLEGAL_ACTION or
+			// %-ILLEGAL_ACTION, so readers name the right winner; the
+			// comment says what happened.
+			fmt.Fprintf(&sb, "'%s resigned on %s's turn\n", colorName[r.seat], colorName[r.seat^1])
+			fmt.Fprintf(&sb, "%%%sILLEGAL_ACTION\n", csaSigns[r.seat])
 		}
 	}
 	if res := g.result; res != nil {
@@ -246,6 +252,16 @@ func importCSA(text string) (*game, error) {
 					return nil, notationError(n, err)
 				}
 				continue
+			case "%+ILLEGAL_ACTION", "%-ILLEGAL_ACTION":
+				// The named side loses; a game the record has not
+				// ended yet (a perpetual check has) ends as that
+				// side's resignation, what exportCSA writes this for.
+				if !g.over() {
+					if err := g.play(strings.IndexByte("+-", line[1]), sdk.Resign); err != nil {
+						return nil, notationError(n, err)
+					}
+				}
+				return g, nil
 			}
 			if line[0] == '%' {
 				return g, nil

@@ -16,6 +16,8 @@ import (
 // 詰み, 千日手, 入玉勝ち, ...) and a "まで" summary line. A declined
 // promotion is written without a mark, as KIF writers do; "３三銀不成(44)",
 // which older Banmen records and KI2-minded writers have, still reads.
+// 投了 is the side to move resigning: a resignation on the opponent's turn
+// is written 反則勝ち (the side to move wins) with a comment saying so.
 
 // kifMove writes m, played in p after a move to prevTo, in KIF.
 func kifMove(p *Position, m Move, prevTo int) string {
@@ -142,8 +144,15 @@ func (g *game) exportKIFWith(comments func(ply int) []string) string {
 			fmt.Fprintf(&sb, "%4d %s   ( 0:00/00:00:00)\n", num, kifMove(p, r.m, prevTo))
 		case g.hist[i].Move == DeclareMove:
 			fmt.Fprintf(&sb, "%4d 入玉勝ち\n", num)
-		default:
+		case r.seat == g.pos.side:
 			fmt.Fprintf(&sb, "%4d 投了\n", num)
+		default:
+			// 投了 is the side to move resigning; on the opponent's turn
+			// the side to move wins, which KIF says as 反則勝ち (the one
+			// special move that lets the side to move win without a
+			// move); the comment says what happened.
+			fmt.Fprintf(&sb, "%4d 反則勝ち\n", num)
+			fmt.Fprintf(&sb, "*%sが%sの手番で投了\n", seatNames[r.seat], seatNames[r.seat^1])
 		}
 		if r.m != 0 {
 			comment(i + 1)
@@ -308,6 +317,18 @@ func importKIF(text string) (*game, error) {
 				return nil, notationError(n, err)
 			}
 			continue
+		case tok == "反則勝ち" || tok == "反則負け":
+			// Without a foul found on the board (a perpetual check ends
+			// the game before this line), the losing side resigned:
+			// exportKIF writes 反則勝ち for a resignation out of turn.
+			loser := g.pos.side
+			if tok == "反則勝ち" {
+				loser ^= 1
+			}
+			if err := g.play(loser, sdk.Resign); err != nil {
+				return nil, notationError(n, err)
+			}
+			return g, nil
 		case kifStop[tok]:
 			return g, nil
 		}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -25,10 +26,15 @@ func TestNotationRoundTrip(t *testing.T) {
 				p.do(m)
 			}
 		}
-		for _, end := range []string{"", "resign"} {
+		for _, end := range []string{"", "resign", "resign out of turn"} {
 			g := gameFrom(t, start, moves...)
-			if end != "" {
+			switch end {
+			case "resign":
 				if err := g.play(g.pos.side, sdk.Resign); err != nil {
+					t.Fatal(err)
+				}
+			case "resign out of turn":
+				if err := g.play(g.pos.side^1, sdk.Resign); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -65,7 +71,10 @@ func sameGame(a, b *game, moveNum bool) bool {
 	if strings.Join(movesOf(a), " ") != strings.Join(movesOf(b), " ") {
 		return false
 	}
-	return (a.result == nil) == (b.result == nil)
+	if a.result == nil || b.result == nil {
+		return a.result == nil && b.result == nil
+	}
+	return fmt.Sprint(a.result.Winners) == fmt.Sprint(b.result.Winners)
 }
 
 func movesOf(g *game) []string {

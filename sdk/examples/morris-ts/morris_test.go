@@ -7,9 +7,11 @@
 package morrists_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/banmen/banmen/sdk/sdktest"
@@ -46,4 +48,37 @@ func launcher(t *testing.T) string {
 
 func TestConformanceThroughNodePlugin(t *testing.T) {
 	sdktest.RunPlugin(t, launcher(t), sdktest.Config{GRPCOnly: true})
+}
+
+// TestWireContractShipsWithTheExample: the plugin reads its own copy of the
+// wire contract, which must be the sdk's.
+func TestWireContractShipsWithTheExample(t *testing.T) {
+	ours, err := os.ReadFile(filepath.Join("protos", "wire.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdks, err := os.ReadFile(filepath.Join("..", "..", "internal", "wire", "wire.proto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ours, sdks) {
+		t.Error("protos/wire.proto differs from sdk/internal/wire/wire.proto: copy it again")
+	}
+}
+
+// TestStartsOnceCopiedOutOfTheTree: an author copies this folder (built)
+// anywhere and starts it; it must need nothing from the sdk's tree.
+func TestStartsOnceCopiedOutOfTheTree(t *testing.T) {
+	launcher(t) // Node and the built plugin, or skip
+	dst := filepath.Join(t.TempDir(), "morris-ts")
+	if out, err := exec.Command("cp", "-r", ".", dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	cmd := exec.Command(filepath.Join(dst, "morris"), "describe")
+	cmd.Env = append(os.Environ(), "BANMEN_WIRE_PROTO=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"morris"`) {
+		t.Fatalf("the copy did not start: %v\n%s", err, out)
+	}
+	sdktest.RunPlugin(t, filepath.Join(dst, "morris"), sdktest.Config{GRPCOnly: true})
 }

@@ -238,9 +238,18 @@ export class Board {
     // Each seat's hand sits on its own side of the board.
     const n = this.desc.seats.length;
     for (let seat = 0; seat < 4; seat++) {
-      const h = this.hands[seat];
+      let h = this.hands[seat];
       if (seat >= n) { h.hidden = true; continue; }
-      h.dataset.side = SIDES[(this.seatFacing(seat) + this.rotation) % 4];
+      const side = SIDES[(this.seatFacing(seat) + this.rotation) % 4];
+      if (h.dataset.side && h.dataset.side !== side) {
+        // A hand that changes sides (the board turned) is a new element
+        // there, drawn again by render: the page does not count a hand
+        // flying across the board as its layout shifting.
+        const fresh = h.cloneNode(false);
+        h.replaceWith(fresh);
+        this.hands[seat] = h = fresh;
+      }
+      h.dataset.side = side;
       h.dataset.seat = String(seat);
     }
     if (this.view) this.render();

@@ -47,9 +47,21 @@ function askSettings(dlg) {
       const out = {};
       for (const el of dlg.querySelectorAll('[data-key]')) {
         out[el.dataset.key] = el.dataset.type === 'bool' ? String(el.checked) : String(el.value);
+        // An int with a value meaning none ("no limit"): no number (ticking
+        // No limit clears it).
+        if (el.dataset.none !== undefined && el.value.trim() === '') {
+          out[el.dataset.key] = el.dataset.none;
+        }
       }
       resolve(out);
     }, { once: true });
     dlg.showModal();
   });
+}
+
+// "No limit" beside a number: ticking it clears the number, typing one unticks it.
+for (const box of document.querySelectorAll('[data-none-of]')) {
+  const num = document.getElementById(box.dataset.noneOf);
+  box.addEventListener('change', () => { if (box.checked) num.value = ''; });
+  num.addEventListener('input', () => { box.checked = num.value === ''; });
 }

@@ -579,8 +579,45 @@ ui.setupExport(async (format) => (await api.export(game.state, format)).text);
 
 // ---- go: resume the saved game, else start one
 
+/**
+ * goOn takes over a room's position handed over by its page (Go on against
+ * the computer): the person keeps their seat, the computer plays the other.
+ * The game replaces this device's computer game; the room is untouched.
+ */
+async function goOn() {
+  const key = `banmen.goOn.${desc.id}`;
+  let hand;
+  try {
+    hand = JSON.parse(sessionStorage.getItem(key) || 'null');
+    sessionStorage.removeItem(key);
+  } catch { return false; }
+  if (!vsComputer || !hand?.text) return false;
+  try {
+    const res = await api.import(hand.format, hand.text);
+    const h = Number(hand.human);
+    game.human = Number.isInteger(h) && h >= 0 && h < desc.seats.length ? h : 0;
+    orient();
+    set(res, {}, 0);
+    const p = notice(t('ui.goOn'), 'info', 'goon', 'ui.goOn');
+    if (p && typeof hand.room === 'string' && hand.room.startsWith('/')) {
+      const a = document.createElement('a');
+      a.href = hand.room;
+      a.textContent = t('ui.goOn.back');
+      p.insertBefore(document.createTextNode(' '), p.lastChild);
+      p.insertBefore(a, p.lastChild);
+    }
+    document.body.dataset.ready = 'true';
+    think();
+    return true;
+  } catch (err) {
+    noticeError(err);
+    return false;
+  }
+}
+
 async function boot() {
   if (!store.ok) notice(t('ui.storageOff'), 'warn', 'storage', 'ui.storageOff');
+  if (await goOn()) return;
   const saved = store.load();
   if (saved?.state) {
     try {

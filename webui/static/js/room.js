@@ -20,7 +20,17 @@ const data = JSON.parse(document.getElementById('board-data').textContent);
 const desc = data.variant;
 const t = makeT(data.strings);
 const ui = makeUI({ t, desc });
-const { announce, notice, seatName } = ui;
+const { announce, seatName } = ui;
+// notice is ui.notice; an info notice goes by itself after a while: on a
+// phone the notices float over the page (site.css), where one left there
+// would hide what is under it. Warnings and errors stay until closed.
+const INFO_NOTICE_MS = 8000;
+const floating = matchMedia('(max-width: 55.99rem)');
+function notice(text, kind = 'info', id = '', key = '') {
+  const p = ui.notice(text, kind, id, key);
+  if (p && kind === 'info' && floating.matches) setTimeout(() => p.remove(), INFO_NOTICE_MS);
+  return p;
+}
 const roomID = data.room;
 const prefs = new Store('banmen.prefs');
 const body = document.body.dataset;
@@ -49,6 +59,29 @@ const computerSeats = (desc.hostSettings || []).some((s) => s.key === 'host.leve
 // to take the free seat or to watch ("watch" in hello). Two-player rooms
 // seat the first guest on opening. choice: undecided | watch | take.
 let choice = computerSeats && !seatKey(roomID) ? 'undecided' : 'take';
+
+// humanSeats is how many people the room was created for (host.human_seats,
+// with computer seats only; null: every seat): once that many are seated
+// the page stops inviting, and the host's page starts the game with the
+// computer in the other seats.
+const humanSeatsSpec = computerSeats ? (desc.hostSettings || []).find((s) => s.key === 'host.human_seats') : null;
+let autoStarted = false;
+function humanSeatsOf() {
+  if (!humanSeatsSpec || !room.settings) return null;
+  const n = Number(room.settings['host.human_seats'] ?? humanSeatsSpec.default);
+  return Number.isInteger(n) && n >= 1 && n < desc.seats.length ? n : null;
+}
+/** autoStart starts the game for the host once the people it was created for are seated. */
+function autoStart() {
+  const p = room.presence;
+  const humanSeats = humanSeatsOf();
+  if (humanSeats === null || autoStarted || room.seat !== 0 || conn.state !== 'open' || !p || p.started) return;
+  const taken = p.seats.filter((s) => s.taken).length;
+  if (taken >= humanSeats && taken < p.seats.length) {
+    autoStarted = true;
+    act('start');
+  }
+}
 
 // pending is our move sent (or to be sent) and not yet confirmed:
 // {id, move, text, alt, seat, version}. One at a time: the board is locked
@@ -84,13 +117,15 @@ function connect() {
     ws.send(JSON.stringify(hello));
     conn.lastHeard = Date.now();
     clearInterval(conn.pinger);
-    // Browsers cannot send WebSocket pings; a silent network is noticed by
-    // an application ping that nothing answers.
+    // Browsers cannot send WebSocket pings, nor see the server's: a silent
+    // network is noticed by an application ping (twice per server ping
+    // interval) that nothing answers for one whole interval. Such a
+    // socket is dropped at once: its close handshake would never end.
     conn.pinger = setInterval(() => {
-      if (ws.readyState !== WebSocket.OPEN) return;
-      if (Date.now() - conn.lastHeard > 45000) { ws.close(); return; }
+      if (ws !== conn.ws || ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - conn.lastHeard > PING_MS) { dropDead(ws); return; }
       ws.send(JSON.stringify({ type: 'ping', id: 'p' }));
-    }, 20000);
+    }, PING_MS / 2);
   };
   ws.onmessage = (e) => {
     if (ws !== conn.ws) return;
@@ -105,6 +140,18 @@ function connect() {
     conn.ws = null;
     onClose(e.code);
   };
+}
+
+// PING_MS is the server's ping interval (limits.ping_interval).
+const PING_MS = Math.max(1000, Number(data.pingMs) || 20000);
+
+/** dropDead gives up a socket that went silent and reconnects. */
+function dropDead(ws) {
+  clearInterval(conn.pinger);
+  conn.ws = null;
+  try { ws.close(); } catch { /* closing a dead socket */ }
+  onClose(1006);
+  render();
 }
 
 function onClose(code) {
@@ -517,6 +564,14 @@ function render() {
   body.pending = String(Boolean(pending));
   body.waiting = wait ? String(wait.seat) : '';
   ui.renderStatus(v, (line, s) => {
+    if ((conn.state === 'reconnecting' || (conn.state === 'connecting' && room.version !== null)) && v.status === 'playing') {
+      // The headline says it: a move made now waits for the connection.
+      line.classList.add('waiting');
+      const key = pending ? 'room.conn.lostPending' : 'room.conn.lost';
+      line.append(document.createTextNode(t(key)));
+      line.dataset.key = key;
+      return true;
+    }
     if (pending) {
       line.classList.add('thinking');
       line.append(ui.seatDot(pending.seat), document.createTextNode(t('room.pending.move', { move: ui.alt && pending.alt ? pending.alt : pending.text })));
@@ -542,11 +597,11 @@ function render() {
   renderControls(v);
   renderInvite();
   ui.renderResult(v, room.seat >= 0 ? [room.seat] : []);
-  $('result-new').hidden = $('new-round').hidden;
-  $('result-new').disabled = $('new-round').disabled;
   renderSettings();
   renderChoice();
   renderClock();
+  renderGone(v);
+  autoStart();
 }
 
 /** renderChoice offers a visitor who watches the free seat (or watching). */
@@ -580,7 +635,7 @@ $('just-watch').addEventListener('click', () => {
 let settingsDrawn = false;
 function renderSettings() {
   if (settingsDrawn || !room.settings) return;
-  const specs = [...(desc.options || []), ...(desc.hostSettings || [])].filter((o) => o.key !== 'host.first_seat' && o.key !== 'host.human_seats');
+  const specs = [...(desc.options || []), ...(desc.hostSettings || [])].filter((o) => o.key !== 'host.first_seat');
   if (!specs.length || !computerSeats) return;
   settingsDrawn = true;
   const dl = $('room-settings-list');
@@ -627,11 +682,20 @@ function renderPresence() {
 function renderControls(v) {
   const seated = room.seat >= 0;
   const live = conn.state === 'open' && !room.broken;
-  $('resign').hidden = !desc.resign || !seated || v.status !== 'playing';
+  // Play begins once every seat is taken, or the host started with the
+  // computer in the free ones (the server's rule): before that there is
+  // nothing to resign or to start again.
+  const p = room.presence;
+  const begun = Boolean(p && (p.started || p.seats.every((s) => s.taken))) || v.ply > 0 || room.round > 1;
+  $('resign').hidden = !desc.resign || !seated || v.status !== 'playing' || !begun;
   $('resign').disabled = !live;
   const nr = room.newRound;
-  $('new-round').hidden = !seated || Boolean(nr);
+  // New round: in the controls during play, in the result panel after it
+  // (one button at a time).
+  $('new-round').hidden = !seated || Boolean(nr) || !begun || v.status !== 'playing';
   $('new-round').disabled = !live;
+  $('result-new').hidden = !seated || Boolean(nr);
+  $('result-new').disabled = !live;
   const box = $('consent');
   box.hidden = !nr;
   body.newRound = !nr ? 'none' : nr.by === room.seat ? 'mine' : 'theirs';
@@ -667,24 +731,107 @@ function renderControls(v) {
   $('code-take').hidden = seated;
 }
 
+// ---- the opponent gone (two seats): after GONE_MS away the page offers to
+// go on against the computer, from the room's position, on this device: a
+// game of its own (the play page's); the room stays as it is and can go on
+// when the opponent is back.
+const GONE_MS = 40000;
+let awaySince = null;
+let goneTimer = 0;
+function renderGone(v) {
+  const p = room.presence;
+  const other = room.seat === 0 ? 1 : 0;
+  // (Our own connection dropping does not restart the count: the
+  // presence we last heard stands until a new one comes.)
+  const away = desc.seats.length === 2 && !computerSeats && room.seat >= 0 && p && p.seats[other]?.taken
+    && !p.seats[other].connected && v.status === 'playing';
+  if (!away) {
+    awaySince = null;
+    clearTimeout(goneTimer);
+    $('gone').hidden = true;
+    return;
+  }
+  if (awaySince === null) {
+    awaySince = Date.now();
+    clearTimeout(goneTimer);
+    goneTimer = setTimeout(render, GONE_MS);
+  }
+  const gone = Date.now() - awaySince >= GONE_MS;
+  body.gone = String(gone);
+  // Without a computer player there is nothing to go on against.
+  $('gone').hidden = !gone || !(desc.levels || []).length || !importable();
+  $('gone-h').textContent = t('room.gone.h', { seat: seatName(other) });
+}
+
+/** importable is a notation the play page can read the room's record back from. */
+function importable() {
+  return (desc.notations || []).find((n) => n.import) || null;
+}
+
+async function goOn() {
+  const n = importable();
+  if (!n) return;
+  $('go-on').disabled = true;
+  try {
+    const text = await exportText(n.id);
+    sessionStorage.setItem(`banmen.goOn.${desc.id}`, JSON.stringify({ format: n.id, text, human: room.seat, room: location.pathname }));
+    location.assign(`/${data.lang}/${desc.id}/play?mode=computer`);
+  } catch (err) {
+    ui.noticeError(err);
+    $('go-on').disabled = false;
+  }
+}
+
 // The invitation, while a seat is free: the link, Share, Copy and a QR code.
 const inviteURL = `${location.origin}/${data.lang}/${desc.id}/room/${roomID}`;
 let qrDrawn = false;
+// A room just created (?new=1) shows its invitation from the start; the
+// address keeps no trace of it.
+if (new URLSearchParams(location.search).get('new') === '1') {
+  $('invite-link').value = inviteURL;
+  history.replaceState(history.state, '', location.pathname);
+}
 function renderInvite() {
-  const free = (room.presence?.seats || []).some((s) => !s.taken);
-  $('invite').hidden = !free || room.seat < 0;
-  if ($('invite').hidden || qrDrawn) return;
+  const p = room.presence;
+  const seats = p?.seats || [];
+  // The one who opens the link takes the first free seat (the server's
+  // rule), from the computer once the host started.
+  const free = seats.findIndex((s) => !s.taken);
+  const humanSeats = humanSeatsOf();
+  const enough = humanSeats !== null && seats.filter((s) => s.taken).length >= humanSeats;
+  const inv = $('invite');
+  if (free < 0 || room.seat < 0 || enough) {
+    // No more invitation. One on screen says so and goes at the person's
+    // next touch or key, not under their eyes: the page below it stays put.
+    if (!inv.hidden && !inv.dataset.done) {
+      inv.dataset.done = 'true';
+      $('invite-text').textContent = t('room.invite.done');
+      // After the touch or key has done what it does (its click lands
+      // where it was aimed), and soon enough to count as its doing.
+      const go = () => {
+        removeEventListener('pointerup', go, true);
+        removeEventListener('keyup', go, true);
+        setTimeout(() => { if (inv.dataset.done) inv.hidden = true; }, 0);
+      };
+      addEventListener('pointerup', go, true);
+      addEventListener('keyup', go, true);
+    }
+    return;
+  }
+  inv.hidden = false;
+  delete inv.dataset.done;
+  const key = seats[free].computer ? 'room.invite.textComputer' : 'room.invite.text';
+  $('invite-text').textContent = t(key, { seat: seatName(free) });
+  $('invite-text').dataset.seat = String(free);
+  if (qrDrawn) return;
   qrDrawn = true;
   $('invite-link').value = inviteURL;
-  const fig = $('qr');
-  const holder = document.createElement('div');
-  holder.className = 'qr-code';
+  const holder = $('qr').querySelector('.qr-code');
   // A whole number of pixels per module keeps the code crisp.
   const probe = qrSVG(inviteURL, { ecc: 'M' });
   const n = Number(/viewBox="0 0 (\d+)/.exec(probe)[1]);
   const per = Math.max(3, Math.floor(200 / n));
   holder.innerHTML = qrSVG(inviteURL, { ecc: 'M', title: t('room.qr'), px: n * per });
-  fig.prepend(holder);
   $('share').hidden = typeof navigator.share !== 'function';
 }
 
@@ -749,6 +896,7 @@ $('flip').addEventListener('click', () => board.setRotation(board.rotation + (de
 $('resign').addEventListener('click', resign);
 $('new-round').addEventListener('click', newRound);
 $('result-new').addEventListener('click', newRound);
+$('go-on').addEventListener('click', goOn);
 $('result-export').addEventListener('click', () => ui.openExport());
 $('accept').addEventListener('click', () => act('accept'));
 $('start-computer').addEventListener('click', () => act('start'));
@@ -772,6 +920,21 @@ $('code-show').addEventListener('click', () => send({ type: 'seatCode', id: next
 $('code-take').addEventListener('submit', takeSeat);
 window.addEventListener('online', reconnectNow);
 document.addEventListener('visibilitychange', () => { if (!document.hidden) reconnectNow(); });
+// The back/forward cache keeps no page with an open socket: the page closes
+// its socket when it is hidden away and opens one again when it comes back
+// (catching up from the version it had).
+addEventListener('pagehide', () => {
+  clearTimeout(conn.timer);
+  clearInterval(conn.tick);
+  clearInterval(conn.pinger);
+  const ws = conn.ws;
+  conn.ws = null;
+  ws?.close(1000);
+  // Not 'reconnecting': coming back visible must not open a second socket
+  // beside pageshow's (the two would replace each other's seat).
+  conn.state = 'hidden';
+});
+addEventListener('pageshow', (e) => { if (e.persisted && conn.state === 'hidden') connect(); });
 ui.setupNotation(prefs);
 ui.setupExport(exportText);
 orient();

@@ -59,5 +59,7 @@ export async function createRoom(variant, lang, options) {
   if (!canKeepSeats()) throw new StorageOff('storage');
   const res = await postJSON('/api/v1/rooms', options ? { variant, lang, options } : { variant, lang });
   if (!keepSeatKey(res.room, res.seatKey)) throw new StorageOff('storage');
-  return `/${encodeURIComponent(lang)}/${encodeURIComponent(res.variant)}/room/${encodeURIComponent(res.room)}`;
+  // ?new=1: the room's page lays its invitation out from the start (the
+  // creator invites), so nothing moves when the server confirms it.
+  return `/${encodeURIComponent(lang)}/${encodeURIComponent(res.variant)}/room/${encodeURIComponent(res.room)}?new=1`;
 }

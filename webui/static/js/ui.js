@@ -262,8 +262,13 @@ export function makeUI({ t, desc }) {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'move-pick';
-        b.setAttribute('aria-label', `${t('ui.moveNumber', { n })} ${ui.seatName(h.seat)} ${ui.moveLabel(h)}`);
-        b.append(num, dot, txt);
+        // Named by its content (the visible number and move, then the
+        // seat for screen readers), so the name holds what is seen.
+        dot.setAttribute('aria-hidden', 'true');
+        const who = document.createElement('span');
+        who.className = 'sr-only';
+        who.textContent = ` (${ui.seatName(h.seat)})`;
+        b.append(num, dot, txt, who);
         b.addEventListener('click', () => ui.onPick(i + 1));
         li.append(b);
       } else {

@@ -4,7 +4,7 @@
 //  1. The host sets BANMEN_PLUGIN (the magic cookie) and
 //     PLUGIN_PROTOCOL_VERSIONS; the plugin checks both.
 //  2. It serves, on a Unix socket, the wire contract's banmen.wire.v1.Game
-//     (sdk/internal/wire/wire.proto, loaded at run time), gRPC's health
+//     (protos/wire.proto, sdk/internal/wire/wire.proto's copy, loaded at run time), gRPC's health
 //     service (Check of "plugin" answers SERVING) and go-plugin's
 //     GRPCController (Shutdown).
 //  3. It prints one line, "1|1|unix|<socket>|grpc": go-plugin's core
@@ -28,7 +28,9 @@ const COOKIE_VALUE = "6f1d6b0e-banmen-rules-plugin";
 const APP_PROTOCOL = "1";
 
 const here = path.join(__dirname, "..");
-const wireProto = process.env.BANMEN_WIRE_PROTO || path.join(here, "..", "..", "internal", "wire", "wire.proto");
+// The wire contract ships with the plugin (protos/wire.proto, a copy of the
+// sdk's that its tests keep equal), so the folder works wherever it is copied.
+const wireProto = process.env.BANMEN_WIRE_PROTO || path.join(here, "protos", "wire.proto");
 
 const loaded = grpc.loadPackageDefinition(
   loader.loadSync([wireProto, path.join(here, "protos", "health.proto"), path.join(here, "protos", "controller.proto")], {
