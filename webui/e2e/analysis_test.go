@@ -1,0 +1,154 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// analysedGame is a short shogi game with a blunder: Gote does not take
+// back the bishop (9c9d instead of 3a2b), Sente's horse takes a lance, and
+// Gote resigns (in the test).
+const analysedGame = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f 3c3d 8h2b+ 9c9d 2b1a"
+
+// TestAnalysisPhone: on a phone, a finished game offers Analyse; Cancel
+// stops it; a full run fills the graph with a row per ply, ←/→ on the
+// graph move through the game with the text alternative, the best move's
+// arrow on the board and its line; the blunder is marked ?? on the move
+// list, the thresholds are stated, and the analysed KIF is offered.
+func TestAnalysisPhone(t *testing.T) {
+	w, h, opts := phone()
+	ctx := fresh(t, "/en/shogi/play?mode=local", w, h, opts...)
+	if !eval[bool](t, ctx, `document.getElementById('analysis').hidden && !document.getElementById('result-analyse')?.offsetParent`) {
+		t.Error("Analyse is offered while the game is played")
+	}
+	importGame(t, ctx, "sfen+usi", analysedGame)
+	waitPly(t, ctx, 5)
+	click(t, ctx, `#resign`)
+	wait(t, ctx, `document.getElementById('confirm-dialog').open`)
+	click(t, ctx, `#confirm-yes`)
+	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('analysis').hidden`)
+	plies := eval[int](t, ctx, `Number(document.body.dataset.ply)`)
+
+	// Cancel at once: nothing is analysed, Analyse is offered again.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analyse-go').click(); document.getElementById('analyse-cancel').click()`))
+	wait(t, ctx, `document.body.dataset.analysis === 'cancelled' && !document.getElementById('analyse-go').hidden && document.getElementById('analyse-cancel').hidden`)
+	if s := eval[string](t, ctx, `document.getElementById('analyse-status').textContent`); !strings.Contains(s, "Cancelled") {
+		t.Errorf("after Cancel the status says %q", s)
+	}
+
+	// The end-of-game panel's Analyse runs it to the end.
+	click(t, ctx, `#result-analyse`)
+	wait(t, ctx, `document.body.dataset.analysis === 'running' || document.body.dataset.analysis === 'done'`)
+	wait(t, ctx, `document.body.dataset.analysis === 'done'`)
+	if n := eval[int](t, ctx, `Number(document.body.dataset.analysisRows)`); n != plies+1 {
+		t.Errorf("%d rows for a game of %d plies, want one per position (%d)", n, plies, plies+1)
+	}
+	if n := eval[int](t, ctx, `document.querySelector('#analysis-graph polyline')?.getAttribute('points').trim().split(' ').length ?? 0`); n != plies {
+		t.Errorf("the graph has %d points, want one per scored position (%d)", n, plies)
+	}
+	if w := pageWidth(t, ctx); w > 390 {
+		t.Errorf("the page is %.0f px wide on a 390 px screen", w)
+	}
+	// The blunder, marked on the move list with its threshold in words.
+	mark := eval[string](t, ctx, `document.querySelector('#history li[data-ply="4"] .move-mark')?.textContent ?? ''`)
+	if mark != "??" {
+		t.Errorf("9c9d is marked %q, want ??", mark)
+	}
+	if title := eval[string](t, ctx, `document.querySelector('#history li[data-ply="4"] .move-mark')?.title ?? ''`); !strings.Contains(title, "15%") {
+		t.Errorf("the mark's tooltip %q states no threshold", title)
+	}
+	if s := eval[string](t, ctx, `document.getElementById('analysis-legend').textContent`); !strings.Contains(s, "5%") || !strings.Contains(s, "10%") || !strings.Contains(s, "15%") {
+		t.Errorf("legend %q", s)
+	}
+	if eval[int](t, ctx, `document.querySelectorAll('#analysis-graph .mark-blunder').length`) < 1 {
+		t.Error("the graph shows no blunder")
+	}
+
+	// ←/→ on the graph: the position, the text alternative, the arrow.
+	if eval[bool](t, ctx, `document.getElementById('analysis-graph').getBoundingClientRect().height < 40`) {
+		t.Error("the graph is not shown")
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`))
+	do(t, ctx, chromedp.KeyEvent(kb.End))
+	waitViewing(t, ctx, "")
+	do(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	waitViewing(t, ctx, "5")
+	do(t, ctx, chromedp.KeyEvent(kb.ArrowLeft))
+	waitViewing(t, ctx, "4")
+	text := eval[string](t, ctx, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`)
+	if !strings.HasPrefix(text, "move 4, Sente ") || !strings.Contains(text, ", best ") || !strings.HasSuffix(text, "??") {
+		t.Errorf("the text alternative at ply 4 is %q", text)
+	}
+	if v := eval[string](t, ctx, `document.getElementById('analysis-text').textContent`); v != text {
+		t.Errorf("the shown text %q differs from the graph's %q", v, text)
+	}
+	if eval[string](t, ctx, `document.querySelector('#analysis-graph .graph-current')?.dataset.ply`) != "4" {
+		t.Error("the graph does not show ply 4 as current")
+	}
+	wait(t, ctx, `document.querySelector('.board .analysis-arrow')?.dataset.move !== undefined`)
+	// The best move's line is in the page's notation (☗/☖ texts), not USI.
+	wait(t, ctx, `/[☗☖▲△]/.test(document.getElementById('analysis-pv').textContent)`)
+	do(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	waitViewing(t, ctx, "5")
+	do(t, ctx, chromedp.KeyEvent(kb.Home))
+	waitViewing(t, ctx, "0")
+	if s := eval[string](t, ctx, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`); !strings.HasPrefix(s, "move 0, Sente ") {
+		t.Errorf("the text alternative at the start is %q", s)
+	}
+
+	// The analysed record.
+	click(t, ctx, `#analyse-export`)
+	wait(t, ctx, `document.getElementById('analysis-kif').value !== ''`)
+	if kif := eval[string](t, ctx, `document.getElementById('analysis-kif').value`); !strings.Contains(kif, "*") {
+		t.Errorf("the analysed KIF has no comments:\n%s", kif)
+	}
+	fullShot(t, ctx, "analysis-phone.jpg")
+}
+
+// TestAnalysisDesktop: the same analysis on a desktop screen, for the
+// picture (with $BANMEN_SCREENSHOTS), and the graph answers a click.
+func TestAnalysisDesktop(t *testing.T) {
+	ctx := fresh(t, "/en/shogi/play?mode=local", 1366, 900)
+	importGame(t, ctx, "sfen+usi", analysedGame)
+	waitPly(t, ctx, 5)
+	click(t, ctx, `#resign`)
+	wait(t, ctx, `document.getElementById('confirm-dialog').open`)
+	click(t, ctx, `#confirm-yes`)
+	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('analysis').hidden`)
+	click(t, ctx, `#analyse-go`)
+	wait(t, ctx, `document.body.dataset.analysis === 'done'`)
+	// A click near the graph's left end shows the start.
+	xy := eval[[]float64](t, ctx, `(() => { const g = document.getElementById('analysis-graph'); g.scrollIntoView({block: 'nearest'}); const r = g.getBoundingClientRect(); return [r.x + 2, r.y + r.height / 2]; })()`)
+	do(t, ctx, chromedp.MouseClickXY(xy[0], xy[1]))
+	waitViewing(t, ctx, "0")
+	do(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	waitViewing(t, ctx, "1")
+	do(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	waitViewing(t, ctx, "2")
+	wait(t, ctx, `document.querySelector('.board .analysis-arrow') !== null`)
+	fullShot(t, ctx, "analysis-desktop.jpg")
+}
+
+// fullShot writes the whole page (the graph under the board on a phone)
+// into $BANMEN_SCREENSHOTS, when set, as JPEG.
+func fullShot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("BANMEN_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('.notice').forEach(n => n.remove()); window.scrollTo(0, 0)`))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
