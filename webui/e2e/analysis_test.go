@@ -92,8 +92,10 @@ func TestAnalysisPhone(t *testing.T) {
 		t.Error("the graph does not show ply 4 as current")
 	}
 	wait(t, ctx, `document.querySelector('.board .analysis-arrow')?.dataset.move !== undefined`)
-	// The best move's line is in the page's notation (☗/☖ texts), not USI.
-	wait(t, ctx, `/[☗☖▲△]/.test(document.getElementById('analysis-pv').textContent)`)
+	// The best move's line is in the page's notation (▲/△ texts), not USI.
+	wait(t, ctx, `(() => { const s = document.getElementById('analysis-pv').textContent; return /[▲△]/.test(s) && !/[1-9][a-i][1-9][a-i]|[A-Z]\*/.test(s); })()`)
+	viewShot(t, ctx, "analysis-phone.png")
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`))
 	do(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
 	waitViewing(t, ctx, "5")
 	do(t, ctx, chromedp.KeyEvent(kb.Home))
@@ -108,7 +110,6 @@ func TestAnalysisPhone(t *testing.T) {
 	if kif := eval[string](t, ctx, `document.getElementById('analysis-kif').value`); !strings.Contains(kif, "*") {
 		t.Errorf("the analysed KIF has no comments:\n%s", kif)
 	}
-	fullShot(t, ctx, "analysis-phone.jpg")
 }
 
 // TestAnalysisDesktop: the same analysis on a desktop screen, for the
@@ -132,19 +133,20 @@ func TestAnalysisDesktop(t *testing.T) {
 	do(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
 	waitViewing(t, ctx, "2")
 	wait(t, ctx, `document.querySelector('.board .analysis-arrow') !== null`)
-	fullShot(t, ctx, "analysis-desktop.jpg")
+	wait(t, ctx, `!/[1-9][a-i][1-9][a-i]|[A-Z]\*/.test(document.getElementById('analysis-pv').textContent)`)
+	viewShot(t, ctx, "analysis-desktop.png")
 }
 
-// fullShot writes the whole page (the graph under the board on a phone)
-// into $BANMEN_SCREENSHOTS, when set, as JPEG.
-func fullShot(t *testing.T, ctx context.Context, name string) {
+// viewShot writes the screen, scrolled to the board's top, into
+// $BANMEN_SCREENSHOTS, when set.
+func viewShot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	dir := os.Getenv("BANMEN_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('.notice').forEach(n => n.remove()); window.scrollTo(0, 0)`))
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('.notice').forEach(n => n.remove()); window.scrollTo(0, innerWidth < 600 ? document.getElementById('arena').getBoundingClientRect().top + scrollY - 8 : 0)`))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
   document.head.append(css);
 
   const seats = desc.seats.map((s) => ({ name: t(s.nameKey), color: s.color }));
-  const st = { key: null, rows: [], ctl: null, running: false, plies: 0, pv: new Map(), state: '' };
+  const st = { key: null, rows: [], ctl: null, running: false, done: false, plies: 0, pv: new Map(), state: '' };
 
   const panel = document.createElement('section');
   panel.className = 'panel analysis';
@@ -87,6 +87,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
     st.ctl?.abort();
     st.ctl = null;
     st.running = false;
+    st.done = false;
     st.rows = [];
     st.pv.clear();
     $('analysis-kif').hidden = true;
@@ -118,6 +119,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
       });
       if (st.ctl !== ctl) return;
       st.running = false;
+      st.done = true;
       document.body.dataset.analysis = 'done';
       setStatus(t('analysis.done', { n: st.rows.length }));
     } catch (err) {
@@ -223,8 +225,9 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
   function draw() {
     const has = st.rows.length > 0 || st.running;
     svg.toggleAttribute('hidden', !has); // an SVG element has no hidden property
-    $('analyse-go').hidden = st.running;
-    resultGo.hidden = st.running || st.rows.length > 0;
+    // Done, Analyse is not offered again for the same game; cancelled or failed, it is.
+    $('analyse-go').hidden = st.running || st.done;
+    resultGo.hidden = st.running || st.done;
     $('analyse-cancel').hidden = !st.running;
     const prog = $('analyse-progress');
     prog.hidden = !st.running;
@@ -278,7 +281,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
         st.key = src ? src.key : null;
       }
       panel.hidden = !src;
-      resultGo.hidden = !src || st.running || st.rows.length > 0;
+      resultGo.hidden = !src || st.running || st.done;
       if (!src) { document.body.dataset.analysis = ''; arrow(); return; }
       draw();
     },
