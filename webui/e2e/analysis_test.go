@@ -154,3 +154,48 @@ func viewShot(t *testing.T, ctx context.Context, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestAnalysisRoom: a room offers no analysis during the round; once the
+// host resigns, the guest's phone analyses the ended round from the server
+// (the room's state never reaches the page), with a row per ply and the
+// graph's keys; the analysed KIF, which needs the state, is not offered.
+func TestAnalysisRoom(t *testing.T) {
+	host := person(t, 1366, 900)
+	do(t, host, chromedp.Navigate(baseURL+"/en/shogi/"))
+	do(t, host, chromedp.Click(chromedp.CSS(`.mode-friend`)))
+	waitNavigated(t, host, `location.pathname.startsWith('/en/shogi/room/') && document.body.dataset.ready === 'true' && document.body.dataset.conn === 'open'`)
+	url := eval[string](t, host, `location.href`)
+	w, h, opts := phone()
+	guest := person(t, w, h, opts...)
+	openRoom(t, guest, url)
+	wait(t, host, `document.querySelector('#presence li[data-seat="1"]')?.dataset.state === 'connected'`)
+	roomMove(t, host, shogiCell("7g"), shogiCell("7f"))
+	waitPly(t, guest, 1)
+	roomMove(t, guest, shogiCell("3c"), shogiCell("3d"))
+	waitPly(t, host, 2)
+	if !eval[bool](t, guest, `document.getElementById('analysis').hidden`) {
+		t.Error("Analyse is offered during the round")
+	}
+	do(t, host, chromedp.Click(chromedp.ID("resign")))
+	wait(t, host, `document.getElementById('confirm-dialog').open`)
+	do(t, host, chromedp.Click(chromedp.ID("confirm-yes")))
+	wait(t, guest, `document.body.dataset.status === 'over' && !document.getElementById('analysis').hidden`)
+	plies := eval[int](t, guest, `Number(document.body.dataset.ply)`)
+	click(t, guest, `#analyse-go`)
+	wait(t, guest, `document.body.dataset.analysis === 'done'`)
+	if n := eval[int](t, guest, `Number(document.body.dataset.analysisRows)`); n != plies+1 {
+		t.Errorf("%d rows for a round of %d plies, want %d", n, plies, plies+1)
+	}
+	if !eval[bool](t, guest, `document.getElementById('analysis-export').hidden`) {
+		t.Error("the analysed KIF is offered in a room, whose state the page does not hold")
+	}
+	do(t, guest, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`))
+	do(t, guest, chromedp.KeyEvent(kb.Home))
+	waitViewing(t, guest, "0")
+	do(t, guest, chromedp.KeyEvent(kb.ArrowRight))
+	waitViewing(t, guest, "1")
+	if s := eval[string](t, guest, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`); !strings.HasPrefix(s, "move 1, Sente ") || !strings.Contains(s, "best") {
+		t.Errorf("the text alternative at move 1 is %q", s)
+	}
+	wait(t, guest, `document.querySelector('.board .analysis-arrow') !== null`)
+}
