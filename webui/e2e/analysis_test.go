@@ -199,3 +199,50 @@ func TestAnalysisRoom(t *testing.T) {
 	}
 	wait(t, guest, `document.querySelector('.board .analysis-arrow') !== null`)
 }
+
+// TestAnalysisYonin: a finished Yonin game (its last move, East's mate of
+// North, is the one the analysis itself names) draws one line per seat in
+// the seat's colour, and the text alternative gives every seat's standing;
+// Cancel stops it midway.
+func TestAnalysisYonin(t *testing.T) {
+	w, h, opts := phone()
+	ctx := fresh(t, "/en/yonin/play?mode=local", w, h, opts...)
+	record := yoninStart + "\n" + strings.Join(yoninEnding, "\n") + "\n"
+	importGame(t, ctx, "yonin", record)
+	// The analysis of the last position names East's mating move.
+	mate, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const d = JSON.parse(document.getElementById('board-data').textContent);
+		const { state } = JSON.parse(localStorage.getItem(d.storageKey));
+		const ply = Number(document.body.dataset.ply);
+		const res = await fetch(d.api + '/analyse', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ state, plies: [ply] }) });
+		const row = JSON.parse((await res.text()).split('\n').find((l) => l.trim()));
+		return row.best;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil || !strings.HasPrefix(mate, "E:") {
+		t.Fatalf("the analysis names %q (%v) for East", mate, err)
+	}
+	importGame(t, ctx, "yonin", record+mate+"\n")
+	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('analysis').hidden`)
+	colors := eval[[]string](t, ctx, `JSON.parse(document.getElementById('board-data').textContent).variant.seats.map((s) => s.color)`)
+	click(t, ctx, `#analyse-go`)
+	wait(t, ctx, `Number(document.body.dataset.analysisRows) >= 2 || document.body.dataset.analysis !== 'running'`)
+	lines := eval[[]string](t, ctx, `[...document.querySelectorAll('#analysis-graph polyline')].map((p) => p.getAttribute('stroke'))`)
+	if strings.Join(lines, " ") != strings.Join(colors, " ") {
+		t.Errorf("the graph's lines are %v, want one per seat in its colour %v", lines, colors)
+	}
+	if eval[bool](t, ctx, `document.body.dataset.analysis === 'running' && (document.getElementById('analyse-cancel').click(), true)`) {
+		wait(t, ctx, `document.body.dataset.analysis === 'cancelled'`)
+		if n, total := eval[int](t, ctx, `Number(document.body.dataset.analysisRows)`), eval[int](t, ctx, `Number(document.body.dataset.ply)`)+1; n >= total {
+			t.Errorf("cancelled with %d of %d rows", n, total)
+		}
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`))
+	do(t, ctx, chromedp.KeyEvent(kb.Home))
+	waitViewing(t, ctx, "0")
+	s := eval[string](t, ctx, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`)
+	for _, seat := range []string{"South", "West", "North", "East"} {
+		if !strings.Contains(s, seat+" ") {
+			t.Errorf("the text alternative %q has no standing for %s", s, seat)
+		}
+	}
+}
