@@ -158,7 +158,7 @@ func viewShot(t *testing.T, ctx context.Context, name string) {
 // TestAnalysisRoom: a room offers no analysis during the round; once the
 // host resigns, the guest's phone analyses the ended round from the server
 // (the room's state never reaches the page), with a row per ply and the
-// graph's keys; the analysed KIF, which needs the state, is not offered.
+// graph's keys, from the guest's side (Gote); the analysed KIF, which needs the state, is not offered.
 func TestAnalysisRoom(t *testing.T) {
 	host := person(t, 1366, 900)
 	do(t, host, chromedp.Navigate(baseURL+"/en/shogi/"))
@@ -194,7 +194,7 @@ func TestAnalysisRoom(t *testing.T) {
 	waitViewing(t, guest, "0")
 	do(t, guest, chromedp.KeyEvent(kb.ArrowRight))
 	waitViewing(t, guest, "1")
-	if s := eval[string](t, guest, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`); !strings.HasPrefix(s, "move 1, Sente ") || !strings.Contains(s, "best") {
+	if s := eval[string](t, guest, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`); !strings.HasPrefix(s, "move 1, Gote ") || !strings.Contains(s, "best") {
 		t.Errorf("the text alternative at move 1 is %q", s)
 	}
 	wait(t, guest, `document.querySelector('.board .analysis-arrow') !== null`)

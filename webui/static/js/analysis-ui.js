@@ -18,9 +18,11 @@ const MARKS = { '?!': 'dubious', '?': 'mistake', '??': 'blunder' };
  *   source(): {key, url, body} of the game's analysis, or null (key changes
  *     with the game: a new game drops the rows);
  *   pvTexts(ply, pv): resolves to the line's display texts (optional);
- *   exportText(rows): resolves to the analysed record's text (optional).
+ *   exportText(rows): resolves to the analysed record's text (optional);
+ *   seat(): the seat whose view a two-player graph and score take (the
+ *     person's, where the page knows it).
  */
-export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, exportText }) {
+export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, exportText, seat = () => 0 }) {
   if (!desc.analyse) return { update() {} };
   const css = document.createElement('link');
   css.rel = 'stylesheet';
@@ -28,7 +30,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
   document.head.append(css);
 
   const seats = desc.seats.map((s) => ({ name: t(s.nameKey), color: s.color }));
-  const st = { key: null, rows: [], ctl: null, running: false, done: false, plies: 0, pv: new Map(), state: '' };
+  const st = { key: null, rows: [], ctl: null, running: false, done: false, seat: 0, plies: 0, pv: new Map(), state: '' };
 
   const panel = document.createElement('section');
   panel.className = 'panel analysis';
@@ -52,6 +54,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
   $('analyse-go').textContent = t('analysis.go');
   $('analyse-cancel').textContent = t('ui.cancel');
   $('analysis-legend').textContent = t('analysis.legend');
+  $('analyse-progress').setAttribute('aria-label', t('analysis.h'));
   $('analyse-export').textContent = t('analysis.export');
   $('analysis-kif').setAttribute('aria-label', t('analysis.export'));
   $('analysis-download').textContent = t('ui.download');
@@ -101,6 +104,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
     reset();
     st.key = src.key;
     st.plies = nav.live;
+    st.seat = desc.seats.length === 2 ? seat() : 0;
     st.running = true;
     const ctl = new AbortController();
     st.ctl = ctl;
@@ -108,7 +112,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
     document.body.dataset.analysis = 'running';
     draw();
     try {
-      await streamAnalysis(src.url, src.body, {
+      await streamAnalysis(src.url, { ...src.body, seat: st.seat }, {
         signal: ctl.signal,
         onRow: (row) => {
           if (st.ctl !== ctl) return;
@@ -201,7 +205,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
     const text = $('analysis-text');
     const pvEl = $('analysis-pv');
     text.hidden = !st.rows.length;
-    const desc = row ? describePly(row, { seats, t, moveText }) : t('analysis.notYet', { n: ply });
+    const desc = row ? describePly(row, { seats, seat: st.seat, t, moveText }) : t('analysis.notYet', { n: ply });
     text.textContent = desc;
     svg.setAttribute('aria-valuenow', String(ply));
     svg.setAttribute('aria-valuetext', desc);
@@ -235,7 +239,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
     prog.value = st.rows.length;
     if (st.running) setStatus(t('analysis.running', { n: st.rows.length, total: st.plies + 1 }));
     if (has) {
-      drawGraph(svg, st.rows, { seats, plies: st.plies, current: nav.at() });
+      drawGraph(svg, st.rows, { seats, seat: st.seat, plies: st.plies, current: nav.at() });
       svg.querySelector('.graph-current')?.setAttribute('data-ply', String(nav.at()));
     }
     $('analysis-export').hidden = !exportText || st.running || !st.rows.length;

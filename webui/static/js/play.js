@@ -583,6 +583,8 @@ ui.setupExport(async (format) => (await api.export(game.state, format)).text);
 
 const analysis = setupAnalysis({
   t, desc, ui, board, nav,
+  // Against the computer the graph takes the person's side.
+  seat: () => (vsComputer ? game.human : 0),
   source: () => ({ key: game.state, url: `${data.api}/analyse`, body: { state: game.state } }),
   // The line in the page's notation: its moves played from the position.
   pvTexts: async (ply, pv) => {

@@ -476,6 +476,7 @@ let navRound = null;
 // The analysis of an ended round (analysis-ui.js); its record stays on the server.
 const analysis = setupAnalysis({
   t, desc, ui, board, nav,
+  seat: () => Math.max(room.seat, 0), // a player's own side; a spectator sees the first seat's
   source: () => ({ key: `${roomID}:${room.round}`, url: `/api/v1/rooms/${encodeURIComponent(roomID)}/analyse`, body: {} }),
 });
 
