@@ -224,7 +224,8 @@ func TestAnalysisYonin(t *testing.T) {
 	importGame(t, ctx, "yonin", record+mate+"\n")
 	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('analysis').hidden`)
 	colors := eval[[]string](t, ctx, `JSON.parse(document.getElementById('board-data').textContent).variant.seats.map((s) => s.color)`)
-	click(t, ctx, `#analyse-go`)
+	// By keyboard: Enter on Analyse, the focus then on Cancel.
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analyse-go').focus()`), chromedp.KeyEvent(kb.Enter))
 	wait(t, ctx, `Number(document.body.dataset.analysisRows) >= 2 || document.body.dataset.analysis !== 'running'`)
 	lines := eval[[]string](t, ctx, `[...document.querySelectorAll('#analysis-graph polyline')].map((p) => p.getAttribute('stroke'))`)
 	if strings.Join(lines, " ") != strings.Join(colors, " ") {
@@ -232,9 +233,14 @@ func TestAnalysisYonin(t *testing.T) {
 	}
 	if eval[bool](t, ctx, `document.body.dataset.analysis === 'running' && (document.getElementById('analyse-cancel').click(), true)`) {
 		wait(t, ctx, `document.body.dataset.analysis === 'cancelled'`)
+		if id := eval[string](t, ctx, `document.activeElement?.id ?? ''`); id != "analyse-go" {
+			t.Errorf("after Cancel the focus is on %q, want Analyse", id)
+		}
 		if n, total := eval[int](t, ctx, `Number(document.body.dataset.analysisRows)`), eval[int](t, ctx, `Number(document.body.dataset.ply)`)+1; n >= total {
 			t.Errorf("cancelled with %d of %d rows", n, total)
 		}
+	} else {
+		t.Log("the analysis ended before Cancel could be pressed")
 	}
 	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`))
 	do(t, ctx, chromedp.KeyEvent(kb.Home))

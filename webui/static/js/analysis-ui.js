@@ -110,7 +110,10 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
     st.ctl = ctl;
     keysFor(st.plies);
     document.body.dataset.analysis = 'running';
+    // The button pressed goes away: the keyboard's focus goes to Cancel.
+    const focused = [$('analyse-go'), resultGo].includes(document.activeElement);
     draw();
+    if (focused) $('analyse-cancel').focus();
     try {
       await streamAnalysis(src.url, { ...src.body, seat: st.seat }, {
         signal: ctl.signal,
@@ -136,10 +139,18 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
         document.body.dataset.analysis = 'failed';
         setStatus(err.code === 'analysis_busy'
           ? t('analysis.busy', { s: err.retryAfter || 10 })
-          : t('analysis.failed', { error: ui.errorText ? ui.errorText(err) : err.message }));
+          : t('analysis.failed', { error: errorText(err) }));
       }
     }
+    const cancelFocused = document.activeElement === $('analyse-cancel');
     draw();
+    if (cancelFocused) $('analyse-go').focus();
+  }
+
+  /** errorText is a refusal in the page's words (error.<code>) where it has them. */
+  function errorText(err) {
+    if (err?.code && t.has(`error.${err.code}`)) return t(`error.${err.code}`);
+    return ui.errorText ? ui.errorText(err) : String(err?.message ?? err);
   }
 
   function cancel() {
@@ -257,7 +268,7 @@ export function setupAnalysis({ t, desc, ui, board, nav, source, pvTexts, export
       area.hidden = false;
       $('analysis-download').hidden = false;
     } catch (err) {
-      setStatus(t('analysis.failed', { error: ui.errorText ? ui.errorText(err) : err.message }));
+      setStatus(t('analysis.failed', { error: errorText(err) }));
     }
   }
 
