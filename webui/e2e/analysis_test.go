@@ -252,3 +252,28 @@ func TestAnalysisYonin(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalysisComputer: a game against the computer, resigned by the
+// person, is analysed too, from the person's side.
+func TestAnalysisComputer(t *testing.T) {
+	ctx := computerTab(t, "shogi")
+	importGame(t, ctx, "sfen+usi", analysedGame)
+	waitHuman(t, ctx) // the computer answers Gote's move
+	if eval[string](t, ctx, `document.body.dataset.status`) == "playing" {
+		click(t, ctx, `#resign`)
+		wait(t, ctx, `document.getElementById('confirm-dialog').open`)
+		click(t, ctx, `#confirm-yes`)
+	}
+	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('analysis').hidden`)
+	plies := eval[int](t, ctx, `Number(document.body.dataset.ply)`)
+	click(t, ctx, `#result-analyse`)
+	wait(t, ctx, `document.body.dataset.analysis === 'done'`)
+	if n := eval[int](t, ctx, `Number(document.body.dataset.analysisRows)`); n != plies+1 {
+		t.Errorf("%d rows for a game of %d plies, want %d", n, plies, plies+1)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`), chromedp.KeyEvent(kb.Home))
+	waitViewing(t, ctx, "0")
+	if s := eval[string](t, ctx, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`); !strings.HasPrefix(s, "move 0, Sente ") {
+		t.Errorf("the text alternative at the start is %q", s)
+	}
+}
