@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -276,4 +277,34 @@ func TestAnalysisComputer(t *testing.T) {
 	if s := eval[string](t, ctx, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`); !strings.HasPrefix(s, "move 0, Sente ") {
 		t.Errorf("the text alternative at the start is %q", s)
 	}
+}
+
+// TestAnalysisXiangqi: a xiangqi game won by mate, analysed on a phone:
+// a row per ply, the best move's arrow between points and the line in the
+// page's notation; no analysed KIF (xiangqi has no KIF).
+func TestAnalysisXiangqi(t *testing.T) {
+	w, h, opts := phone()
+	ctx := fresh(t, "/en/xiangqi/play?mode=local", w, h, opts...)
+	importGame(t, ctx, "fen+ucci", "fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves "+xiangqiGame)
+	wait(t, ctx, `document.body.dataset.status === 'over' && !document.getElementById('analysis').hidden`)
+	plies := eval[int](t, ctx, `Number(document.body.dataset.ply)`)
+	click(t, ctx, `#analyse-go`)
+	// 38 positions at the engine's default limit: longer than wait's 15 s.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.analysis === 'done'`, chromedp.WithPollingTimeout(2*time.Minute))); err != nil {
+		t.Fatalf("the analysis did not end: %v (%s)", err, eval[string](t, ctx, `document.getElementById('analyse-status').textContent`))
+	}
+	if n := eval[int](t, ctx, `Number(document.body.dataset.analysisRows)`); n != plies+1 {
+		t.Errorf("%d rows for a game of %d plies, want %d", n, plies, plies+1)
+	}
+	if !eval[bool](t, ctx, `document.getElementById('analysis-export').hidden`) {
+		t.Error("an analysed KIF is offered for xiangqi")
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`), chromedp.KeyEvent(kb.Home))
+	waitViewing(t, ctx, "0")
+	wait(t, ctx, `document.querySelector('.board .analysis-arrow line') !== null`)
+	if s := eval[string](t, ctx, `document.getElementById('analysis-graph').getAttribute('aria-valuetext')`); !strings.HasPrefix(s, "move 0, Red ") || !strings.Contains(s, ", best ") {
+		t.Errorf("the text alternative at the start is %q", s)
+	}
+	// The line in WXF-like page texts, not UCCI squares.
+	wait(t, ctx, `(() => { const s = document.getElementById('analysis-pv').textContent; return s !== '' && !/[a-i][0-9][a-i][0-9]/.test(s); })()`)
 }
