@@ -39,7 +39,7 @@ var pageNames = []string{"home", "landing", "play", "room", "roomgone", "notfoun
 var variantPageNames = []string{"landing", "play", "room", "roomgone"}
 
 // uiPrefixes are the key prefixes the board's scripts need.
-var uiPrefixes = []string{"ui.", "seat.", "piece.", "result.", "notice.", "action.", "error.", "option.", "variant.", "moves.", "board.", "notation.", "mode.", "room."}
+var uiPrefixes = []string{"ui.", "seat.", "piece.", "result.", "notice.", "action.", "error.", "option.", "variant.", "moves.", "board.", "notation.", "mode.", "room.", "analysis."}
 
 // pages holds the parsed templates per language, so each language's
 // template functions translate without a lookup of the request.

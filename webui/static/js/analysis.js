@@ -130,7 +130,9 @@ export function drawGraph(svg, rows, { seats, seat = 0, plies, current = -1, wid
  */
 export function describePly(row, { seats, seat = 0, t = (k) => k, moveText = (m) => m }) {
   if (!row) return '';
-  const parts = [`${t('analysis.move')} ${row.ply}`];
+  // "analysis.move" may place the number itself ("{n} 手目"); else it follows.
+  const move = t('analysis.move', { n: row.ply });
+  const parts = [move.includes(String(row.ply)) ? move : `${move} ${row.ply}`];
   if (row.over) {
     parts.push(t('analysis.over'));
   } else if (row.scores) {

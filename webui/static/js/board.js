@@ -480,6 +480,7 @@ export class Board {
       b.classList.toggle('selected', this.selected?.type === 'cell' && this.selected.index === i);
     }
     this.renderHands();
+    this.afterRender?.(); // a page's drawing over the board (analysis-ui.js: the best move's arrow)
   }
 
   renderHands() {

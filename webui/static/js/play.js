@@ -4,7 +4,8 @@
 // computer's seats itself: whenever View.toMove is one of them it asks
 // /suggest for a move and sends it to /play. The board itself is board.js.
 
-import { Api, ApiError } from './api.js';
+import { Api, ApiError, postJSON } from './api.js';
+import { setupAnalysis } from './analysis-ui.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
 import { setupLook } from './look.js';
@@ -315,6 +316,7 @@ function render() {
     $('rest-fast').disabled = restFast;
   }
   renderHistory();
+  analysis.update(v);
 }
 
 // ---- takeback
@@ -576,6 +578,28 @@ $('result-export').addEventListener('click', () => ui.openExport());
 $('import-go').addEventListener('click', doImport);
 ui.setupNotation(prefs);
 ui.setupExport(async (format) => (await api.export(game.state, format)).text);
+
+// ---- analysis of the finished game (analysis-ui.js)
+
+const analysis = setupAnalysis({
+  t, desc, ui, board, nav,
+  // Against the computer the graph takes the person's side.
+  seat: () => (vsComputer ? game.human : 0),
+  source: () => ({ key: game.state, url: `${data.api}/analyse`, body: { state: game.state } }),
+  // The line in the page's notation: its moves played from the position.
+  pvTexts: async (ply, pv) => {
+    let { state, view } = await api.rewind(game.state, ply);
+    const out = [];
+    for (const m of pv.slice(0, 6)) {
+      ({ state, view } = await api.play(state, view.toMove[0], m));
+      out.push(ui.moveLabel(view.history[view.history.length - 1]));
+    }
+    return out;
+  },
+  exportText: desc.notations.some((n) => n.id === 'kif')
+    ? async (rows) => (await postJSON(`${data.api}/analyse/export`, { state: game.state, format: 'kif', lang: data.lang, analysis: rows })).text
+    : null,
+});
 
 // ---- go: resume the saved game, else start one
 

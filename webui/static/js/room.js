@@ -6,6 +6,7 @@
 // dialogs and export are shared with the other modes (ui.js).
 
 import { ApiError, postJSON } from './api.js';
+import { setupAnalysis } from './analysis-ui.js';
 import { Board } from './board.js';
 import { makeT } from './i18n.js';
 import { setupLook } from './look.js';
@@ -519,6 +520,12 @@ nav.onError = (err) => ui.noticeError(err);
 ui.onPick = desc.rewind ? (ply) => nav.go(ply) : null;
 ui.afterHistory = () => nav.sync();
 let navRound = null;
+// The analysis of an ended round (analysis-ui.js); its record stays on the server.
+const analysis = setupAnalysis({
+  t, desc, ui, board, nav,
+  seat: () => Math.max(room.seat, 0), // a player's own side; a spectator sees the first seat's
+  source: () => ({ key: `${roomID}:${room.round}`, url: `/api/v1/rooms/${encodeURIComponent(roomID)}/analyse`, body: {} }),
+});
 
 /** orient puts the own side at the bottom (a spectator sees the first seat's side). */
 function orient() {
@@ -602,6 +609,7 @@ function render() {
   renderClock();
   renderGone(v);
   autoStart();
+  analysis.update(v);
 }
 
 /** renderChoice offers a visitor who watches the free seat (or watching). */
