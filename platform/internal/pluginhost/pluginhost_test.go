@@ -3,7 +3,10 @@
 package pluginhost
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -54,8 +57,37 @@ func TestHealthCheckSparesBusyPlugin(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	// The signal takes effect when the process next runs: on a busy
+	// machine it may still be on a run queue, which the judgement would
+	// rightly count as busy. Judge it once the kernel says it is stopped.
+	waitStopped(t, pid)
 	h.checkHealth()
 	if got := h.PIDs()["tictactoe"]; got == pid || restarts != 1 {
 		t.Fatalf("an idle plugin that failed its ping was not replaced (pid %d → %d, %d restarts)", pid, got, restarts)
+	}
+}
+
+// waitStopped returns once /proc says every thread of pid is stopped
+// (state T): kill(2) returns before the SIGSTOP has reached them all.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	stopped := func() bool {
+		tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		if err != nil || len(tasks) == 0 {
+			return false
+		}
+		for _, f := range tasks {
+			b, err := os.ReadFile(f)
+			// The state follows the command's closing parenthesis.
+			if i := bytes.LastIndexByte(b, ')'); err != nil || i < 0 || i+2 >= len(b) || b[i+2] != 'T' {
+				return false
+			}
+		}
+		return true
+	}
+	for deadline := time.Now().Add(time.Minute); !stopped(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d was sent SIGSTOP a minute ago and is not stopped", pid)
+		}
 	}
 }

@@ -21,11 +21,12 @@ type Variant struct {
 // whose signature drifted from the sdk's would otherwise silently stop
 // being the capability (docs/plugins.md, "Capability guards").
 var (
-	_ sdk.Variant   = (*Variant)(nil)
-	_ sdk.Suggester = (*Variant)(nil)
-	_ sdk.Rewinder  = (*Variant)(nil)
-	_ sdk.Perfter   = (*Variant)(nil)
-	_ sdk.Divider   = (*Variant)(nil)
+	_ sdk.Variant          = (*Variant)(nil)
+	_ sdk.Suggester        = (*Variant)(nil)
+	_ sdk.Rewinder         = (*Variant)(nil)
+	_ sdk.Perfter          = (*Variant)(nil)
+	_ sdk.Divider          = (*Variant)(nil)
+	_ sdk.AnalysedExporter = (*Variant)(nil) // embedded from rules
 )
 
 // Levels are the computer strengths this engine plays, weakest first: the
