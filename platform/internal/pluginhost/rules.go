@@ -34,7 +34,7 @@ func (r roomRules) Describe(variant string) (sdk.Description, bool) { return r.h
 
 func (r roomRules) Start(ctx context.Context, req room.StartRequest) (st sdk.State, v sdk.View, err error) {
 	err = r.h.Call(ctx, req.Variant, "start", func(ctx context.Context, c *host.Conn) (err error) {
-		st, v, err = c.Start(ctx, req.Variant, req.Options)
+		st, v, err = c.Start(ctx, host.StartRequest{Variant: req.Variant, Options: req.Options})
 		return err
 	})
 	return st, v, err
@@ -45,7 +45,7 @@ func (r roomRules) Start(ctx context.Context, req room.StartRequest) (st sdk.Sta
 // of the call through the plugin.
 func (r roomRules) Play(ctx context.Context, req room.PlayRequest) (st sdk.State, v sdk.View, err error) {
 	err = r.h.Call(ctx, req.Variant, "play", func(ctx context.Context, c *host.Conn) (err error) {
-		st, v, err = c.Play(ctx, req.Variant, req.State, req.Seat, req.Move, host.HistoryFrom(req.HistoryFrom))
+		st, v, err = c.Play(ctx, host.PlayRequest{Variant: req.Variant, State: req.State, Seat: req.Seat, Move: req.Move, HistoryFrom: req.HistoryFrom})
 		return err
 	})
 	return st, v, err
@@ -63,7 +63,7 @@ func (r roomRules) Suggest(ctx context.Context, req room.SuggestRequest) (move s
 			pctx, cancel = context.WithDeadline(ctx, d.Add(-time.Until(d)/10))
 			defer cancel()
 		}
-		move, err = c.Suggest(pctx, req.Variant, req.State, req.Seat, req.Level)
+		move, err = c.Suggest(pctx, host.SuggestRequest{Variant: req.Variant, State: req.State, Seat: req.Seat, Level: req.Level})
 		return err
 	})
 	return move, err
