@@ -59,7 +59,8 @@ func start(t *testing.T, data string, args ...string) *faulttest.Host {
 	t.Helper()
 	logs := filepath.Join(t.TempDir(), "host.log")
 	h, err := faulttest.Start(context.Background(), faulttest.Options{Bin: binDir(t), Data: data, Logs: logs,
-		Args: append([]string{"-limits.socket_burst", "1000", "-limits.socket_rate", "1000", "-limits.rooms_per_minute", "1000"}, args...)})
+		Args: append([]string{"-limits.socket_burst", "1000", "-limits.socket_rate", "1000", "-limits.rooms_per_minute", "1000",
+			"-limits.action_burst", "1000", "-limits.action_rate", "1000"}, args...)})
 	if err != nil {
 		t.Fatal(err)
 	}

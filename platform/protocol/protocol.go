@@ -79,6 +79,7 @@ const (
 	CloseNotFound     = 4004 // the room does not exist or expired
 	CloseFlood        = 4008 // too many messages
 	CloseSlow         = 4009 // too slow to read: the send queue overflowed
+	CloseFullWatchers = 4010 // the room takes no more spectators for now
 	CloseTooManyWrong = 4029 // too many wrong keys or codes from this address
 )
 

@@ -15,7 +15,8 @@ import (
 // all its players come from.
 func hostArgs(extra ...string) []string {
 	return append([]string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
-		"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}, extra...)
+		"-limits.socket_burst", "1000", "-limits.socket_rate", "1000",
+		"-limits.action_burst", "1000", "-limits.action_rate", "1000"}, extra...)
 }
 
 // startHost starts bin's host with hostArgs and args on a temporary data

@@ -75,6 +75,12 @@ type Limits struct {
 	// is alive; one not heard of for three beats is dead and its
 	// connections no longer count.
 	HostHeartbeat time.Duration `yaml:"host_heartbeat"`
+	// A room's own limits (docs/public-room.md).
+	RoomWatchers      int           `yaml:"room_watchers"`
+	PresenceInterval  time.Duration `yaml:"presence_interval"`
+	ActionBurst       int           `yaml:"action_burst"`
+	ActionRate        int           `yaml:"action_rate"`
+	RoundsWithoutMove int           `yaml:"rounds_without_move"`
 }
 
 // Default is the configuration when nothing overrides it. Its relative
@@ -108,6 +114,12 @@ func Default() Config {
 			WrongKeysPerMinute: 10,
 			SeatCodeTTL:        5 * time.Minute,
 			HostHeartbeat:      5 * time.Second,
+
+			RoomWatchers:      100,
+			PresenceInterval:  250 * time.Millisecond,
+			ActionBurst:       20,
+			ActionRate:        3,
+			RoundsWithoutMove: 20,
 		},
 	}
 }
@@ -264,6 +276,8 @@ func (c Config) validate() error {
 		return errors.New("limits.frame_bytes (≥ 1024), socket_queue, socket_burst and socket_rate must be positive")
 	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0 || c.Limits.HostHeartbeat <= 0:
 		return errors.New("limits.ping_interval, limits.seat_code_ttl and limits.host_heartbeat must be positive")
+	case c.Limits.RoomWatchers <= 0 || c.Limits.PresenceInterval <= 0 || c.Limits.ActionBurst <= 0 || c.Limits.ActionRate <= 0 || c.Limits.RoundsWithoutMove <= 0:
+		return errors.New("limits.room_watchers, presence_interval, action_burst, action_rate and rounds_without_move must be positive")
 	}
 	return nil
 }

@@ -53,6 +53,15 @@ type game struct {
 	// shownComputer is which seats the computer played in the last
 	// presence sent (computerKey).
 	shownComputer string
+
+	// Limits (limits.go). idle counts the new rounds and new-round
+	// requests since the last move played (a resignation is no move);
+	// idleCap refuses more past it (0: no cap). presenceAt is when the
+	// last presence went out, presenceHeld that one waits for its slot.
+	idle         int
+	idleCap      int
+	presenceAt   time.Time
+	presenceHeld bool
 }
 
 // Action kinds in the log.
@@ -149,6 +158,9 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 			return store.Action{}, &protocol.Event{Type: protocol.EvAck, Version: g.version, ID: req.ID, Duplicate: true}
 		}
 		return refuse("stale", fmt.Sprintf("the room is at version %d, not %d", g.version, v))
+	}
+	if req.Type == protocol.TypeNewRound && g.idleCap > 0 && g.idle >= g.idleCap {
+		return refuse("play_first", fmt.Sprintf("%d new rounds or requests in a row without a move: play a move first", g.idle))
 	}
 	if a.Kind == kindMove && a.Move != string(sdk.Resign) {
 		if !g.startedPlay() {
@@ -302,6 +314,9 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		}
 		g.state, g.view = e.state, e.view
 		g.turnAt = a.At
+		if a.Move != string(sdk.Resign) {
+			g.idle = 0
+		}
 	case kindStart:
 		g.started = true
 		g.turnAt = a.At
@@ -319,6 +334,7 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		}
 	case kindRequest:
 		g.pending = &protocol.Pending{By: seat, Accepted: []sdk.Seat{seat}}
+		g.idle++
 	case kindAccept:
 		if !e.newRound {
 			g.pending.Accepted = append(g.pending.Accepted, seat)
@@ -327,6 +343,9 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		g.pending = nil
 	}
 	if e.newRound {
+		if g.pending == nil {
+			g.idle++ // (a round by the last consent answers a request already counted)
+		}
 		g.state, g.view = e.state, e.view
 		g.round++
 		g.pending = nil

@@ -135,6 +135,10 @@ function onClose(code) {
       notice(t('room.tooMany'), 'error', 'toomany', 'room.tooMany');
       retry(60000);
       return;
+    case 4010: // the room takes no more spectators for now
+      notice(t('room.tooManyWatchers'), 'warn', 'toomany', 'room.tooManyWatchers');
+      retry(30000);
+      return;
     default:
       retry(BACKOFF[Math.min(conn.attempt, BACKOFF.length - 1)]);
       conn.attempt++;
@@ -233,7 +237,7 @@ function onEvent(ev) {
       if (ev.reason === 'moved') dropSeatKey(roomID);
       return;
     case 'error':
-      if (ev.code === 'bad_seat_key' || ev.code === 'room_not_found' || ev.code === 'too_many_attempts') return; // the close code says it
+      if (ev.code === 'bad_seat_key' || ev.code === 'room_not_found' || ev.code === 'too_many_attempts' || ev.code === 'too_many_watchers') return; // the close code says it
       if (ev.message) notice(t('room.error', { message: ev.message }), 'error', '', 'room.error');
       return;
     default:
