@@ -29,6 +29,7 @@ const (
 	TypeSeatCode = "seatCode" // ask for a one-time code that moves the seat
 	TypePing     = "ping"     // an application-level ping; answered with pong
 	TypeStart    = "start"    // version: the host starts with the computer in the free seats
+	TypeClaimWin = "claimWin" // version: claim the win, the other player gone (2-player rooms)
 )
 
 // Event types the server sends. The first group changes the room and
@@ -141,7 +142,7 @@ func (r Request) Validate() error {
 			return fmt.Errorf("%w: move needs a move", ErrBadMessage)
 		}
 		fallthrough
-	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart:
+	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart, TypeClaimWin:
 		if r.Version == nil {
 			return fmt.Errorf("%w: %s needs the version it answers", ErrBadMessage, r.Type)
 		}
@@ -169,6 +170,9 @@ type Event struct {
 	Played *sdk.PlayedMove `json:"played,omitempty"`
 	// Computer: the computer made this move for Seat.
 	Computer bool `json:"computer,omitempty"`
+	// Claimed: this move (a resignation of Seat) is a win the other player
+	// claimed, Seat's player being gone.
+	Claimed bool `json:"claimed,omitempty"`
 	// Clock is the time per move of the turn now in progress.
 	Clock *Clock `json:"clock,omitempty"`
 	// View is the game after the event. In events its history is null (the
@@ -240,6 +244,9 @@ type SeatPresence struct {
 	// Computer: the computer plays this seat now (a free seat of a started
 	// room, or a player away past the grace period).
 	Computer bool `json:"computer,omitempty"`
+	// Gone: in a 2-player room, this seat's player has been away for
+	// longer than the server's gone delay: the other may claim the win.
+	Gone bool `json:"gone,omitempty"`
 }
 
 // Broken says a room's log no longer replays under the installed rules.

@@ -81,6 +81,9 @@ type Limits struct {
 	ActionBurst       int           `yaml:"action_burst"`
 	ActionRate        int           `yaml:"action_rate"`
 	RoundsWithoutMove int           `yaml:"rounds_without_move"`
+	// OpponentGone is how long a 2-player room's seat must be away before
+	// the other player may claim the win.
+	OpponentGone time.Duration `yaml:"opponent_gone"`
 }
 
 // Default is the configuration when nothing overrides it. Its relative
@@ -120,6 +123,7 @@ func Default() Config {
 			ActionBurst:       20,
 			ActionRate:        3,
 			RoundsWithoutMove: 20,
+			OpponentGone:      40 * time.Second,
 		},
 	}
 }
@@ -276,8 +280,8 @@ func (c Config) validate() error {
 		return errors.New("limits.frame_bytes (≥ 1024), socket_queue, socket_burst and socket_rate must be positive")
 	case c.Limits.PingInterval <= 0 || c.Limits.SeatCodeTTL <= 0 || c.Limits.HostHeartbeat <= 0:
 		return errors.New("limits.ping_interval, limits.seat_code_ttl and limits.host_heartbeat must be positive")
-	case c.Limits.RoomWatchers <= 0 || c.Limits.PresenceInterval <= 0 || c.Limits.ActionBurst <= 0 || c.Limits.ActionRate <= 0 || c.Limits.RoundsWithoutMove <= 0:
-		return errors.New("limits.room_watchers, presence_interval, action_burst, action_rate and rounds_without_move must be positive")
+	case c.Limits.RoomWatchers <= 0 || c.Limits.PresenceInterval <= 0 || c.Limits.ActionBurst <= 0 || c.Limits.ActionRate <= 0 || c.Limits.RoundsWithoutMove <= 0 || c.Limits.OpponentGone <= 0:
+		return errors.New("limits.room_watchers, presence_interval, action_burst, action_rate, rounds_without_move and opponent_gone must be positive")
 	}
 	return nil
 }

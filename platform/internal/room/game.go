@@ -26,6 +26,9 @@ type game struct {
 	// sdk.SettingLevel and the rules can suggest moves).
 	computer  bool
 	awayGrace time.Duration
+	// goneAfter is how long a 2-player room's seat must be away before
+	// the other may claim the win (claim.go; 0: never).
+	goneAfter time.Duration
 	keep      int // how many events recent keeps
 
 	// What the log makes.
@@ -76,6 +79,7 @@ const (
 	kindWithdraw = "withdraw"
 	kindStart    = "start"    // the host started with free seats: the computer takes them
 	kindComputer = "computer" // a move the computer made for Seat
+	kindClaimWin = "claimWin" // Seat claimed the win: the other seat was gone (claim.go)
 )
 
 // newGame is a room at version 0 of its log, the host's seat taken.
@@ -147,6 +151,8 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 		a.Kind = kindWithdraw
 	case protocol.TypeStart:
 		a.Kind = kindStart
+	case protocol.TypeClaimWin:
+		a.Kind = kindClaimWin
 	default:
 		return refuse("bad_request", "unknown request")
 	}
@@ -158,6 +164,11 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 			return store.Action{}, &protocol.Event{Type: protocol.EvAck, Version: g.version, ID: req.ID, Duplicate: true}
 		}
 		return refuse("stale", fmt.Sprintf("the room is at version %d, not %d", g.version, v))
+	}
+	if a.Kind == kindClaimWin {
+		if code, msg := g.claimable(seat, now); code != "" {
+			return refuse(code, msg)
+		}
 	}
 	if req.Type == protocol.TypeNewRound && g.idleCap > 0 && g.idle >= g.idleCap {
 		return refuse("play_first", fmt.Sprintf("%d new rounds or requests in a row without a move: play a move first", g.idle))
@@ -180,7 +191,7 @@ func (g *game) isDuplicate(v int64, a store.Action) bool {
 		return false
 	}
 	ev := g.recent.back(int(g.version - v))
-	if ev.Seat == nil || int(*ev.Seat) != a.Seat {
+	if ev.Seat == nil || int(*ev.Seat) != a.Seat && !(a.Kind == kindClaimWin && ev.Claimed && int(*ev.Seat) == 1-a.Seat) {
 		return false
 	}
 	switch a.Kind {
@@ -192,6 +203,8 @@ func (g *game) isDuplicate(v int64, a store.Action) bool {
 		return ev.Type == protocol.EvAccept || ev.Type == protocol.EvRound
 	case kindStart:
 		return ev.Type == protocol.EvStart
+	case kindClaimWin:
+		return ev.Type == protocol.EvMove && ev.Claimed
 	}
 	return ev.Type == a.Kind
 }
@@ -201,6 +214,9 @@ func (g *game) isDuplicate(v int64, a store.Action) bool {
 type step struct {
 	ev       string // the event it makes
 	play     bool
+	seat     sdk.Seat // with play: the seat that plays move
+	move     sdk.Move
+	claimed  bool // with play: a claimed win (the other seat's resignation)
 	newRound bool
 	options  sdk.Options // the next round's, with newRound
 }
@@ -218,7 +234,15 @@ func (g *game) check(a store.Action) (step, error) {
 	}
 	switch a.Kind {
 	case kindMove, kindComputer:
-		return step{ev: protocol.EvMove, play: true}, nil
+		return step{ev: protocol.EvMove, play: true, seat: seat, move: sdk.Move(a.Move)}, nil
+	case kindClaimWin:
+		// Logged by the claimer, played as the other seat's resignation:
+		// the rules end the round with the claimer the winner. Presence
+		// was checked when it was asked (decide); a replay needs none.
+		if len(g.taken) != 2 {
+			return step{}, sdk.Errorf(sdk.CodeUnsupported, "a win is claimed in 2-player rooms only")
+		}
+		return step{ev: protocol.EvMove, play: true, seat: 1 - seat, move: sdk.Resign, claimed: true}, nil
 	case kindClaim:
 		if g.taken[a.Seat] {
 			return step{}, sdk.Errorf("seat_taken", "seat %d is taken", a.Seat)
@@ -305,7 +329,7 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 	}
 	var cells []protocol.CellAt
 	switch a.Kind {
-	case kindMove, kindComputer:
+	case kindMove, kindComputer, kindClaimWin:
 		if c, ok := boardChanges(g.view.Board, e.view.Board); ok {
 			cells = c
 			if cells == nil {
@@ -314,7 +338,7 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		}
 		g.state, g.view = e.state, e.view
 		g.turnAt = a.At
-		if a.Move != string(sdk.Resign) {
+		if a.Kind != kindClaimWin && a.Move != string(sdk.Resign) {
 			g.idle = 0
 		}
 	case kindStart:
@@ -352,9 +376,12 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		g.turnAt = a.At
 	}
 	ev := protocol.Event{Type: e.ev, Version: a.Version, Round: g.round, Seat: seatPtr(seat), Played: e.played}
-	if a.Kind == kindMove || a.Kind == kindComputer {
+	switch a.Kind {
+	case kindMove, kindComputer:
 		ev.Move = sdk.Move(a.Move)
 		ev.Computer = a.Kind == kindComputer
+	case kindClaimWin:
+		ev.Seat, ev.Move, ev.Claimed = seatPtr(e.seat), e.move, true
 	}
 	if g.pending != nil && (e.ev == protocol.EvRequest || e.ev == protocol.EvAccept) {
 		p := *g.pending
@@ -483,23 +510,29 @@ func (g *game) allConnected() bool {
 func (g *game) presence(now time.Time) *protocol.Presence {
 	p := &protocol.Presence{Seats: make([]protocol.SeatPresence, len(g.taken)), Spectators: g.watchers + g.others, Started: g.started}
 	for i := range g.taken {
-		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now)}
+		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now), Gone: g.gone(i, now)}
 	}
 	g.shownComputer = g.computerKey(now)
 	return p
 }
 
-// presenceStale tells whether the computer's seats changed since the last
-// presence (an away player's grace ran out).
+// presenceStale tells whether the computer's seats or the gone ones
+// changed since the last presence (an away player's grace ran out).
 func (g *game) presenceStale(now time.Time) bool { return g.computerKey(now) != g.shownComputer }
 
-// computerKey is which seats the computer plays at now, one byte each.
+// computerKey is which seats the computer plays at now, one byte each,
+// then which are gone (claim.go).
 func (g *game) computerKey(now time.Time) string {
 	b := make([]byte, len(g.taken))
 	for i := range g.taken {
 		b[i] = '0'
 		if g.playedByComputer(i, now) {
 			b[i] = '1'
+		}
+	}
+	for i := range g.taken {
+		if g.gone(i, now) {
+			b = append(b, byte('0'+i))
 		}
 	}
 	return string(b)

@@ -94,6 +94,9 @@ type Config struct {
 	// ActionRate are each connection's action bucket (20 at once, 3 a
 	// second). RoundsWithoutMove caps the new rounds and requests since
 	// the last move (20; <0: no cap).
+	// GoneAfter is how long a 2-player room's seat must be away before the
+	// other player may claim the win (claim.go; 40 s; <0: never).
+	GoneAfter         time.Duration
 	MaxWatchers       int
 	PresenceEvery     time.Duration
 	AfterFunc         func(d time.Duration, f func())
@@ -146,6 +149,9 @@ func New(cfg Config) *Manager {
 	if cfg.ComputerWorkers <= 0 {
 		cfg.ComputerWorkers = 2
 	}
+	if cfg.GoneAfter == 0 {
+		cfg.GoneAfter = 40 * time.Second
+	}
 	if cfg.MaxWatchers <= 0 {
 		cfg.MaxWatchers = 100
 	}
@@ -186,6 +192,7 @@ func (m *Manager) newRoom(meta store.Room, desc sdk.Description) *Room {
 	r := &Room{m: m, id: meta.ID, ready: make(chan struct{}), spectators: map[*Session]struct{}{}, conns: make([]*Session, meta.Seats)}
 	r.g = newGame(meta, desc, suggests && level, m.cfg.AwayGrace, m.cfg.Recent, m.cfg.Now())
 	r.g.idleCap = max(0, m.cfg.RoundsWithoutMove)
+	r.g.goneAfter = max(0, m.cfg.GoneAfter)
 	return r
 }
 

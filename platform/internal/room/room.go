@@ -149,7 +149,7 @@ func (r *Room) perform(ctx context.Context, a store.Action, logged bool, done fu
 	var e effect
 	switch {
 	case st.play:
-		s, v, err := r.m.cfg.Rules.Play(ctx, PlayRequest{Variant: variant, State: state, Seat: sdk.Seat(a.Seat), Move: sdk.Move(a.Move), HistoryFrom: from})
+		s, v, err := r.m.cfg.Rules.Play(ctx, PlayRequest{Variant: variant, State: state, Seat: st.seat, Move: st.move, HistoryFrom: from})
 		if err != nil {
 			return err
 		}
