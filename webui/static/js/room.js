@@ -378,7 +378,7 @@ setInterval(renderClock, 500);
 function announceMove(ev) {
   const v = room.view;
   const text = ev.played ? ui.moveLabel(ev.played) : ev.move === 'resign' ? t('ui.resigned') : ev.move;
-  let s = t('ui.announce.move', { seat: seatName(ev.seat), move: text });
+  let s = ev.claimed ? t('room.claimed', { seat: seatName(ev.seat) }) : t('ui.announce.move', { seat: seatName(ev.seat), move: text });
   if ((v.inCheck || []).length && v.status === 'playing') s += `. ${t('ui.check')}`;
   if (v.status === 'over') s += `. ${ui.resultText(v)}`;
   announce(s);
@@ -433,6 +433,11 @@ function act(type) {
 async function resign() {
   if (!(await ui.confirm(t('room.confirmResign')))) return;
   act('resign');
+}
+
+async function claimWin() {
+  if (!(await ui.confirm(t('room.confirmClaimWin')))) return;
+  act('claimWin');
 }
 
 async function newRound() {
@@ -615,7 +620,7 @@ function renderPresence() {
     li.dataset.seat = String(i);
     li.dataset.state = s.computer ? 'computer' : !s.taken ? 'free' : s.connected ? 'connected' : 'away';
     const name = i === room.seat ? `${seatName(i)} (${t('ui.you')})` : seatName(i);
-    let state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : t('room.seat.away');
+    let state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : s.gone ? t('room.seat.gone') : t('room.seat.away');
     if (s.computer) state = s.taken ? t('room.seat.awayComputer') : t('room.seat.computer');
     li.append(ui.seatDot(i), document.createTextNode(`${name}: ${state}`));
     ul.append(li);
@@ -633,6 +638,10 @@ function renderControls(v) {
   const live = conn.state === 'open' && !room.broken;
   $('resign').hidden = !desc.resign || !seated || v.status !== 'playing';
   $('resign').disabled = !live;
+  // The server says when the other player is gone (its clock, not ours).
+  const gone = seated && desc.seats.length === 2 && Boolean(room.presence?.seats[1 - room.seat]?.gone);
+  $('claim-win').hidden = !gone || v.status !== 'playing';
+  $('claim-win').disabled = !live;
   const nr = room.newRound;
   $('new-round').hidden = !seated || Boolean(nr);
   $('new-round').disabled = !live;
@@ -751,6 +760,7 @@ setupLook(board, desc, prefs, board.sound);
 ui.pieceLook = () => board.look;
 $('flip').addEventListener('click', () => board.setRotation(board.rotation + (desc.seats.length > 2 ? 1 : 2)));
 $('resign').addEventListener('click', resign);
+$('claim-win').addEventListener('click', claimWin);
 $('new-round').addEventListener('click', newRound);
 $('result-new').addEventListener('click', newRound);
 $('result-export').addEventListener('click', () => ui.openExport());
