@@ -30,6 +30,7 @@ const (
 	TypePing     = "ping"     // an application-level ping; answered with pong
 	TypeStart    = "start"    // version: the host starts with the computer in the free seats
 	TypeClaimWin = "claimWin" // version: claim the win, the other player gone (2-player rooms)
+	TypeName     = "name"     // version, name: set (or, empty, clear) one's seat's player name
 )
 
 // Event types the server sends. The first group changes the room and
@@ -44,6 +45,7 @@ const (
 	EvJoin     = "join"     // a free seat was taken
 	EvRekey    = "rekey"    // a seat moved to another device with a seat code
 	EvStart    = "start"    // the host started: the computer plays the free seats
+	EvName     = "name"     // a seat's player name was set (or cleared)
 
 	EvWelcome  = "welcome"  // the answer to hello
 	EvPresence = "presence" // who is connected changed
@@ -65,6 +67,10 @@ const (
 	MaxMoveLen = 64
 	MaxKeyLen  = 64
 	MaxCodeLen = 16
+	// MaxNameLen bounds a player name in bytes; the room allows
+	// MaxNameRunes characters of it, none a control or format character.
+	MaxNameLen   = 96
+	MaxNameRunes = 24
 )
 
 // WebSocket close codes of the protocol (4000–4999 are the application's).
@@ -98,6 +104,8 @@ type Request struct {
 	// Watch, in a hello without key or code, watches instead of taking
 	// the next free seat (a visitor who has not chosen yet).
 	Watch bool `json:"watch,omitempty"`
+	// Name, in a name request, is the seat's player name (empty: none).
+	Name string `json:"name,omitempty"`
 }
 
 // ErrBadMessage wraps every reason a message is refused by Decode.
@@ -132,6 +140,10 @@ func (r Request) Validate() error {
 		return fmt.Errorf("%w: seatKey longer than %d", ErrBadMessage, MaxKeyLen)
 	case len(r.Code) > MaxCodeLen:
 		return fmt.Errorf("%w: code longer than %d", ErrBadMessage, MaxCodeLen)
+	case len(r.Name) > MaxNameLen:
+		return fmt.Errorf("%w: name longer than %d bytes", ErrBadMessage, MaxNameLen)
+	case r.Name != "" && r.Type != TypeName:
+		return fmt.Errorf("%w: name belongs in a name request only", ErrBadMessage)
 	case r.Version != nil && *r.Version < 0:
 		return fmt.Errorf("%w: negative version", ErrBadMessage)
 	}
@@ -142,7 +154,7 @@ func (r Request) Validate() error {
 			return fmt.Errorf("%w: move needs a move", ErrBadMessage)
 		}
 		fallthrough
-	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart, TypeClaimWin:
+	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart, TypeClaimWin, TypeName:
 		if r.Version == nil {
 			return fmt.Errorf("%w: %s needs the version it answers", ErrBadMessage, r.Type)
 		}
@@ -173,6 +185,8 @@ type Event struct {
 	// Claimed: this move (a resignation of Seat) is a win the other player
 	// claimed, Seat's player being gone.
 	Claimed bool `json:"claimed,omitempty"`
+	// Name, in a name event, is Seat's new player name ("": none).
+	Name string `json:"name,omitempty"`
 	// Clock is the time per move of the turn now in progress.
 	Clock *Clock `json:"clock,omitempty"`
 	// View is the game after the event. In events its history is null (the
@@ -247,6 +261,9 @@ type SeatPresence struct {
 	// Gone: in a 2-player room, this seat's player has been away for
 	// longer than the server's gone delay: the other may claim the win.
 	Gone bool `json:"gone,omitempty"`
+	// Name is the name the seat's player gave, if any: untrusted text,
+	// to be shown as text.
+	Name string `json:"name,omitempty"`
 }
 
 // Broken says a room's log no longer replays under the installed rules.

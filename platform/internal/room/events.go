@@ -30,11 +30,12 @@ type recentEvent struct {
 	hasSeat  bool
 	computer bool
 	claimed  bool
+	name     string
 }
 
 func keepEvent(ev *protocol.Event) recentEvent {
 	e := recentEvent{typ: ev.Type, move: ev.Move, played: ev.Played, newRound: ev.NewRound,
-		version: ev.Version, round: ev.Round, computer: ev.Computer, claimed: ev.Claimed}
+		version: ev.Version, round: ev.Round, computer: ev.Computer, claimed: ev.Claimed, name: ev.Name}
 	if ev.Seat != nil {
 		e.seat, e.hasSeat = *ev.Seat, true
 	}
@@ -43,7 +44,7 @@ func keepEvent(ev *protocol.Event) recentEvent {
 
 func (e *recentEvent) event() protocol.Event {
 	ev := protocol.Event{Type: e.typ, Version: e.version, Round: e.round, Move: e.move, Played: e.played,
-		Computer: e.computer, NewRound: e.newRound, Claimed: e.claimed}
+		Computer: e.computer, NewRound: e.newRound, Claimed: e.claimed, Name: e.name}
 	if e.hasSeat {
 		ev.Seat = seatPtr(e.seat)
 	}

@@ -38,6 +38,7 @@ type game struct {
 	round   int
 	touched time.Time
 	keys    [][]byte // current key hash per seat
+	names   []string // the players' names per seat ("": none)
 	taken   []bool   // seat held, as of the log
 	pending *protocol.Pending
 	broken  *protocol.Broken
@@ -80,6 +81,7 @@ const (
 	kindStart    = "start"    // the host started with free seats: the computer takes them
 	kindComputer = "computer" // a move the computer made for Seat
 	kindClaimWin = "claimWin" // Seat claimed the win: the other seat was gone (claim.go)
+	kindName     = "name"     // Seat's player name, in Move ("": none)
 )
 
 // newGame is a room at version 0 of its log, the host's seat taken.
@@ -87,7 +89,7 @@ func newGame(meta store.Room, desc sdk.Description, computer bool, awayGrace tim
 	n := meta.Seats
 	g := &game{id: meta.ID, meta: meta, desc: desc, computer: computer, awayGrace: awayGrace, keep: keep,
 		round: 1, touched: meta.Touched, turnAt: meta.Created,
-		keys: make([][]byte, n), taken: make([]bool, n), here: make([]bool, n), elsewhere: make([]bool, n), awaySince: make([]time.Time, n)}
+		keys: make([][]byte, n), names: make([]string, n), taken: make([]bool, n), here: make([]bool, n), elsewhere: make([]bool, n), awaySince: make([]time.Time, n)}
 	for i := range g.awaySince {
 		g.awaySince[i] = now
 	}
@@ -153,6 +155,12 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 		a.Kind = kindStart
 	case protocol.TypeClaimWin:
 		a.Kind = kindClaimWin
+	case protocol.TypeName:
+		name, err := cleanName(req.Name)
+		if err != nil {
+			return refuse("bad_name", err.Error())
+		}
+		a.Kind, a.Move = kindName, name
 	default:
 		return refuse("bad_request", "unknown request")
 	}
@@ -170,7 +178,7 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 			return refuse(code, msg)
 		}
 	}
-	if req.Type == protocol.TypeNewRound && g.idleCap > 0 && g.idle >= g.idleCap {
+	if (req.Type == protocol.TypeNewRound || req.Type == protocol.TypeName) && g.idleCap > 0 && g.idle >= g.idleCap {
 		return refuse("play_first", fmt.Sprintf("%d new rounds or requests in a row without a move: play a move first", g.idle))
 	}
 	if a.Kind == kindMove && a.Move != string(sdk.Resign) {
@@ -250,6 +258,11 @@ func (g *game) check(a store.Action) (step, error) {
 		return step{ev: protocol.EvJoin}, nil
 	case kindRekey:
 		return step{ev: protocol.EvRekey}, nil
+	case kindName:
+		if _, err := cleanName(a.Move); err != nil {
+			return step{}, sdk.Errorf("bad_name", "%v", err)
+		}
+		return step{ev: protocol.EvName}, nil
 	case kindStart:
 		if g.startedPlay() {
 			return step{}, sdk.Errorf("started", "the game has started")
@@ -365,6 +378,9 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		}
 	case kindDecline, kindWithdraw:
 		g.pending = nil
+	case kindName:
+		g.names[a.Seat] = a.Move
+		g.idle++ // (a name is no move: a lone player renaming keeps no room alive)
 	}
 	if e.newRound {
 		if g.pending == nil {
@@ -382,6 +398,8 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		ev.Computer = a.Kind == kindComputer
 	case kindClaimWin:
 		ev.Seat, ev.Move, ev.Claimed = seatPtr(e.seat), e.move, true
+	case kindName:
+		ev.Name = a.Move
 	}
 	if g.pending != nil && (e.ev == protocol.EvRequest || e.ev == protocol.EvAccept) {
 		p := *g.pending
@@ -510,7 +528,7 @@ func (g *game) allConnected() bool {
 func (g *game) presence(now time.Time) *protocol.Presence {
 	p := &protocol.Presence{Seats: make([]protocol.SeatPresence, len(g.taken)), Spectators: g.watchers + g.others, Started: g.started}
 	for i := range g.taken {
-		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now), Gone: g.gone(i, now)}
+		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now), Gone: g.gone(i, now), Name: g.names[i]}
 	}
 	g.shownComputer = g.computerKey(now)
 	return p

@@ -221,7 +221,7 @@ let catchUpTo = null;
 function onEvent(ev) {
   switch (ev.type) {
     case 'welcome': onWelcome(ev); return;
-    case 'move': case 'round': case 'request': case 'accept': case 'decline': case 'withdraw': case 'join': case 'rekey': case 'start':
+    case 'move': case 'round': case 'request': case 'accept': case 'decline': case 'withdraw': case 'join': case 'rekey': case 'start': case 'name':
       onRoomEvent(ev);
       takeClock(ev);
       break;
@@ -340,6 +340,9 @@ function onRoomEvent(ev) {
       if (room.presence) room.presence.started = true;
       notice(t('room.started'), 'info', '', 'room.started');
       announce(t('room.started'));
+      break;
+    case 'name': // untrusted text: only ever shown as text
+      if (room.presence && room.presence.seats[who]) room.presence.seats[who].name = ev.name || '';
       break;
     case 'join':
       if (room.presence) room.presence.seats[who].taken = true;
@@ -619,7 +622,8 @@ function renderPresence() {
     const li = document.createElement('li');
     li.dataset.seat = String(i);
     li.dataset.state = s.computer ? 'computer' : !s.taken ? 'free' : s.connected ? 'connected' : 'away';
-    const name = i === room.seat ? `${seatName(i)} (${t('ui.you')})` : seatName(i);
+    const given = s.name ? ` · ${s.name}` : ''; // a player's name: text, never HTML
+    const name = i === room.seat ? `${seatName(i)}${given} (${t('ui.you')})` : `${seatName(i)}${given}`;
     let state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : s.gone ? t('room.seat.gone') : t('room.seat.away');
     if (s.computer) state = s.taken ? t('room.seat.awayComputer') : t('room.seat.computer');
     li.append(ui.seatDot(i), document.createTextNode(`${name}: ${state}`));
@@ -642,6 +646,9 @@ function renderControls(v) {
   const gone = seated && desc.seats.length === 2 && Boolean(room.presence?.seats[1 - room.seat]?.gone);
   $('claim-win').hidden = !gone || v.status !== 'playing';
   $('claim-win').disabled = !live;
+  $('name-form').hidden = !seated;
+  if (seated && document.activeElement !== $('name-input')) $('name-input').value = room.presence?.seats[room.seat]?.name || '';
+  $('name-form').querySelector('button').disabled = !live;
   const nr = room.newRound;
   $('new-round').hidden = !seated || Boolean(nr);
   $('new-round').disabled = !live;
@@ -761,6 +768,12 @@ ui.pieceLook = () => board.look;
 $('flip').addEventListener('click', () => board.setRotation(board.rotation + (desc.seats.length > 2 ? 1 : 2)));
 $('resign').addEventListener('click', resign);
 $('claim-win').addEventListener('click', claimWin);
+$('name-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const id = nextID('n');
+  actions.set(id, 'name');
+  if (!send({ type: 'name', version: room.version, id, name: $('name-input').value.trim() })) notice(t('room.conn.offline'), 'warn', '', 'room.conn.offline');
+});
 $('new-round').addEventListener('click', newRound);
 $('result-new').addEventListener('click', newRound);
 $('result-export').addEventListener('click', () => ui.openExport());
