@@ -106,6 +106,19 @@ func (r *Room) Current() (variant string, st sdk.State, version int64) {
 	return r.g.meta.Variant, append(sdk.State(nil), r.g.state...), r.g.version
 }
 
+// Names are the names the seats' players gave, by seat ("" for none), or
+// nil when none gave one; untrusted text (names.go).
+func (r *Room) Names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range r.g.names {
+		if n != "" {
+			return slices.Clone(r.g.names)
+		}
+	}
+	return nil
+}
+
 func (r *Room) idle() bool {
 	return len(r.spectators) == 0 && !slices.ContainsFunc(r.conns, func(s *Session) bool { return s != nil })
 }

@@ -81,9 +81,10 @@ func (s *Server) roomExport(c *fiber.Ctx) error {
 		return err
 	}
 	variant, st, version := r.Current()
+	players := r.Names() // data for the plugin, which writes them in its format's header
 	var text string
 	err = s.games.Call(c.UserContext(), variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: st, Format: req.Format, Lang: req.Lang})
+		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: st, Format: req.Format, Lang: req.Lang, Players: players})
 		return err
 	})
 	if err != nil {

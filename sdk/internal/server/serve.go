@@ -473,7 +473,9 @@ func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.Expor
 	v, err := s.reg.variant(r.Variant)
 	if err == nil {
 		var text string
-		if le, ok := v.(sdk.LocalExporter); ok && r.Lang != "" {
+		if pe, ok := v.(sdk.PlayersExporter); ok && len(r.Players) > 0 {
+			text, err = pe.ExportWith(r.State, r.Format, sdk.ExportOptions{Lang: r.Lang, Players: r.Players})
+		} else if le, ok := v.(sdk.LocalExporter); ok && r.Lang != "" {
 			text, err = le.ExportIn(r.State, r.Format, r.Lang)
 		} else {
 			text, err = v.Export(r.State, r.Format)

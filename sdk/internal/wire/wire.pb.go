@@ -507,7 +507,10 @@ type ExportRequest struct {
 	Format  string                 `protobuf:"bytes,3,opt,name=format,proto3" json:"format,omitempty"`
 	// lang is the page's language for the record's headers and comments
 	// (sdk.LocalExporter); empty: the variant's own (English).
-	Lang          string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
+	Lang string `protobuf:"bytes,400,opt,name=lang,proto3" json:"lang,omitempty"`
+	// players are the names the seats' players gave, by seat ("" for none):
+	// sdk.PlayersExporter.
+	Players       []string `protobuf:"bytes,401,rep,name=players,proto3" json:"players,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -568,6 +571,13 @@ func (x *ExportRequest) GetLang() string {
 		return x.Lang
 	}
 	return ""
+}
+
+func (x *ExportRequest) GetPlayers() []string {
+	if x != nil {
+		return x.Players
+	}
+	return nil
 }
 
 type ExportResponse struct {
@@ -1632,12 +1642,13 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\"V\n" +
 	"\x0fSuggestResponse\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\tR\x04move\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"l\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\x87\x01\n" +
 	"\rExportRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x16\n" +
 	"\x06format\x18\x03 \x01(\tR\x06format\x12\x13\n" +
-	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\"U\n" +
+	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\x12\x19\n" +
+	"\aplayers\x18\x91\x03 \x03(\tR\aplayers\"U\n" +
 	"\x0eExportResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12/\n" +
 	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"m\n" +
