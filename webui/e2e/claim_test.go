@@ -59,4 +59,11 @@ func TestRoomClaimWinAndNames(t *testing.T) {
 	if s := statusText(guest); !strings.Contains(s, "Sente wins") {
 		t.Errorf("back, the guest's status says %q", s)
 	}
+	// The records name the host and the winner.
+	if kif := exportText(t, guest, "kif"); !strings.Contains(kif, "\n先手：<b>Taro</b>\n") || !strings.Contains(kif, "先手の勝ち") {
+		t.Errorf("the room's KIF:\n%s", kif)
+	}
+	if csa := exportText(t, guest, "csa"); !strings.Contains(csa, "\nN+<b>Taro</b>\n") {
+		t.Errorf("the room's CSA:\n%s", csa)
+	}
 }
