@@ -12,7 +12,7 @@
 // package sdk/statecache.)
 //
 // Beside Variant, the optional capabilities (Suggester, Rewinder,
-// LocalExporter, Perfter, Divider) are interfaces found by type assertion.
+// LocalExporter, PlayersExporter, Perfter, Divider) are interfaces found by type assertion.
 // Declare each one a variant has with a compile-time guard,
 //
 //	var _ sdk.Suggester = Variant{}
@@ -120,6 +120,23 @@ type Rewinder interface {
 // and the position are the same as Export's, so Import reads both.
 type LocalExporter interface {
 	ExportIn(s State, format, lang string) (string, error)
+}
+
+// PlayersExporter is the optional capability of writing the players' names
+// in a record's header (the KIF 先手/後手 lines, CSA's N+/N-). The host
+// passes them as data and knows no format: ExportWith is Export (ExportIn
+// with o.Lang) with o.Players[seat] the name that seat's player gave, ""
+// for none. Names are untrusted text: the variant writes them only where
+// its format has a place for a name, without line breaks or control
+// characters. A variant without it gets Export or ExportIn.
+type PlayersExporter interface {
+	ExportWith(s State, format string, o ExportOptions) (string, error)
+}
+
+// ExportOptions are what an export request may carry beside the format.
+type ExportOptions struct {
+	Lang    string   // as LocalExporter's lang; "" for the variant's own
+	Players []string // per seat, the player's name; "" or missing for none
 }
 
 // Perfter is the optional capability of counting the leaves of the legal-move

@@ -288,6 +288,10 @@ func (p *Player) apply(ev RoomEvent) {
 		p.NewRound = ev.NewRound
 	case protocol.EvDecline, protocol.EvWithdraw:
 		p.NewRound = nil
+	case protocol.EvName:
+		if ev.Seat != nil && int(*ev.Seat) < len(p.Presence.Seats) && *ev.Seat >= 0 {
+			p.Presence.Seats[*ev.Seat].Name = ev.Name
+		}
 	}
 	if ev.Presence != nil {
 		p.Presence = *ev.Presence

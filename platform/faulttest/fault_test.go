@@ -60,7 +60,8 @@ func start(t *testing.T, data string, args ...string) *faulttest.Host {
 	logs := filepath.Join(t.TempDir(), "host.log")
 	h, err := faulttest.Start(context.Background(), faulttest.Options{Bin: binDir(t), Data: data, Logs: logs,
 		Args: append([]string{"-limits.socket_burst", "1000", "-limits.socket_rate", "1000", "-limits.rooms_per_minute", "1000",
-			"-limits.sockets_per_minute", "100000", "-limits.api_calls_per_minute", "100000", "-ops_addr", "127.0.0.1:0"}, args...)})
+			"-limits.sockets_per_minute", "100000", "-limits.api_calls_per_minute", "100000", "-ops_addr", "127.0.0.1:0",
+			"-limits.action_burst", "1000", "-limits.action_rate", "1000"}, args...)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,8 @@ const (
 	TypeSeatCode = "seatCode" // ask for a one-time code that moves the seat
 	TypePing     = "ping"     // an application-level ping; answered with pong
 	TypeStart    = "start"    // version: the host starts with the computer in the free seats
+	TypeClaimWin = "claimWin" // version: claim the win, the other player gone (2-player rooms)
+	TypeName     = "name"     // version, name: set (or, empty, clear) one's seat's player name
 )
 
 // Event types the server sends. The first group changes the room and
@@ -43,6 +45,7 @@ const (
 	EvJoin     = "join"     // a free seat was taken
 	EvRekey    = "rekey"    // a seat moved to another device with a seat code
 	EvStart    = "start"    // the host started: the computer plays the free seats
+	EvName     = "name"     // a seat's player name was set (or cleared)
 
 	EvWelcome  = "welcome"  // the answer to hello
 	EvPresence = "presence" // who is connected changed
@@ -64,6 +67,10 @@ const (
 	MaxMoveLen = 64
 	MaxKeyLen  = 64
 	MaxCodeLen = 16
+	// MaxNameLen bounds a player name in bytes; the room allows
+	// MaxNameRunes characters of it, none a control or format character.
+	MaxNameLen   = 96
+	MaxNameRunes = 24
 )
 
 // WebSocket close codes of the protocol (4000–4999 are the application's).
@@ -79,6 +86,7 @@ const (
 	CloseNotFound     = 4004 // the room does not exist or expired
 	CloseFlood        = 4008 // too many messages
 	CloseSlow         = 4009 // too slow to read: the send queue overflowed
+	CloseFullWatchers = 4010 // the room takes no more spectators for now
 	CloseTooManyWrong = 4029 // too many wrong keys or codes from this address
 )
 
@@ -96,6 +104,8 @@ type Request struct {
 	// Watch, in a hello without key or code, watches instead of taking
 	// the next free seat (a visitor who has not chosen yet).
 	Watch bool `json:"watch,omitempty"`
+	// Name, in a name request, is the seat's player name (empty: none).
+	Name string `json:"name,omitempty"`
 }
 
 // ErrBadMessage wraps every reason a message is refused by Decode.
@@ -130,6 +140,10 @@ func (r Request) Validate() error {
 		return fmt.Errorf("%w: seatKey longer than %d", ErrBadMessage, MaxKeyLen)
 	case len(r.Code) > MaxCodeLen:
 		return fmt.Errorf("%w: code longer than %d", ErrBadMessage, MaxCodeLen)
+	case len(r.Name) > MaxNameLen:
+		return fmt.Errorf("%w: name longer than %d bytes", ErrBadMessage, MaxNameLen)
+	case r.Name != "" && r.Type != TypeName:
+		return fmt.Errorf("%w: name belongs in a name request only", ErrBadMessage)
 	case r.Version != nil && *r.Version < 0:
 		return fmt.Errorf("%w: negative version", ErrBadMessage)
 	}
@@ -140,7 +154,7 @@ func (r Request) Validate() error {
 			return fmt.Errorf("%w: move needs a move", ErrBadMessage)
 		}
 		fallthrough
-	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart:
+	case TypeResign, TypeNewRound, TypeAccept, TypeDecline, TypeWithdraw, TypeStart, TypeClaimWin, TypeName:
 		if r.Version == nil {
 			return fmt.Errorf("%w: %s needs the version it answers", ErrBadMessage, r.Type)
 		}
@@ -168,6 +182,11 @@ type Event struct {
 	Played *sdk.PlayedMove `json:"played,omitempty"`
 	// Computer: the computer made this move for Seat.
 	Computer bool `json:"computer,omitempty"`
+	// Claimed: this move (a resignation of Seat) is a win the other player
+	// claimed, Seat's player being gone.
+	Claimed bool `json:"claimed,omitempty"`
+	// Name, in a name event, is Seat's new player name ("": none).
+	Name string `json:"name,omitempty"`
 	// Clock is the time per move of the turn now in progress.
 	Clock *Clock `json:"clock,omitempty"`
 	// View is the game after the event. In events its history is null (the
@@ -239,6 +258,12 @@ type SeatPresence struct {
 	// Computer: the computer plays this seat now (a free seat of a started
 	// room, or a player away past the grace period).
 	Computer bool `json:"computer,omitempty"`
+	// Gone: in a 2-player room, this seat's player has been away for
+	// longer than the server's gone delay: the other may claim the win.
+	Gone bool `json:"gone,omitempty"`
+	// Name is the name the seat's player gave, if any: untrusted text,
+	// to be shown as text.
+	Name string `json:"name,omitempty"`
 }
 
 // Broken says a room's log no longer replays under the installed rules.

@@ -590,15 +590,23 @@ type ExportRequest struct {
 	// Lang asks for the record's headers and comments in this language
 	// (sdk.LocalExporter); a variant without it, or "", writes its own.
 	Lang string
+	// Players are the names the seats' players gave, by seat ("" for
+	// none), for the record's header (sdk.PlayersExporter): data, which
+	// each variant writes in its own format. A variant without it ignores
+	// them.
+	Players []string
 }
 
-// Export calls the variant's Export (ExportIn with a Lang, when the
-// variant has it).
+// Export calls the variant's Export (ExportIn with a Lang, ExportWith
+// with Players, when the variant has them).
 func (c *Conn) Export(ctx context.Context, req ExportRequest) (string, error) {
 	if err := textError(sdk.CodeBadFormat, "the format", req.Format, req.Lang); err != nil {
 		return "", err
 	}
-	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang},
+	if err := textError(sdk.CodeBadOption, "a player's name", req.Players...); err != nil {
+		return "", err
+	}
+	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang, Players: req.Players},
 		new(wire.ExportResponse), c.game.Export)
 	if err != nil {
 		return "", c.transport("export", err)

@@ -17,7 +17,8 @@ func hostArgs(extra ...string) []string {
 	return append([]string{"-log_level", "warn", "-limits.rooms_per_minute", "100000000",
 		"-limits.socket_burst", "1000", "-limits.socket_rate", "1000",
 		"-limits.sockets_per_minute", "100000000", "-limits.api_calls_per_minute", "100000000",
-		"-ops_addr", "127.0.0.1:0"}, extra...)
+		"-ops_addr", "127.0.0.1:0",
+		"-limits.action_burst", "1000", "-limits.action_rate", "1000"}, extra...)
 }
 
 // startHost starts bin's host with hostArgs and args on a temporary data

@@ -107,7 +107,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	rooms := room.New(room.Config{Store: st, Rules: pluginhost.RoomRules(host), Logger: logger,
 		TTL: cfg.Limits.RoomTTL, SeatCodeTTL: cfg.Limits.SeatCodeTTL, ThinkTimeout: cfg.Limits.SuggestTimeout,
-		Cluster: cluster, RunsComputer: runsComputer})
+		Cluster: cluster, RunsComputer: runsComputer,
+		MaxWatchers: cfg.Limits.RoomWatchers, PresenceEvery: cfg.Limits.PresenceInterval,
+		ActionBurst: cfg.Limits.ActionBurst, ActionRate: float64(cfg.Limits.ActionRate), RoundsWithoutMove: cfg.Limits.RoundsWithoutMove,
+		GoneAfter: cfg.Limits.OpponentGone})
 	startCluster(rooms)
 	defer stopCluster()
 	// The rooms' clock: away players and times per move passing to the

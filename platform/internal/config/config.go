@@ -106,6 +106,15 @@ type Limits struct {
 	// is alive; one not heard of for three beats is dead and its
 	// connections no longer count.
 	HostHeartbeat time.Duration `yaml:"host_heartbeat"`
+	// A room's own limits (docs/public-room.md).
+	RoomWatchers      int           `yaml:"room_watchers"`
+	PresenceInterval  time.Duration `yaml:"presence_interval"`
+	ActionBurst       int           `yaml:"action_burst"`
+	ActionRate        int           `yaml:"action_rate"`
+	RoundsWithoutMove int           `yaml:"rounds_without_move"`
+	// OpponentGone is how long a 2-player room's seat must be away before
+	// the other player may claim the win.
+	OpponentGone time.Duration `yaml:"opponent_gone"`
 }
 
 // Default is the configuration when nothing overrides it. Its relative
@@ -148,6 +157,12 @@ func Default() Config {
 			SuggestsPerMinute: 60,
 			APIInFlight:       8,
 			SuggestInFlight:   2,
+			RoomWatchers:      100,
+			PresenceInterval:  250 * time.Millisecond,
+			ActionBurst:       20,
+			ActionRate:        3,
+			RoundsWithoutMove: 20,
+			OpponentGone:      40 * time.Second,
 		},
 	}
 }
@@ -312,6 +327,8 @@ func (c Config) validate() error {
 		return errors.New("store postgres needs state_key (or BANMEN_STATE_KEY), the same on every host: each host signs the game states it hands out, and the others must accept them")
 	case c.PublicURL != "" && !validPublicURL(c.PublicURL):
 		return fmt.Errorf("public_url %q: want an absolute http or https URL with no path, e.g. https://banmen.example", c.PublicURL)
+	case c.Limits.RoomWatchers <= 0 || c.Limits.PresenceInterval <= 0 || c.Limits.ActionBurst <= 0 || c.Limits.ActionRate <= 0 || c.Limits.RoundsWithoutMove <= 0 || c.Limits.OpponentGone <= 0:
+		return errors.New("limits.room_watchers, presence_interval, action_burst, action_rate, rounds_without_move and opponent_gone must be positive")
 	}
 	for _, p := range c.TrustedProxies {
 		if !validProxy(p) {

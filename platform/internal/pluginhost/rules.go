@@ -61,7 +61,7 @@ func (r roomRules) Rewind(ctx context.Context, req room.RewindRequest) (v sdk.Vi
 
 func (r roomRules) Export(ctx context.Context, req room.ExportRequest) (text string, err error) {
 	err = r.h.Call(ctx, req.Variant, "export", func(ctx context.Context, c *host.Conn) (err error) {
-		text, err = c.Export(ctx, host.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang})
+		text, err = c.Export(ctx, host.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang, Players: req.Players})
 		return err
 	})
 	return text, err

@@ -130,6 +130,8 @@ func TestEventRingKeepsCommittedEvents(t *testing.T) {
 		{Type: protocol.EvRequest, Version: 8, Round: 2, Seat: seatPtr(0), NewRound: &protocol.Pending{Accepted: []sdk.Seat{0}}},
 		{Type: protocol.EvJoin, Version: 9, Seat: seatPtr(-1)},
 		{Type: protocol.EvStart, Version: 10, Round: 3},
+		{Type: protocol.EvMove, Version: 11, Round: 3, Seat: seatPtr(0), Move: sdk.Resign, Claimed: true},
+		{Type: protocol.EvName, Version: 12, Round: 3, Seat: seatPtr(1), Name: "Hanako"},
 	}
 	var q eventRing
 	for _, ev := range events {
@@ -138,10 +140,10 @@ func TestEventRingKeepsCommittedEvents(t *testing.T) {
 	if got := q.last(len(events)); !reflect.DeepEqual(got, events) {
 		t.Fatalf("ring gives back\n%+v\nwant\n%+v", got, events)
 	}
-	// The eight fields of protocol.Event that commit sets, and hasSeat: a field
+	// The ten fields of protocol.Event that commit sets, and hasSeat: a field
 	// commit comes to set must be kept too (and this count moved).
-	if n := reflect.TypeFor[recentEvent]().NumField(); n != 8+1 {
-		t.Errorf("recentEvent has %d fields, want 9: does commit set a new one?", n)
+	if n := reflect.TypeFor[recentEvent]().NumField(); n != 10+1 {
+		t.Errorf("recentEvent has %d fields, want 11: does commit set a new one?", n)
 	}
 }
 

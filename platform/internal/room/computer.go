@@ -121,7 +121,8 @@ func (r *Room) afterComputer(ctx context.Context, err error, what string, args .
 
 // Tick looks at every room in memory for a computer move that is due: a
 // player gone past the away grace, a time per move run out, a computer
-// move that failed and is tried again. Run calls it; tests with a fake
+// move that failed and is tried again; and for a seat now gone (claim.go),
+// which presence tells. Run calls it; tests with a fake
 // clock call it after moving the clock.
 func (m *Manager) Tick() {
 	m.mu.Lock()
@@ -131,10 +132,17 @@ func (m *Manager) Tick() {
 	}
 	m.mu.Unlock()
 	for _, r := range rooms {
-		if !isReady(r) || r.loadErr != nil || !r.g.computer { // computer is fixed once ready
+		if !isReady(r) || r.loadErr != nil {
 			continue
 		}
 		r.mu.Lock()
+		if !r.g.computer { // (fixed once ready) a 2-player room's seat may be gone now
+			if r.g.presenceStale(m.cfg.Now()) {
+				r.broadcastPresence()
+			}
+			r.mu.Unlock()
+			continue
+		}
 		if r.g.presenceStale(m.cfg.Now()) {
 			r.broadcastPresence() // an away player's grace ran out
 		}

@@ -29,11 +29,13 @@ type recentEvent struct {
 	seat     sdk.Seat
 	hasSeat  bool
 	computer bool
+	claimed  bool
+	name     string
 }
 
 func keepEvent(ev *protocol.Event) recentEvent {
 	e := recentEvent{typ: ev.Type, move: ev.Move, played: ev.Played, newRound: ev.NewRound,
-		version: ev.Version, round: ev.Round, computer: ev.Computer}
+		version: ev.Version, round: ev.Round, computer: ev.Computer, claimed: ev.Claimed, name: ev.Name}
 	if ev.Seat != nil {
 		e.seat, e.hasSeat = *ev.Seat, true
 	}
@@ -42,7 +44,7 @@ func keepEvent(ev *protocol.Event) recentEvent {
 
 func (e *recentEvent) event() protocol.Event {
 	ev := protocol.Event{Type: e.typ, Version: e.version, Round: e.round, Move: e.move, Played: e.played,
-		Computer: e.computer, NewRound: e.newRound}
+		Computer: e.computer, NewRound: e.newRound, Claimed: e.claimed, Name: e.name}
 	if e.hasSeat {
 		ev.Seat = seatPtr(e.seat)
 	}

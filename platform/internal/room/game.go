@@ -26,6 +26,9 @@ type game struct {
 	// sdk.SettingLevel and the rules can suggest moves).
 	computer  bool
 	awayGrace time.Duration
+	// goneAfter is how long a 2-player room's seat must be away before
+	// the other may claim the win (claim.go; 0: never).
+	goneAfter time.Duration
 	keep      int // how many events recent keeps
 
 	// What the log makes.
@@ -35,6 +38,7 @@ type game struct {
 	round   int
 	touched time.Time
 	keys    [][]byte // current key hash per seat
+	names   []string // the players' names per seat ("": none)
 	taken   []bool   // seat held, as of the log
 	pending *protocol.Pending
 	broken  *protocol.Broken
@@ -53,6 +57,15 @@ type game struct {
 	// shownComputer is which seats the computer played in the last
 	// presence sent (computerKey).
 	shownComputer string
+
+	// Limits (limits.go). idle counts the new rounds and new-round
+	// requests since the last move played (a resignation is no move);
+	// idleCap refuses more past it (0: no cap). presenceAt is when the
+	// last presence went out, presenceHeld that one waits for its slot.
+	idle         int
+	idleCap      int
+	presenceAt   time.Time
+	presenceHeld bool
 }
 
 // Action kinds in the log.
@@ -67,6 +80,8 @@ const (
 	kindWithdraw = "withdraw"
 	kindStart    = "start"    // the host started with free seats: the computer takes them
 	kindComputer = "computer" // a move the computer made for Seat
+	kindClaimWin = "claimWin" // Seat claimed the win: the other seat was gone (claim.go)
+	kindName     = "name"     // Seat's player name, in Move ("": none)
 )
 
 // newGame is a room at version 0 of its log, the host's seat taken.
@@ -74,7 +89,7 @@ func newGame(meta store.Room, desc sdk.Description, computer bool, awayGrace tim
 	n := meta.Seats
 	g := &game{id: meta.ID, meta: meta, desc: desc, computer: computer, awayGrace: awayGrace, keep: keep,
 		round: 1, touched: meta.Touched, turnAt: meta.Created,
-		keys: make([][]byte, n), taken: make([]bool, n), here: make([]bool, n), elsewhere: make([]bool, n), awaySince: make([]time.Time, n)}
+		keys: make([][]byte, n), names: make([]string, n), taken: make([]bool, n), here: make([]bool, n), elsewhere: make([]bool, n), awaySince: make([]time.Time, n)}
 	for i := range g.awaySince {
 		g.awaySince[i] = now
 	}
@@ -138,6 +153,14 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 		a.Kind = kindWithdraw
 	case protocol.TypeStart:
 		a.Kind = kindStart
+	case protocol.TypeClaimWin:
+		a.Kind = kindClaimWin
+	case protocol.TypeName:
+		name, err := cleanName(req.Name)
+		if err != nil {
+			return refuse("bad_name", err.Error())
+		}
+		a.Kind, a.Move = kindName, name
 	default:
 		return refuse("bad_request", "unknown request")
 	}
@@ -149,6 +172,14 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 			return store.Action{}, &protocol.Event{Type: protocol.EvAck, Version: g.version, ID: req.ID, Duplicate: true}
 		}
 		return refuse("stale", fmt.Sprintf("the room is at version %d, not %d", g.version, v))
+	}
+	if a.Kind == kindClaimWin {
+		if code, msg := g.claimable(seat, now); code != "" {
+			return refuse(code, msg)
+		}
+	}
+	if (req.Type == protocol.TypeNewRound || req.Type == protocol.TypeName) && g.idleCap > 0 && g.idle >= g.idleCap {
+		return refuse("play_first", fmt.Sprintf("%d new rounds or requests in a row without a move: play a move first", g.idle))
 	}
 	if a.Kind == kindMove && a.Move != string(sdk.Resign) {
 		if !g.startedPlay() {
@@ -168,7 +199,7 @@ func (g *game) isDuplicate(v int64, a store.Action) bool {
 		return false
 	}
 	ev := g.recent.back(int(g.version - v))
-	if ev.Seat == nil || int(*ev.Seat) != a.Seat {
+	if ev.Seat == nil || int(*ev.Seat) != a.Seat && !(a.Kind == kindClaimWin && ev.Claimed && int(*ev.Seat) == 1-a.Seat) {
 		return false
 	}
 	switch a.Kind {
@@ -180,6 +211,8 @@ func (g *game) isDuplicate(v int64, a store.Action) bool {
 		return ev.Type == protocol.EvAccept || ev.Type == protocol.EvRound
 	case kindStart:
 		return ev.Type == protocol.EvStart
+	case kindClaimWin:
+		return ev.Type == protocol.EvMove && ev.Claimed
 	}
 	return ev.Type == a.Kind
 }
@@ -189,6 +222,9 @@ func (g *game) isDuplicate(v int64, a store.Action) bool {
 type step struct {
 	ev       string // the event it makes
 	play     bool
+	seat     sdk.Seat // with play: the seat that plays move
+	move     sdk.Move
+	claimed  bool // with play: a claimed win (the other seat's resignation)
 	newRound bool
 	options  sdk.Options // the next round's, with newRound
 }
@@ -206,7 +242,15 @@ func (g *game) check(a store.Action) (step, error) {
 	}
 	switch a.Kind {
 	case kindMove, kindComputer:
-		return step{ev: protocol.EvMove, play: true}, nil
+		return step{ev: protocol.EvMove, play: true, seat: seat, move: sdk.Move(a.Move)}, nil
+	case kindClaimWin:
+		// Logged by the claimer, played as the other seat's resignation:
+		// the rules end the round with the claimer the winner. Presence
+		// was checked when it was asked (decide); a replay needs none.
+		if len(g.taken) != 2 {
+			return step{}, sdk.Errorf(sdk.CodeUnsupported, "a win is claimed in 2-player rooms only")
+		}
+		return step{ev: protocol.EvMove, play: true, seat: 1 - seat, move: sdk.Resign, claimed: true}, nil
 	case kindClaim:
 		if g.taken[a.Seat] {
 			return step{}, sdk.Errorf("seat_taken", "seat %d is taken", a.Seat)
@@ -214,6 +258,11 @@ func (g *game) check(a store.Action) (step, error) {
 		return step{ev: protocol.EvJoin}, nil
 	case kindRekey:
 		return step{ev: protocol.EvRekey}, nil
+	case kindName:
+		if _, err := cleanName(a.Move); err != nil {
+			return step{}, sdk.Errorf("bad_name", "%v", err)
+		}
+		return step{ev: protocol.EvName}, nil
 	case kindStart:
 		if g.startedPlay() {
 			return step{}, sdk.Errorf("started", "the game has started")
@@ -293,7 +342,7 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 	}
 	var cells []protocol.CellAt
 	switch a.Kind {
-	case kindMove, kindComputer:
+	case kindMove, kindComputer, kindClaimWin:
 		if c, ok := boardChanges(g.view.Board, e.view.Board); ok {
 			cells = c
 			if cells == nil {
@@ -302,6 +351,9 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		}
 		g.state, g.view = e.state, e.view
 		g.turnAt = a.At
+		if a.Kind != kindClaimWin && a.Move != string(sdk.Resign) {
+			g.idle = 0
+		}
 	case kindStart:
 		g.started = true
 		g.turnAt = a.At
@@ -319,23 +371,35 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		}
 	case kindRequest:
 		g.pending = &protocol.Pending{By: seat, Accepted: []sdk.Seat{seat}}
+		g.idle++
 	case kindAccept:
 		if !e.newRound {
 			g.pending.Accepted = append(g.pending.Accepted, seat)
 		}
 	case kindDecline, kindWithdraw:
 		g.pending = nil
+	case kindName:
+		g.names[a.Seat] = a.Move
+		g.idle++ // (a name is no move: a lone player renaming keeps no room alive)
 	}
 	if e.newRound {
+		if g.pending == nil {
+			g.idle++ // (a round by the last consent answers a request already counted)
+		}
 		g.state, g.view = e.state, e.view
 		g.round++
 		g.pending = nil
 		g.turnAt = a.At
 	}
 	ev := protocol.Event{Type: e.ev, Version: a.Version, Round: g.round, Seat: seatPtr(seat), Played: e.played}
-	if a.Kind == kindMove || a.Kind == kindComputer {
+	switch a.Kind {
+	case kindMove, kindComputer:
 		ev.Move = sdk.Move(a.Move)
 		ev.Computer = a.Kind == kindComputer
+	case kindClaimWin:
+		ev.Seat, ev.Move, ev.Claimed = seatPtr(e.seat), e.move, true
+	case kindName:
+		ev.Name = a.Move
 	}
 	if g.pending != nil && (e.ev == protocol.EvRequest || e.ev == protocol.EvAccept) {
 		p := *g.pending
@@ -464,23 +528,29 @@ func (g *game) allConnected() bool {
 func (g *game) presence(now time.Time) *protocol.Presence {
 	p := &protocol.Presence{Seats: make([]protocol.SeatPresence, len(g.taken)), Spectators: g.watchers + g.others, Started: g.started}
 	for i := range g.taken {
-		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now)}
+		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now), Gone: g.gone(i, now), Name: g.names[i]}
 	}
 	g.shownComputer = g.computerKey(now)
 	return p
 }
 
-// presenceStale tells whether the computer's seats changed since the last
-// presence (an away player's grace ran out).
+// presenceStale tells whether the computer's seats or the gone ones
+// changed since the last presence (an away player's grace ran out).
 func (g *game) presenceStale(now time.Time) bool { return g.computerKey(now) != g.shownComputer }
 
-// computerKey is which seats the computer plays at now, one byte each.
+// computerKey is which seats the computer plays at now, one byte each,
+// then which are gone (claim.go).
 func (g *game) computerKey(now time.Time) string {
 	b := make([]byte, len(g.taken))
 	for i := range g.taken {
 		b[i] = '0'
 		if g.playedByComputer(i, now) {
 			b[i] = '1'
+		}
+	}
+	for i := range g.taken {
+		if g.gone(i, now) {
+			b = append(b, byte('0'+i))
 		}
 	}
 	return string(b)

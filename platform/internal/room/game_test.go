@@ -114,7 +114,7 @@ func run(t *testing.T, g *game, s happening) (string, protocol.Event) {
 	var e effect
 	switch {
 	case st.play:
-		state, view, err := tictactoe.Variant{}.Play(g.state, sdk.Seat(a.Seat), sdk.Move(a.Move))
+		state, view, err := tictactoe.Variant{}.Play(g.state, st.seat, st.move) // as perform plays it
 		if err != nil {
 			re, _ := sdk.AsRuleError(err)
 			return "refused:" + re.Code, protocol.Event{}

@@ -85,6 +85,24 @@ type Config struct {
 	// Cluster shares presence with the other hosts of the store; nil for
 	// a host alone (cluster.go).
 	Cluster Cluster
+
+	// Limits (limits.go, docs/public-room.md). MaxWatchers is how many
+	// spectators a room takes on this host (100). PresenceEvery is the
+	// least time between two presence messages of a room (250 ms; <0: no
+	// coalescing); AfterFunc runs a held presence's send later (tests
+	// trigger it themselves; time.AfterFunc by default). ActionBurst and
+	// ActionRate are each connection's action bucket (20 at once, 3 a
+	// second). RoundsWithoutMove caps the new rounds and requests since
+	// the last move (20; <0: no cap).
+	// GoneAfter is how long a 2-player room's seat must be away before the
+	// other player may claim the win (claim.go; 40 s; <0: never).
+	GoneAfter         time.Duration
+	MaxWatchers       int
+	PresenceEvery     time.Duration
+	AfterFunc         func(d time.Duration, f func())
+	ActionBurst       int
+	ActionRate        float64
+	RoundsWithoutMove int
 }
 
 // Manager holds the rooms in memory and loads the others from the store.
@@ -131,6 +149,27 @@ func New(cfg Config) *Manager {
 	if cfg.ComputerWorkers <= 0 {
 		cfg.ComputerWorkers = 2
 	}
+	if cfg.GoneAfter == 0 {
+		cfg.GoneAfter = 40 * time.Second
+	}
+	if cfg.MaxWatchers <= 0 {
+		cfg.MaxWatchers = 100
+	}
+	if cfg.PresenceEvery == 0 {
+		cfg.PresenceEvery = 250 * time.Millisecond
+	}
+	if cfg.AfterFunc == nil {
+		cfg.AfterFunc = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+	}
+	if cfg.ActionBurst <= 0 {
+		cfg.ActionBurst = 20
+	}
+	if cfg.ActionRate <= 0 {
+		cfg.ActionRate = 3
+	}
+	if cfg.RoundsWithoutMove == 0 {
+		cfg.RoundsWithoutMove = 20
+	}
 	if cfg.RunsComputer == nil {
 		cfg.RunsComputer = func(string) bool { return true }
 	}
@@ -152,6 +191,8 @@ func (m *Manager) newRoom(meta store.Room, desc sdk.Description) *Room {
 	_, level := desc.HostSetting(sdk.SettingLevel)
 	r := &Room{m: m, id: meta.ID, ready: make(chan struct{}), spectators: map[*Session]struct{}{}, conns: make([]*Session, meta.Seats)}
 	r.g = newGame(meta, desc, suggests && level, m.cfg.AwayGrace, m.cfg.Recent, m.cfg.Now())
+	r.g.idleCap = max(0, m.cfg.RoundsWithoutMove)
+	r.g.goneAfter = max(0, m.cfg.GoneAfter)
 	return r
 }
 

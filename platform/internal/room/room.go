@@ -38,6 +38,8 @@ type Room struct {
 	codes      []seatCode
 	codeFails  []time.Time
 	thinking   bool // a computer move is being thought
+	// presenceTimer: a held presence is due (AfterFunc is set).
+	presenceTimer bool
 	// gone: dropped from memory (a new Room will load); expiredGone: and
 	// expired.
 	gone, expiredGone bool
@@ -73,6 +75,8 @@ type Session struct {
 	sub  Subscriber
 	left bool
 	conn string // its ID in the Cluster
+	// actions is the connection's action bucket (limits.go).
+	actions *bucket
 }
 
 // Seat is the session's seat, -1 for a spectator.
@@ -106,7 +110,7 @@ func (r *Room) Current() (variant string, st sdk.State, version int64) {
 // its headers), made from the room's own state, and the version it shows.
 func (r *Room) Export(ctx context.Context, format, lang string) (string, int64, error) {
 	variant, st, version := r.Current()
-	text, err := r.m.cfg.Rules.Export(ctx, ExportRequest{Variant: variant, State: st, Format: format, Lang: lang})
+	text, err := r.m.cfg.Rules.Export(ctx, ExportRequest{Variant: variant, State: st, Format: format, Lang: lang, Players: r.Names()})
 	return text, version, err
 }
 
@@ -117,6 +121,19 @@ func (r *Room) Rewind(ctx context.Context, ply int) (sdk.View, int64, error) {
 	variant, st, version := r.Current()
 	v, err := r.m.cfg.Rules.Rewind(ctx, RewindRequest{Variant: variant, State: st, Ply: ply})
 	return v, version, err
+}
+
+// Names are the names the seats' players gave, by seat ("" for none), or
+// nil when none gave one; untrusted text (names.go).
+func (r *Room) Names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, n := range r.g.names {
+		if n != "" {
+			return slices.Clone(r.g.names)
+		}
+	}
+	return nil
 }
 
 func (r *Room) idle() bool {
@@ -162,7 +179,7 @@ func (r *Room) perform(ctx context.Context, a store.Action, logged bool, done fu
 	var e effect
 	switch {
 	case st.play:
-		s, v, err := r.m.cfg.Rules.Play(ctx, PlayRequest{Variant: variant, State: state, Seat: sdk.Seat(a.Seat), Move: sdk.Move(a.Move), HistoryFrom: from})
+		s, v, err := r.m.cfg.Rules.Play(ctx, PlayRequest{Variant: variant, State: state, Seat: st.seat, Move: st.move, HistoryFrom: from})
 		if err != nil {
 			return err
 		}
@@ -204,10 +221,10 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		r.mu.Unlock()
 		return nil, err
 	}
-	s := &Session{room: r, seat: -1, sub: sub}
+	now := r.m.cfg.Now()
+	s := &Session{room: r, seat: -1, sub: sub, actions: newBucket(r.m.cfg.ActionBurst, r.m.cfg.ActionRate, now)}
 	var a store.Action
 	var newKey string
-	now := r.m.cfg.Now()
 	switch {
 	case h.SeatKey != "":
 		seat, ok := r.matchKey(h.SeatKey)
@@ -268,6 +285,9 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		r.g.connect(s.seat)
 		r.clusterJoined(s)
 	} else {
+		if len(r.spectators) >= r.m.cfg.MaxWatchers {
+			return nil, ErrTooManyWatchers
+		}
 		r.spectators[s] = struct{}{}
 		r.g.connect(-1)
 		r.clusterWatchers()
@@ -351,7 +371,11 @@ func (s *Session) Act(ctx context.Context, req protocol.Request) {
 		r.mu.Unlock()
 		return
 	}
-	a, answer := r.g.decide(s.seat, req, r.m.cfg.Now())
+	now := r.m.cfg.Now()
+	a, answer := r.g.decide(s.seat, req, now)
+	if req.Type != protocol.TypePing && s.actions != nil && !s.actions.take(now) {
+		a, answer = store.Action{}, refusal(r.g.version, req.ID, "rate_limited", "too many actions from this connection: wait a moment and send it again")
+	}
 	if answer != nil {
 		s.send(r.encode(answer))
 		r.mu.Unlock()
@@ -431,9 +455,38 @@ func (r *Room) broadcastAck(ev protocol.Event, actor *Session, ack []byte) {
 	}
 }
 
-// broadcastPresence tells every connection who is here. Called with mu
-// held.
+// broadcastPresence tells every connection who is here, at most once
+// per Config.PresenceEvery: a presence that comes sooner is held, and sent
+// when its slot comes with the state as it is then (limits.go). Called
+// with mu held.
 func (r *Room) broadcastPresence() {
+	wait := r.g.presenceSlot(r.m.cfg.Now(), r.m.cfg.PresenceEvery)
+	if wait == 0 {
+		r.sendPresence()
+		return
+	}
+	if !r.presenceTimer {
+		r.presenceTimer = true
+		r.m.cfg.AfterFunc(wait, r.flushPresence)
+	}
+}
+
+// flushPresence sends the held presence, if any (its slot came). It takes
+// the turn first, so it never sends a state an action is half through (a
+// seat claimed by a join whose connection is not yet counted).
+func (r *Room) flushPresence() {
+	r.turn.Lock()
+	defer r.turn.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.presenceTimer = false
+	if r.g.presenceFlush(r.m.cfg.Now()) {
+		r.sendPresence()
+	}
+}
+
+// sendPresence tells every connection who is here now. Called with mu held.
+func (r *Room) sendPresence() {
 	b := r.encode(&protocol.Event{Type: protocol.EvPresence, Version: r.g.version, Presence: r.g.presence(r.m.cfg.Now())})
 	for _, s := range r.sessions() {
 		s.send(b)

@@ -143,7 +143,9 @@ func (e *env) restart() {
 	}
 	e.t.Cleanup(func() { st.Close() })
 	e.st = st
-	e.m = New(Config{Store: st, Rules: e.rules, Now: e.clock.Now, TTL: 7 * 24 * time.Hour})
+	// Presence goes out as it happens here (the clock stands still):
+	// coalescing has its own tests (limits_test.go).
+	e.m = New(Config{Store: st, Rules: e.rules, Now: e.clock.Now, TTL: 7 * 24 * time.Hour, PresenceEvery: -1})
 }
 
 func (e *env) join(id string, h Hello) (*Session, *sub) {

@@ -54,6 +54,9 @@ type ExportRequest struct {
 	State   sdk.State
 	Format  string
 	Lang    string
+	// Players are the names the seats' players gave, by seat ("" for
+	// none), or nil: data the plugin writes in its format's header.
+	Players []string
 }
 
 // ComputerRules is Rules that can ask the variant's computer player for a

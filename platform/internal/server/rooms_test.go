@@ -96,7 +96,8 @@ func (s *site) start() {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	s.rooms = room.New(room.Config{Store: st, Rules: inProcess{tictactoe.Variant{}}, Now: s.clock.Now, TTL: s.cfg.Limits.RoomTTL})
+	s.rooms = room.New(room.Config{Store: st, Rules: inProcess{tictactoe.Variant{}}, Now: s.clock.Now, TTL: s.cfg.Limits.RoomTTL,
+		MaxWatchers: s.cfg.Limits.RoomWatchers})
 	games := fakeGames{ds: []sdk.Description{tictactoe.Variant{}.Describe()}}
 	app := New(Deps{Games: games, Config: s.cfg, Rooms: s.rooms})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

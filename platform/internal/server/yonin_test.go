@@ -82,7 +82,9 @@ func newYoninSite(t *testing.T) *yoninSite {
 		t.Fatal(err)
 	}
 	s := &yoninSite{t: t, clock: &fakeClock{t: time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)}, games: games}
-	s.rooms = room.New(room.Config{Store: st, Rules: pluginhost.RoomRules(games), Now: s.clock.Now, AwayGrace: awayGrace})
+	// Presence as it happens (no coalescing): these tests read a seat's
+	// connection from the last presence before they move the clock.
+	s.rooms = room.New(room.Config{Store: st, Rules: pluginhost.RoomRules(games), Now: s.clock.Now, AwayGrace: awayGrace, PresenceEvery: -1})
 	cfg := config.Default()
 	cfg.Limits.SocketBurst, cfg.Limits.SocketRate = 100, 100
 	app := New(Deps{Games: games, Config: cfg, Rooms: s.rooms})

@@ -44,6 +44,7 @@ const (
 	CloseNotFound   = protocol.CloseNotFound     // 4004
 	CloseFlood      = protocol.CloseFlood        // 4008: out of message credits
 	CloseTooSlow    = protocol.CloseSlow         // 4009: the send queue overflowed
+	CloseFull       = protocol.CloseFullWatchers // 4010: the room's spectator cap
 	CloseTooManyBad = protocol.CloseTooManyWrong // 4029: too many wrong keys or codes from this address
 )
 
@@ -641,6 +642,9 @@ func (h *Handler) hello(c *conn, id, ip string) *room.Session {
 		}
 		c.Send(errorMessage("bad_seat_key", err.Error()))
 		c.Close(CloseBadKey, "bad seat key")
+	case errors.Is(err, room.ErrTooManyWatchers):
+		c.Send(errorMessage("too_many_watchers", err.Error()))
+		c.Close(CloseFull, "too many watchers")
 	case errors.Is(err, room.ErrTooManyAttempts):
 		c.Send(errorMessage("too_many_attempts", err.Error()))
 		c.Close(CloseTooManyBad, "too many attempts")

@@ -27,6 +27,7 @@ var (
 	_ sdk.Perfter          = (*Variant)(nil)
 	_ sdk.Divider          = (*Variant)(nil)
 	_ sdk.AnalysedExporter = (*Variant)(nil) // embedded from rules
+	_ sdk.PlayersExporter  = (*Variant)(nil) // embedded from rules
 )
 
 // Levels are the computer strengths this engine plays, weakest first: the

@@ -94,6 +94,7 @@ var capabilities = []struct {
 	{"sdk.Divider", "Divide", "Divide(ctx context.Context, position string, depth int) (map[string]uint64, error)", reflect.TypeFor[sdk.Divider]()},
 	{"sdk.Analyser", "Analyse", "Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analysis, error)", reflect.TypeFor[sdk.Analyser]()},
 	{"sdk.AnalysedExporter", "ExportAnalysed", "ExportAnalysed(s sdk.State, format, lang string, analyses []sdk.PlyAnalysis) (string, error)", reflect.TypeFor[sdk.AnalysedExporter]()},
+	{"sdk.PlayersExporter", "ExportWith", "ExportWith(s sdk.State, format string, o sdk.ExportOptions) (string, error)", reflect.TypeFor[sdk.PlayersExporter]()},
 }
 
 // CheckCapabilities refuses a variant with a method named as an optional
@@ -478,8 +479,11 @@ func (s *server) Export(_ context.Context, r *wire.ExportRequest) (_ *wire.Expor
 		var text string
 		var analysed bool
 		text, analysed, err = exportAnalysed(v, r) // analyse.go
+		pe, withPlayers := v.(sdk.PlayersExporter)
 		switch le, ok := v.(sdk.LocalExporter); {
 		case analysed:
+		case withPlayers && len(r.Players) > 0:
+			text, err = pe.ExportWith(r.State, r.Format, sdk.ExportOptions{Lang: r.Lang, Players: r.Players})
 		case ok && r.Lang != "":
 			text, err = le.ExportIn(r.State, r.Format, r.Lang)
 		default:

@@ -511,7 +511,10 @@ type ExportRequest struct {
 	// analyses asks for the record with these positions' analyses as
 	// comments (sdk.AnalysedExporter). A plugin that does not know the
 	// field writes the plain record.
-	Analyses      []*PlyAnalysis `protobuf:"bytes,401,rep,name=analyses,proto3" json:"analyses,omitempty"`
+	Analyses []*PlyAnalysis `protobuf:"bytes,401,rep,name=analyses,proto3" json:"analyses,omitempty"`
+	// players are the names the seats' players gave, by seat ("" for none):
+	// sdk.PlayersExporter.
+	Players       []string `protobuf:"bytes,402,rep,name=players,proto3" json:"players,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -577,6 +580,13 @@ func (x *ExportRequest) GetLang() string {
 func (x *ExportRequest) GetAnalyses() []*PlyAnalysis {
 	if x != nil {
 		return x.Analyses
+	}
+	return nil
+}
+
+func (x *ExportRequest) GetPlayers() []string {
+	if x != nil {
+		return x.Players
 	}
 	return nil
 }
@@ -1926,13 +1936,14 @@ const file_sdk_internal_wire_wire_proto_rawDesc = "" +
 	"\x04seat\x18\x05 \x01(\x05R\x04seat\"V\n" +
 	"\x0fSuggestResponse\x12\x12\n" +
 	"\x04move\x18\x01 \x01(\tR\x04move\x12/\n" +
-	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\xa6\x01\n" +
+	"\x05error\x18\x02 \x01(\v2\x19.banmen.wire.v1.RuleErrorR\x05error\"\xc1\x01\n" +
 	"\rExportRequest\x12\x18\n" +
 	"\avariant\x18\x01 \x01(\tR\avariant\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\fR\x05state\x12\x16\n" +
 	"\x06format\x18\x03 \x01(\tR\x06format\x12\x13\n" +
 	"\x04lang\x18\x90\x03 \x01(\tR\x04lang\x128\n" +
-	"\banalyses\x18\x91\x03 \x03(\v2\x1b.banmen.wire.v1.PlyAnalysisR\banalyses\"\\\n" +
+	"\banalyses\x18\x91\x03 \x03(\v2\x1b.banmen.wire.v1.PlyAnalysisR\banalyses\x12\x19\n" +
+	"\aplayers\x18\x92\x03 \x03(\tR\aplayers\"\\\n" +
 	"\vPlyAnalysis\x12\x10\n" +
 	"\x03ply\x18\x01 \x01(\x05R\x03ply\x12;\n" +
 	"\banalysis\x18\x02 \x01(\v2\x1f.banmen.wire.v1.AnalyseResponseR\banalysis\"U\n" +

@@ -183,6 +183,10 @@ function onClose(code) {
       notice(t('room.tooMany'), 'error', 'toomany', 'room.tooMany');
       retry(60000);
       return;
+    case 4010: // the room takes no more spectators for now
+      notice(t('room.tooManyWatchers'), 'warn', 'toomany', 'room.tooManyWatchers');
+      retry(30000);
+      return;
     default:
       retry(BACKOFF[Math.min(conn.attempt, BACKOFF.length - 1)]);
       conn.attempt++;
@@ -265,7 +269,7 @@ let catchUpTo = null;
 function onEvent(ev) {
   switch (ev.type) {
     case 'welcome': onWelcome(ev); return;
-    case 'move': case 'round': case 'request': case 'accept': case 'decline': case 'withdraw': case 'join': case 'rekey': case 'start':
+    case 'move': case 'round': case 'request': case 'accept': case 'decline': case 'withdraw': case 'join': case 'rekey': case 'start': case 'name':
       onRoomEvent(ev);
       takeClock(ev);
       break;
@@ -281,7 +285,7 @@ function onEvent(ev) {
       if (ev.reason === 'moved') dropSeatKey(roomID);
       return;
     case 'error':
-      if (ev.code === 'bad_seat_key' || ev.code === 'room_not_found' || ev.code === 'too_many_attempts') return; // the close code says it
+      if (ev.code === 'bad_seat_key' || ev.code === 'room_not_found' || ev.code === 'too_many_attempts' || ev.code === 'too_many_watchers') return; // the close code says it
       if (ev.message) notice(t('room.error', { message: ev.message }), 'error', '', 'room.error');
       return;
     default:
@@ -385,6 +389,9 @@ function onRoomEvent(ev) {
       notice(t('room.started'), 'info', '', 'room.started');
       announce(t('room.started'));
       break;
+    case 'name': // untrusted text: only ever shown as text
+      if (room.presence && room.presence.seats[who]) room.presence.seats[who].name = ev.name || '';
+      break;
     case 'join':
       if (room.presence) room.presence.seats[who].taken = true;
       if (who !== room.seat) {
@@ -422,7 +429,7 @@ setInterval(renderClock, 500);
 function announceMove(ev) {
   const v = room.view;
   const text = ev.played ? ui.moveLabel(ev.played) : ev.move === 'resign' ? t('ui.resigned') : ev.move;
-  let s = t('ui.announce.move', { seat: seatName(ev.seat), move: text });
+  let s = ev.claimed ? t('room.claimed', { seat: seatName(ev.seat) }) : t('ui.announce.move', { seat: seatName(ev.seat), move: text });
   if ((v.inCheck || []).length && v.status === 'playing') s += `. ${t('ui.check')}`;
   if (v.status === 'over') s += `. ${ui.resultText(v)}`;
   announce(s);
@@ -477,6 +484,11 @@ function act(type) {
 async function resign() {
   if (!(await ui.confirm(t('room.confirmResign')))) return;
   act('resign');
+}
+
+async function claimWin() {
+  if (!(await ui.confirm(t('room.confirmClaimWin')))) return;
+  act('claimWin');
 }
 
 async function newRound() {
@@ -673,8 +685,9 @@ function renderPresence() {
     const li = document.createElement('li');
     li.dataset.seat = String(i);
     li.dataset.state = s.computer ? 'computer' : !s.taken ? 'free' : s.connected ? 'connected' : 'away';
-    const name = i === room.seat ? `${seatName(i)} (${t('ui.you')})` : seatName(i);
-    let state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : t('room.seat.away');
+    const given = s.name ? ` · ${s.name}` : ''; // a player's name: text, never HTML
+    const name = i === room.seat ? `${seatName(i)}${given} (${t('ui.you')})` : `${seatName(i)}${given}`;
+    let state = !s.taken ? t('room.seat.free') : s.connected ? t('room.seat.connected') : s.gone ? t('room.seat.gone') : t('room.seat.away');
     if (s.computer) state = s.taken ? t('room.seat.awayComputer') : t('room.seat.computer');
     li.append(ui.seatDot(i), document.createTextNode(`${name}: ${state}`));
     ul.append(li);
@@ -697,6 +710,13 @@ function renderControls(v) {
   const begun = Boolean(p && (p.started || p.seats.every((s) => s.taken))) || v.ply > 0 || room.round > 1;
   $('resign').hidden = !desc.resign || !seated || v.status !== 'playing' || !begun;
   $('resign').disabled = !live;
+  // The server says when the other player is gone (its clock, not ours).
+  const gone = seated && desc.seats.length === 2 && Boolean(room.presence?.seats[1 - room.seat]?.gone);
+  $('claim-win').hidden = !gone || v.status !== 'playing';
+  $('claim-win').disabled = !live;
+  $('name-form').hidden = !seated;
+  if (seated && document.activeElement !== $('name-input')) $('name-input').value = room.presence?.seats[room.seat]?.name || '';
+  $('name-form').querySelector('button').disabled = !live;
   const nr = room.newRound;
   // New round: in the controls during play, in the result panel after it
   // (one button at a time).
@@ -902,6 +922,13 @@ setupLook(board, desc, prefs, board.sound);
 ui.pieceLook = () => board.look;
 $('flip').addEventListener('click', () => board.setRotation(board.rotation + (desc.seats.length > 2 ? 1 : 2)));
 $('resign').addEventListener('click', resign);
+$('claim-win').addEventListener('click', claimWin);
+$('name-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const id = nextID('n');
+  actions.set(id, 'name');
+  if (!send({ type: 'name', version: room.version, id, name: $('name-input').value.trim() })) notice(t('room.conn.offline'), 'warn', '', 'room.conn.offline');
+});
 $('new-round').addEventListener('click', newRound);
 $('result-new').addEventListener('click', newRound);
 $('go-on').addEventListener('click', goOn);
