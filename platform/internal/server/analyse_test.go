@@ -375,10 +375,15 @@ func TestAnalysisApartFromRooms(t *testing.T) {
 	// The analysis is under way (its first row is out, the next ply is
 	// being searched): a room's move now.
 	var rulesPID, analysisPID int
-	seat := g.View.Legal[0].Seat
+	// The API's State is signed for browsers; a room's own comes from the
+	// rules process itself.
 	err := s.games.Call(context.Background(), "shogi", "play", func(ctx context.Context, c *host.Conn) error {
 		rulesPID = c.PID()
-		_, _, err := c.Play(ctx, host.PlayRequest{Variant: "shogi", State: g.State, Seat: seat, Move: g.View.Legal[0].Move})
+		st, v, err := c.Start(ctx, host.StartRequest{Variant: "shogi"})
+		if err != nil {
+			return err
+		}
+		_, _, err = c.Play(ctx, host.PlayRequest{Variant: "shogi", State: st, Seat: v.Legal[0].Seat, Move: v.Legal[0].Move})
 		return err
 	})
 	if err != nil {
