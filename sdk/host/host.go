@@ -231,7 +231,7 @@ var gameCalls = sync.Pool{New: func() any {
 }}
 
 func (g *gameCall) decode(b []byte) (err error) {
-	g.st, g.v, g.rule, err = wire.DecodeGame(b, nil)
+	g.st, g.v, g.rule, err = wire.DecodeGame(b)
 	return err
 }
 
