@@ -6,6 +6,9 @@
 // a field, not a new argument. The quick calls go over the plugin's channel
 // (the multiplexed lane) when it offers one, else over gRPC, as do Suggest
 // and Perft always.
+// Every call returns a plain sdk.View. On the way the board and legal moves
+// travel packed (the wire's internal form, which the plugin's server writes
+// and these calls read back): a caller never sees it.
 //
 // It must never import the platform or any plugin, and must never know a
 // game rule.
