@@ -6,6 +6,9 @@
 // a field, not a new argument. The quick calls go over the plugin's channel
 // (the multiplexed lane) when it offers one, else over gRPC, as do Suggest
 // and Perft always.
+// Every call returns a plain sdk.View. On the way the board and legal moves
+// travel packed (the wire's internal form, which the plugin's server writes
+// and these calls read back): a caller never sees it.
 //
 // It must never import the platform or any plugin, and must never know a
 // game rule.
@@ -200,7 +203,7 @@ func (c *Conn) transport(call string, err error) error {
 func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.Message, g *gameCall) (sdk.State, sdk.View, error) {
 	err := c.ch.CallFunc(ctx, kind, req, g.fn)
 	st, v, rule := g.st, g.v, g.rule
-	g.spare, g.legal, g.each, g.board, g.st, g.v, g.rule = nil, nil, nil, nil, nil, sdk.View{}, nil
+	g.st, g.v, g.rule = nil, sdk.View{}, nil
 	proto.Reset(&g.play)
 	gameCalls.Put(g)
 	if err != nil {
@@ -217,15 +220,11 @@ func (c *Conn) quickGame(ctx context.Context, call string, kind byte, req proto.
 // is ~300 bytes) and itself on the heap on every call. play is the request
 // of a Play, kept with it for the same reason.
 type gameCall struct {
-	spare *sdk.View
-	legal *LegalList                       // where PackedLegal asked for the legal moves
-	each  func(seat sdk.Seat, json []byte) // EachLegalJSON's
-	board *Board                           // where PackedBoard asked for the board
-	st    sdk.State
-	v     sdk.View
-	rule  error
-	fn    func(b []byte) error
-	play  wire.PlayRequest
+	st   sdk.State
+	v    sdk.View
+	rule error
+	fn   func(b []byte) error
+	play wire.PlayRequest
 }
 
 var gameCalls = sync.Pool{New: func() any {
@@ -235,31 +234,11 @@ var gameCalls = sync.Pool{New: func() any {
 }}
 
 func (g *gameCall) decode(b []byte) (err error) {
-	if g.legal == nil && g.board == nil {
-		g.st, g.v, g.rule, err = wire.DecodeGame(b, g.spare)
-		return err
-	}
-	var p wire.Packed
-	g.st, g.v, p, g.rule, err = wire.DecodeGamePacked(b, g.spare, wire.Keep{Legal: g.legal != nil, Board: g.board != nil, EachJSON: g.each})
-	if err == nil && g.rule == nil {
-		if g.legal != nil {
-			*g.legal = LegalList{s: p.Legal, n: p.NLegal}
-		}
-		if g.board != nil {
-			*g.board = Board{s: p.Board, n: p.NBoard}
-		}
-	}
+	g.st, g.v, g.rule, err = wire.DecodeGame(b)
 	return err
 }
 
-func newGameCall(o *callOptions) *gameCall {
-	g := gameCalls.Get().(*gameCall)
-	g.spare, g.legal, g.board = o.spare, o.legal, o.board
-	if o.legal != nil {
-		g.each = o.each
-	}
-	return g
-}
+func newGameCall() *gameCall { return gameCalls.Get().(*gameCall) }
 
 func (c *Conn) game3(call string, r *wire.GameResponse, err error) (sdk.State, sdk.View, error) {
 	if err != nil {
@@ -308,149 +287,6 @@ func (c *Conn) Start(ctx context.Context, req StartRequest) (sdk.State, sdk.View
 	return c.game3("start", r, err)
 }
 
-// A CallOption changes the form in which Play or View brings the View
-// back: Reuse, PackedLegal, PackedBoard and EachLegalJSON. They are a
-// room's speed measures, kept in this package only until the platform's
-// room stops using them (it is moving to a plain sdk.View with
-// PlayRequest.HistoryFrom); they are then to go, with a changelog entry.
-// No new CallOption is to be added: an input is a request field.
-type CallOption func(*callOptions)
-
-type callOptions struct {
-	legal *LegalList
-	each  func(seat sdk.Seat, json []byte) // EachLegalJSON's
-	board *Board
-	spare *sdk.View
-}
-
-// Reuse lets a Play or a View write the View it returns into the
-// arrays of spare's Board and Legal, which the caller must no longer read
-// (nor anything that shares them): a room passes the View before the one it
-// shows, so a move allocates no new board and legal list. Over gRPC it does
-// nothing.
-func Reuse(spare *sdk.View) CallOption { return func(o *callOptions) { o.spare = spare } }
-
-// PackedLegal has Play and View put the View's legal moves in *into, packed
-// as the plugin sent them and checked, and leave the View's Legal nil. A
-// host that only passes the moves on (a room, which encodes them for the
-// seat to move) then holds one string per list instead of a sdk.LegalMove,
-// six strings, per move: in every room it keeps, they were most of the
-// pointers its garbage collector scanned. *into is not written when the
-// call fails.
-func PackedLegal(into *LegalList) CallOption { return func(o *callOptions) { o.legal = into } }
-
-// EachLegalJSON has Play and View, with PackedLegal, call f with each legal
-// move's seat and JSON (exactly as encoding/json writes the sdk.LegalMove)
-// as the list is checked on arrival: a host that sends the moves as JSON
-// (a room, to the seat to move) then reads the list once, and each text
-// once, instead of checking the list, unpacking each move and encoding it.
-// json is valid only during the call. f is called before the whole answer
-// has been checked: when the call fails, drop what f made of it.
-func EachLegalJSON(f func(seat sdk.Seat, json []byte)) CallOption {
-	return func(o *callOptions) { o.each = f }
-}
-
-// LegalList is a View's legal moves in the wire's packed form (PackedLegal).
-// The zero value is an empty list.
-type LegalList struct {
-	s string
-	n int
-}
-
-// Len is how many moves the list holds.
-func (l LegalList) Len() int { return l.n }
-
-// Each calls f with each move in order until f returns false. m is one
-// LegalMove reused for every move, its strings slices of the list: copy
-// what must outlive the call.
-func (l LegalList) Each(f func(m *sdk.LegalMove) bool) {
-	if l.n > 0 {
-		wire.EachLegal(l.s, f)
-	}
-}
-
-// PackedBoard has Play and View put the View's board in *into, packed as
-// the plugin sent it and checked, and leave the View's Board nil. A room
-// compares each board with the one before it (Board.Changes) and sends the
-// cells that changed: unpacked, that was 81 cells written, and 81 strings
-// compared and kept for the collector to scan, on every move. *into is not
-// written when the call fails.
-func PackedBoard(into *Board) CallOption { return func(o *callOptions) { o.board = into } }
-
-// Board is a View's board in the wire's packed form (PackedBoard). The zero
-// value is a board of no cells.
-type Board struct {
-	s string
-	n int
-}
-
-// Len is how many cells the board holds.
-func (b Board) Len() int { return b.n }
-
-// Each calls f with each cell and its index in order until f returns
-// false. c is one Cell reused for every cell, its kind a slice of the
-// board: copy what must outlive the call.
-func (b Board) Each(f func(at int, c *sdk.Cell) bool) {
-	if b.n > 0 {
-		wire.EachCell(b.s, f)
-	}
-}
-
-// Changes calls f with each cell of b that differs from prev's (c reused
-// as in Each), and is false, calling f for none, when the boards do not
-// hold as many cells. It compares the packed bytes and unpacks only the
-// cells that changed. A cell may count as changed when it is equal but
-// was packed otherwise (by another plugin build), never the other way.
-func (b Board) Changes(prev Board, f func(at int, c *sdk.Cell)) bool {
-	if b.n != prev.n {
-		return false
-	}
-	if b.n == 0 {
-		return true
-	}
-	return wire.BoardChanges(prev.s, b.s, f)
-}
-
-// pack moves v's legal moves and board into *o.legal and *o.board when
-// PackedLegal and PackedBoard asked for them (a call over gRPC, whose
-// answer arrives unpacked).
-func (o *callOptions) pack(v *sdk.View) error {
-	var legal, board []byte
-	var err error
-	if o.legal != nil {
-		if legal, err = wire.PackLegal(v.Legal); err != nil {
-			return err
-		}
-	}
-	if o.board != nil {
-		if board, err = wire.PackBoard(v.Board); err != nil {
-			return err
-		}
-	}
-	if o.legal != nil {
-		if o.each != nil {
-			if _, err := wire.CheckLegalJSON(string(legal), o.each); err != nil {
-				return err
-			}
-		}
-		*o.legal = LegalList{s: string(legal), n: len(v.Legal)}
-		v.Legal = nil
-	}
-	if o.board != nil {
-		*o.board = Board{s: string(board), n: len(v.Board)}
-		v.Board = nil
-	}
-	return nil
-}
-
-func collect(opts []CallOption) callOptions {
-	var o callOptions
-	for _, f := range opts {
-		f(&o)
-	}
-	return o
-}
-
 // historyFrom is a HistoryFrom field in the wire's range.
 func historyFrom(n int) int32 { return int32(max(0, min(n, math.MaxInt32))) }
 
@@ -474,29 +310,21 @@ type PlayRequest struct {
 }
 
 // Play calls the variant's Play.
-func (c *Conn) Play(ctx context.Context, req PlayRequest, opts ...CallOption) (sdk.State, sdk.View, error) {
+func (c *Conn) Play(ctx context.Context, req PlayRequest) (sdk.State, sdk.View, error) {
 	if err := textError(sdk.CodeBadMove, "the move", string(req.Move)); err != nil {
 		return nil, sdk.View{}, err
 	}
-	o := collect(opts)
 	if c.ch != nil {
-		return c.quickPlay(ctx, &req, &o)
+		return c.quickPlay(ctx, &req)
 	}
 	w := &wire.PlayRequest{Variant: req.Variant, State: req.State, Seat: int32(req.Seat), Move: string(req.Move), HistoryFrom: historyFrom(req.HistoryFrom), Packed: true}
 	r, err := c.game.Play(ctx, w)
-	st, v, err := c.game3("play", r, err)
-	if err == nil {
-		err = o.pack(&v)
-	}
-	if err != nil {
-		return nil, sdk.View{}, err
-	}
-	return st, v, nil
+	return c.game3("play", r, err)
 }
 
 // quickPlay is Play over the channel, its request kept with its gameCall.
-func (c *Conn) quickPlay(ctx context.Context, r *PlayRequest, o *callOptions) (sdk.State, sdk.View, error) {
-	g := newGameCall(o)
+func (c *Conn) quickPlay(ctx context.Context, r *PlayRequest) (sdk.State, sdk.View, error) {
+	g := newGameCall()
 	req := &g.play
 	req.Variant, req.State, req.Seat, req.Move, req.HistoryFrom, req.Packed = r.Variant, r.State, int32(r.Seat), string(r.Move), historyFrom(r.HistoryFrom), true
 	return c.quickGame(ctx, "play", channel.CallPlay, req, g)
@@ -511,22 +339,15 @@ type ViewRequest struct {
 }
 
 // View calls the variant's View.
-func (c *Conn) View(ctx context.Context, req ViewRequest, opts ...CallOption) (sdk.View, error) {
-	o := collect(opts)
+func (c *Conn) View(ctx context.Context, req ViewRequest) (sdk.View, error) {
 	w := &wire.ViewRequest{Variant: req.Variant, State: req.State, HistoryFrom: historyFrom(req.HistoryFrom), Packed: true}
 	if c.ch != nil {
-		_, v, err := c.quickGame(ctx, "view", channel.CallView, w, newGameCall(&o))
+		_, v, err := c.quickGame(ctx, "view", channel.CallView, w, newGameCall())
 		return v, err
 	}
 	r, err := c.game.View(ctx, w)
 	_, v, err := c.game3("view", r, err)
-	if err == nil {
-		err = o.pack(&v)
-	}
-	if err != nil {
-		return sdk.View{}, err
-	}
-	return v, nil
+	return v, err
 }
 
 // RewindRequest asks for a game as it was after its first Ply moves.

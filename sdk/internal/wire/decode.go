@@ -21,75 +21,31 @@ import (
 //
 // The view's strings are slices of one copy of b, except those of History
 // entries, which a room keeps for the whole game: each entry is a copy of
-// its own, so that a kept move does not keep a whole answer alive. spare,
-// if not nil, is a View whose Board and Legal the caller no longer reads:
-// the new ones are written into their arrays where they fit.
-func DecodeGame(b []byte, spare *sdk.View) (st sdk.State, v sdk.View, rule error, err error) {
-	st, v, _, rule, err = decodeGame(b, spare, Keep{})
-	return st, v, rule, err
-}
-
-// Packed is the parts of a View that DecodeGamePacked leaves packed,
-// checked (CheckLegal, CheckBoard), or plain ones packed.
-type Packed struct {
-	Legal  string
-	NLegal int
-	Board  string
-	NBoard int
-}
-
-// Keep names the parts of a View DecodeGamePacked leaves packed. With
-// Legal, EachJSON (when not nil) is called with each move's JSON as the
-// list is checked, so that a caller that sends them reads the list once;
-// it is called before the answer has been wholly checked, so what it
-// makes of an answer that fails must be dropped.
-type Keep struct {
-	Legal, Board bool
-	EachJSON     EachJSON
-}
-
-// DecodeGamePacked is DecodeGame leaving the parts keep names packed: the
-// View's Legal, Board are then nil, and p holds them as the plugin sent
-// them (checked by CheckLegal, CheckBoard) or, sent plain, packed. A room
-// passes the seat to move's moves on and compares each board with the one
-// before it (BoardChanges); unpacked, a list was a LegalMove of six
-// strings per move and a board 81 cells written and compared on every
-// move, in every room a host holds.
-func DecodeGamePacked(b []byte, spare *sdk.View, keep Keep) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
-	return decodeGame(b, spare, keep)
-}
-
-func decodeGame(b []byte, spare *sdk.View, keep Keep) (st sdk.State, v sdk.View, p Packed, rule error, err error) {
+// its own, so that a kept move does not keep a whole answer alive.
+func DecodeGame(b []byte) (st sdk.State, v sdk.View, rule error, err error) {
 	d := decoders.Get().(*gameDecoder)
 	defer func() {
 		*d = gameDecoder{}
 		decoders.Put(d)
 	}()
 	d.s = string(b)
-	d.keepLegal, d.keepBoard, d.eachJSON = keep.Legal, keep.Board, keep.EachJSON
-	if spare != nil {
-		d.cells, d.legal = spare.Board[:0], spare.Legal[:0]
-	}
 	d.game(d.s)
 	if d.err != nil {
-		return nil, sdk.View{}, Packed{}, nil, d.err
+		return nil, sdk.View{}, nil, d.err
 	}
 	if d.ruleSet {
 		re := d.rule
-		return nil, sdk.View{}, Packed{}, &re, nil
+		return nil, sdk.View{}, &re, nil
 	}
 	if !d.viewSet {
-		return d.state, sdk.View{}, Packed{}, nil, nil
+		return d.state, sdk.View{}, nil, nil
 	}
 	if err := d.finish(); err != nil {
-		return nil, sdk.View{}, Packed{}, nil, err
+		return nil, sdk.View{}, nil, err
 	}
-	return d.state, d.v, d.packed, nil, nil
+	return d.state, d.v, nil, nil
 }
 
-// decoders keeps gameDecoders between calls: the closures of its field
-// loops make one escape, and at ~600 bytes its allocation was a
-// fiftieth of the host's CPU per move.
 var decoders = sync.Pool{New: func() any { return new(gameDecoder) }}
 
 // errDecode is any malformed protobuf, as proto.Unmarshal refuses it.
@@ -115,11 +71,6 @@ type gameDecoder struct {
 	packedLegal          string
 	hasBoard, hasLegal   bool // a packed string was sent (not empty)
 	plainCells, plainLgl int  // plain cells and moves (with a packed one: refused)
-	// keepLegal, keepBoard: the legal moves, the board stay packed, in
-	// packed.
-	keepLegal, keepBoard bool
-	eachJSON             EachJSON
-	packed               Packed
 }
 
 func (d *gameDecoder) fail(what string) {
@@ -506,56 +457,11 @@ func (d *gameDecoder) finish() error {
 		v.History = []sdk.PlayedMove{}
 	}
 	var err error
-	if d.keepBoard {
-		d.packed.Board, d.packed.NBoard, err = keepPacked(d.hasBoard, d.packedBoard, d.cells[:d.plainCells], CheckBoard, PackBoard, "board")
-	} else {
-		v.Board, err = settle(d.cells, d.plainCells, d.hasBoard, d.packedBoard, unpackBoard, "board")
-	}
-	if err != nil {
+	if v.Board, err = settle(d.cells, d.plainCells, d.hasBoard, d.packedBoard, unpackBoard, "board"); err != nil {
 		return err
 	}
-	if d.keepLegal {
-		d.packed.Legal, d.packed.NLegal, err = keepLegal(d.hasLegal, d.packedLegal, d.legal[:d.plainLgl], d.eachJSON)
-	} else {
-		v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves")
-	}
+	v.Legal, err = settle(d.legal, d.plainLgl, d.hasLegal, d.packedLegal, unpackLegal, "legal moves")
 	return err
-}
-
-// keepPacked settles a board or legal list that stays packed: the packed
-// string checked, or the plain elements packed (a plugin that does not
-// pack), refusing both at once as settle does.
-func keepPacked[T any](hasPacked bool, packed string, plain []T,
-	check func(string) (int, error), pack func([]T) ([]byte, error), what string) (string, int, error) {
-	switch {
-	case hasPacked && len(plain) > 0:
-		return "", 0, fmt.Errorf("%w: both packed and plain %s", ErrPacked, what)
-	case hasPacked:
-		n, err := check(packed)
-		if err != nil {
-			return "", 0, err
-		}
-		return packed, n, nil
-	}
-	b, err := pack(plain)
-	if err != nil {
-		return "", 0, err
-	}
-	return string(b), len(plain), nil
-}
-
-// keepLegal is keepPacked for the legal moves, calling each (when not nil)
-// with every move's JSON: as the packed list is checked, or, for a list
-// sent plain, from the list it was packed into.
-func keepLegal(hasPacked bool, packed string, plain []sdk.LegalMove, each EachJSON) (string, int, error) {
-	if each == nil {
-		return keepPacked(hasPacked, packed, plain, CheckLegal, PackLegal, "legal moves")
-	}
-	s, n, err := keepPacked(hasPacked, packed, plain, func(s string) (int, error) { return CheckLegalJSON(s, each) }, PackLegal, "legal moves")
-	if err == nil && !hasPacked {
-		_, err = CheckLegalJSON(s, each)
-	}
-	return s, n, err
 }
 
 // settle is a View's board or legal list as ToView makes it: the plain

@@ -96,9 +96,6 @@ type unpacker struct {
 	s   string
 	i   int
 	err error
-	// checked: s passed CheckLegal, so its strings are not checked for
-	// UTF-8 again (EachLegal).
-	checked bool
 }
 
 func (u *unpacker) fail(what string) {
@@ -174,7 +171,7 @@ func (u *unpacker) str() string {
 		return ""
 	}
 	s := u.s[u.i : u.i+int(n)]
-	if !u.checked && !asciiText(s) && !utf8.ValidString(s) {
+	if !asciiText(s) && !utf8.ValidString(s) {
 		u.fail("string is not valid UTF-8")
 		return ""
 	}
@@ -248,164 +245,12 @@ func unpackBoard(dst []sdk.Cell, s string) ([]sdk.Cell, error) {
 	return cells, nil
 }
 
-// CheckBoard checks a packed board as UnpackBoard reads it, without
-// keeping a cell, and returns how many cells it holds. A cell as these
-// games pack it (an ASCII kind shorter than 128 bytes, numbers in one byte
-// each) is checked inline; any other through the general reader.
-func CheckBoard(s string) (int, error) {
-	u := &unpacker{s: s}
-	n := u.count(4)
-	var c sdk.Cell
-	for range n {
-		if u.err != nil {
-			break
-		}
-		if e := shortCell(s, u.i); e > 0 && asciiText(s[u.i+1:e-3]) && s[e-1] < 4 {
-			u.i = e
-			continue
-		}
-		u.cell(&c)
-	}
-	if err := u.end(); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
-// shortCell is where the cell that begins at s[i] ends when its kind's
-// length and its two numbers take one byte each, else 0. The flags' byte
-// (the last) is not looked at.
-func shortCell(s string, i int) int {
-	if i >= len(s) {
-		return 0
-	}
-	k := s[i]
-	e := i + 1 + int(k) + 3
-	if k >= 0x80 || e > len(s) || s[e-3] >= 0x80 || s[e-2] >= 0x80 {
-		return 0
-	}
-	return e
-}
-
 func (u *unpacker) cell(c *sdk.Cell) {
 	c.Kind = u.str()
 	c.Owner = sdk.Seat(u.int())
 	c.Facing = u.int()
 	f := u.flags(2)
 	c.Promoted, c.Flipped = f&1 != 0, f&2 != 0
-}
-
-// EachCell calls f with each cell of s, a board CheckBoard accepted, and
-// its index, until f returns false. c is the same Cell each time, its kind
-// a slice of s.
-func EachCell(s string, f func(at int, c *sdk.Cell) bool) {
-	u := &unpacker{s: s, checked: true}
-	n := u.count(4)
-	var c sdk.Cell
-	for i := 0; i < n && u.err == nil; i++ {
-		u.cell(&c)
-		if u.err != nil || !f(i, &c) {
-			return
-		}
-	}
-}
-
-// BoardChanges calls f with each cell of next whose packed bytes differ
-// from prev's, both boards CheckBoard accepted, and is false (calling f
-// for none) when they do not hold as many cells. A cell that is equal but
-// packed otherwise (a longer varint) counts as changed, which costs its
-// receiver nothing. Only the changed cells are unpacked: comparing the
-// bytes of two boards is what a room does on every move.
-func BoardChanges(prev, next string, f func(at int, c *sdk.Cell)) bool {
-	p, q := unpacker{s: prev, checked: true}, unpacker{s: next, checked: true}
-	n := q.count(4)
-	if p.count(4) != n || p.err != nil || q.err != nil {
-		return false
-	}
-	// The cells before the first byte that differs are the same: only
-	// prev's are walked there.
-	same := commonPrefix(prev, next)
-	a, at := p.i, 0
-	for ; at < n; at++ {
-		e := cellEnd(prev, a)
-		if e < 0 {
-			return false
-		}
-		if e > same {
-			break
-		}
-		a = e
-	}
-	// next's cells begin where prev's do but for the count's length, the
-	// same unless one was packed longer (then no cell was walked).
-	b := q.i + a - p.i
-	var c sdk.Cell
-	for ; at < n; at++ {
-		ea, eb := cellEnd(prev, a), cellEnd(next, b)
-		if ea < 0 || eb < 0 {
-			return false // not a checked board
-		}
-		if prev[a:ea] != next[b:eb] {
-			q.i = b
-			q.cell(&c)
-			f(at, &c)
-			if prev[ea:] == next[eb:] {
-				return true // the cells after it are the same
-			}
-		}
-		a, b = ea, eb
-	}
-	return true
-}
-
-// commonPrefix is how many bytes a and b begin with in common, found by
-// halving (each step a comparison of many bytes at once).
-func commonPrefix(a, b string) int {
-	lo, hi := 0, min(len(a), len(b)) // a[:lo] == b[:lo]; a[:hi+1] != b[:hi+1] or past the end
-	for lo < hi {
-		mid := lo + (hi-lo+1)/2
-		if a[lo:mid] == b[lo:mid] {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
-}
-
-// cellEnd is where the packed cell that begins at s[i] ends, or -1 for a
-// cell cut short. It reads only the lengths: the kind's, and the two
-// numbers' and the flags' byte.
-func cellEnd(s string, i int) int {
-	if e := shortCell(s, i); e > 0 {
-		return e
-	}
-	var n uint64
-	for shift := uint(0); ; shift += 7 {
-		if i >= len(s) || shift > 63 {
-			return -1
-		}
-		c := s[i]
-		i++
-		n |= uint64(c&0x7f) << shift
-		if c < 0x80 {
-			break
-		}
-	}
-	if n > uint64(len(s)-i) {
-		return -1
-	}
-	i += int(n)
-	for range 2 { // owner, facing
-		for i < len(s) && s[i] >= 0x80 {
-			i++
-		}
-		i++
-	}
-	if i >= len(s) { // the flags' byte
-		return -1
-	}
-	return i + 1
 }
 
 // UnpackLegal reads what PackLegal wrote.
@@ -441,34 +286,4 @@ func (u *unpacker) legal(m *sdk.LegalMove) {
 	m.Drop = u.str()
 	m.Promote = u.flags(1)&1 != 0
 	m.Key = u.str()
-}
-
-// CheckLegal checks a packed legal list as UnpackLegal reads it, without
-// keeping a move, and returns how many it holds.
-func CheckLegal(s string) (int, error) {
-	u := &unpacker{s: s}
-	n := u.count(10)
-	var m sdk.LegalMove
-	for i := 0; i < n && u.err == nil; i++ {
-		u.legal(&m)
-	}
-	if err := u.end(); err != nil {
-		return 0, err
-	}
-	return n, nil
-}
-
-// EachLegal calls f with each move of s, a list CheckLegal accepted, until
-// f returns false. m is the same LegalMove each time, its strings slices of
-// s.
-func EachLegal(s string, f func(m *sdk.LegalMove) bool) {
-	u := &unpacker{s: s, checked: true}
-	n := u.count(10)
-	var m sdk.LegalMove
-	for i := 0; i < n && u.err == nil; i++ {
-		u.legal(&m)
-		if u.err != nil || !f(&m) {
-			return
-		}
-	}
 }

@@ -98,22 +98,8 @@ func shogiLikeAnswer(b *testing.B) []byte {
 	return msg
 }
 
-// BenchmarkCheckLegal is what the host does with a packed legal list when
-// it arrives: checked, not unpacked.
-func BenchmarkCheckLegal(b *testing.B) {
-	v := shogiLikeView()
-	p, _ := PackLegal(v.Legal)
-	s := string(p)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := CheckLegal(s); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkUnpackBoard is what a host did with each board (unpacked into a
-// reused array) before it kept them packed.
+// BenchmarkUnpackBoard is a board's share of what the host does with each
+// answer: the packed board unpacked into the View's cells.
 func BenchmarkUnpackBoard(b *testing.B) {
 	v := shogiLikeView()
 	p, _ := PackBoard(v.Board)
@@ -122,45 +108,6 @@ func BenchmarkUnpackBoard(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := unpackBoard(dst, s); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkBoardChanges is what a room does with each board kept packed:
-// checked when it arrives, then compared with the one before (a move
-// changes two cells).
-func BenchmarkBoardChanges(b *testing.B) {
-	v := shogiLikeView()
-	p, _ := PackBoard(v.Board)
-	v.Board[20], v.Board[21] = v.Board[21], v.Board[20]
-	q, _ := PackBoard(v.Board)
-	prev, next := string(p), string(q)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := CheckBoard(next); err != nil {
-			b.Fatal(err)
-		}
-		n := 0
-		BoardChanges(prev, next, func(int, *sdk.Cell) { n++ })
-		if n != 2 {
-			b.Fatalf("%d changes", n)
-		}
-	}
-}
-
-// BenchmarkCheckLegalJSON is what a room's host does with a packed legal
-// list when it arrives: checked, each move written as JSON for the seat to
-// move.
-func BenchmarkCheckLegalJSON(b *testing.B) {
-	v := shogiLikeView()
-	p, _ := PackLegal(v.Legal)
-	s := string(p)
-	var out []byte
-	b.ReportAllocs()
-	for b.Loop() {
-		out = out[:0]
-		if _, err := CheckLegalJSON(s, func(_ sdk.Seat, js []byte) { out = append(out, js...) }); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"slices"
-	"sort"
 	"testing"
 
 	"github.com/banmen/banmen/sdk"
@@ -121,52 +119,7 @@ func FuzzUnpack(f *testing.F) {
 				t.Fatalf("board %x: %+v packs and unpacks to %+v (%v)", b, c, c2, err)
 			}
 		}
-		// CheckBoard accepts what UnpackBoard does, EachCell reads the
-		// same cells, and BoardChanges against the sample board finds
-		// the cells that differ.
-		c, err := UnpackBoard(b)
-		nc, cerr := CheckBoard(string(b))
-		if (err == nil) != (cerr == nil) {
-			t.Fatalf("board %x: UnpackBoard %v, CheckBoard %v", b, err, cerr)
-		}
-		if err == nil {
-			var each []sdk.Cell
-			EachCell(string(b), func(at int, c *sdk.Cell) bool {
-				if at != len(each) {
-					t.Fatalf("board %x: cell %d given as %d", b, len(each), at)
-				}
-				each = append(each, *c)
-				return true
-			})
-			if nc != len(c) || len(each) != nc || (nc > 0 && !reflect.DeepEqual(each, c)) {
-				t.Fatalf("board %x: CheckBoard %d, EachCell %+v; UnpackBoard %+v", b, nc, each, c)
-			}
-			checkBoardChanges(t, string(board), string(b))
-			checkBoardChanges(t, string(b), string(board))
-		}
-		// CheckLegal and CheckLegalJSON accept what UnpackLegal does,
-		// EachLegal reads the same moves, and CheckLegalJSON writes them
-		// as json.Marshal does.
 		m, err := UnpackLegal(b)
-		n, cerr := CheckLegal(string(b))
-		if (err == nil) != (cerr == nil) {
-			t.Fatalf("moves %x: UnpackLegal %v, CheckLegal %v", b, err, cerr)
-		}
-		var js []string
-		nj, jerr := CheckLegalJSON(string(b), func(_ sdk.Seat, j []byte) { js = append(js, string(j)) })
-		if (err == nil) != (jerr == nil) {
-			t.Fatalf("moves %x: UnpackLegal %v, CheckLegalJSON %v", b, err, jerr)
-		}
-		if want := marshalEach(m); err == nil && (nj != len(m) || !slices.Equal(js, want)) {
-			t.Fatalf("moves %x: CheckLegalJSON %d %q; json.Marshal %q", b, nj, js, want)
-		}
-		if err == nil {
-			var each []sdk.LegalMove
-			EachLegal(string(b), func(l *sdk.LegalMove) bool { each = append(each, *l); return true })
-			if n != len(m) || len(each) != n || (n > 0 && !reflect.DeepEqual(each, m)) {
-				t.Fatalf("moves %x: CheckLegal %d, EachLegal %+v; UnpackLegal %+v", b, n, each, m)
-			}
-		}
 		if err == nil {
 			again, err := PackLegal(m)
 			if err != nil {
@@ -177,85 +130,4 @@ func FuzzUnpack(f *testing.F) {
 			}
 		}
 	})
-}
-
-// checkBoardChanges: BoardChanges gives the cells of next that differ
-// from prev's, each once and in order, or is false when the sizes differ.
-func checkBoardChanges(t *testing.T, prev, next string) {
-	t.Helper()
-	p, _ := UnpackBoard([]byte(prev))
-	q, _ := UnpackBoard([]byte(next))
-	var got []int
-	ok := BoardChanges(prev, next, func(at int, c *sdk.Cell) {
-		if at < 0 || at >= len(q) || *c != q[at] {
-			t.Fatalf("BoardChanges gave cell %d as %+v; next %+v", at, *c, q)
-		}
-		got = append(got, at)
-	})
-	if ok != (len(p) == len(q)) {
-		t.Fatalf("BoardChanges ok=%v for %d and %d cells", ok, len(p), len(q))
-	}
-	if !ok {
-		if got != nil {
-			t.Fatalf("BoardChanges false but gave cells %v", got)
-		}
-		return
-	}
-	var want []int
-	for i := range q {
-		if p[i] != q[i] {
-			want = append(want, i)
-		}
-	}
-	// A cell packed otherwise but equal may count as changed (a longer
-	// varint): want must be among got, and got beyond it only such cells.
-	j := 0
-	for _, at := range got {
-		if j < len(want) && want[j] == at {
-			j++
-		} else if p[at] != q[at] {
-			t.Fatalf("BoardChanges %v, want %v", got, want)
-		}
-	}
-	if j != len(want) || !sort.IntsAreSorted(got) {
-		t.Fatalf("BoardChanges %v, want %v", got, want)
-	}
-}
-
-func TestBoardChanges(t *testing.T) {
-	cells, _ := samplePacked()
-	before, _ := PackBoard(cells)
-	after := slices.Clone(cells)
-	after[0] = sdk.Cell{Kind: "G", Owner: 2}
-	after[len(after)-1] = sdk.Cell{Kind: "king", Owner: 1, Promoted: true}
-	moved, _ := PackBoard(after)
-	var got []int
-	if !BoardChanges(string(before), string(moved), func(at int, c *sdk.Cell) {
-		if *c != after[at] {
-			t.Errorf("cell %d: %+v, want %+v", at, *c, after[at])
-		}
-		got = append(got, at)
-	}) || !slices.Equal(got, []int{0, len(after) - 1}) {
-		t.Errorf("changed cells %v, want [0 %d]", got, len(after)-1)
-	}
-	if !BoardChanges(string(before), string(before), func(at int, c *sdk.Cell) { t.Errorf("unchanged board: cell %d", at) }) {
-		t.Error("same board: false")
-	}
-	shorter, _ := PackBoard(cells[1:])
-	if BoardChanges(string(before), string(shorter), func(int, *sdk.Cell) { t.Error("called for boards of two sizes") }) {
-		t.Error("boards of two sizes: true")
-	}
-	checkBoardChanges(t, string(before), string(moved))
-	// A count packed longer than it need be (4 as two bytes) moves next's
-	// cells by a byte: they are still read where they are.
-	longer := "\x84\x00" + string(moved[1:])
-	got = nil
-	if !BoardChanges(string(before), longer, func(at int, c *sdk.Cell) {
-		if *c != after[at] {
-			t.Errorf("count packed longer: cell %d: %+v, want %+v", at, *c, after[at])
-		}
-		got = append(got, at)
-	}) || !slices.Equal(got, []int{0, len(after) - 1}) {
-		t.Errorf("count packed longer: changed cells %v, want [0 %d]", got, len(after)-1)
-	}
 }
