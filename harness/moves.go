@@ -31,6 +31,17 @@ type snapshot struct {
 	MoveList   []string          `json:"moveList"`
 	Text       string            `json:"text"`
 	Dialog     string            `json:"dialog"`
+	// RoomView is, on a room page, the status and result of the last view
+	// the server sent the page (jsSocketHook); nil before the first.
+	RoomView *roomHeard `json:"roomView"`
+}
+
+// roomHeard is what a room page last heard of its game from the server.
+type roomHeard struct {
+	Version int64       `json:"version"`
+	Status  sdk.Status  `json:"status"`
+	Ply     int         `json:"ply"`
+	Result  *sdk.Result `json:"result"`
 }
 
 // snapshot reads the page's state; full adds the texts expectations need.
@@ -40,11 +51,19 @@ func (s *session) snapshot(t *tab, full bool) (snapshot, error) {
 
 // gameView asks the site for the View of the game the page keeps. A room's
 // game is on the server: its record, exported through the room and
-// imported again, gives its View (the harness sees no more than a
-// spectator).
+// imported again, gives its moves, position and legal moves (the harness
+// sees no more than a spectator); its status and result are those the
+// server last sent the page.
 func (s *session) gameView(ctx context.Context, snap snapshot) (sdk.View, sdk.State, error) {
 	if snap.Room != "" {
-		return s.roomView(ctx, snap.Room)
+		v, st, err := s.roomView(ctx, snap.Room)
+		if err == nil && snap.RoomView != nil && snap.RoomView.Ply == v.Ply {
+			// How the game ended is the room's own, as the server told
+			// the page: a record re-imported cannot say who resigned
+			// when it was not their turn.
+			v.Status, v.Result = snap.RoomView.Status, snap.RoomView.Result
+		}
+		return v, st, err
 	}
 	if snap.State == "" {
 		return sdk.View{}, nil, fmt.Errorf("the page keeps no game (nothing in localStorage under %q)", snap.StorageKey)

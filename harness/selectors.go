@@ -159,6 +159,7 @@ const jsSnapshot = `((full) => {
     moveList: list,
     text: full ? b.innerText : '',
     dialog: document.querySelector('dialog[open]')?.id || '',
+    roomView: window.__harnessRoomView || null,
   };
 })`
 
@@ -254,11 +255,17 @@ const jsExportText = `(() => { const t = document.querySelector('#export-text');
 // jsSocketHook runs before a page's own scripts: it keeps the page's
 // WebSockets in window.__harnessSockets so network: cut can close them, and
 // while window.__harnessCut is set a new one fails at once without reaching
-// the server, as on a dead network.
+// the server, as on a dead network. It logs every message sent and received
+// (the last 2000, for the trace) in window.__harnessMessages, and keeps the
+// status and result of the last view the server sent in
+// window.__harnessRoomView: a room's own result, which no exported record
+// can always say (who resigned out of turn).
 const jsSocketHook = `(() => {
   const Real = window.WebSocket;
   if (!Real || Real.__harness) return;
   window.__harnessSockets = [];
+  window.__harnessMessages = [];
+  window.__harnessRoomView = null;
   window.__harnessCut = false;
   function Hooked(url, protocols) {
     if (window.__harnessCut) {
@@ -268,6 +275,22 @@ const jsSocketHook = `(() => {
     }
     const ws = new Real(url, protocols);
     window.__harnessSockets.push(ws);
+    const log = (dir, data) => {
+      const m = window.__harnessMessages;
+      m.push({t: Date.now(), dir, data: typeof data === 'string' ? data : '(binary)'});
+      if (m.length > 2000) m.splice(0, m.length - 2000);
+    };
+    const send = ws.send;
+    ws.send = function (data) { log('sent', data); return send.call(this, data); };
+    ws.addEventListener('open', () => log('open', url));
+    ws.addEventListener('close', (e) => log('close', String(e.code)));
+    ws.addEventListener('message', (e) => {
+      log('received', e.data);
+      try {
+        const ev = JSON.parse(e.data);
+        if (ev && ev.view) window.__harnessRoomView = {version: ev.version, status: ev.view.status, ply: ev.view.ply, result: ev.view.result || null};
+      } catch (err) {}
+    });
     return ws;
   }
   Hooked.CONNECTING = 0; Hooked.OPEN = 1; Hooked.CLOSING = 2; Hooked.CLOSED = 3;
