@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // browser is one actor's browser: its own process and profile, of the
@@ -32,13 +33,13 @@ type tab struct {
 }
 
 // launch starts the actor's browser with the engine's binary exe.
-func launch(ctx context.Context, a Actor, engineName, exe string, sh *share) (*browser, error) {
+func launch(ctx context.Context, a Actor, engineName, exe string, sh *share, startLimit time.Duration) (*browser, error) {
 	e, ok := engines[engineName]
 	if !ok {
-		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(engineNames(), ", "))
+		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(EngineNames(), ", "))
 	}
 	b := &browser{actor: a, engine: engineName, dev: a.device(), ctx: ctx}
-	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh})
+	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh, startLimit: startLimit})
 	if err != nil {
 		return nil, err
 	}
@@ -120,19 +121,9 @@ func (b *browser) consoleText() string {
 	return strings.Join(b.console, "\n") + "\n"
 }
 
-// screenshots captures every tab, for a failure report.
-func (b *browser) screenshots(ctx context.Context) map[int][]byte {
-	out := map[int][]byte{}
-	for _, t := range b.tabs {
-		if buf, err := t.p.screenshot(ctx); err == nil {
-			out[t.n] = buf
-		}
-	}
-	return out
-}
-
 // screenshot is a PNG of the tab's whole page, beyond the screen: on a
-// phone the move list and the buttons are below the board.
+// phone the move list and the buttons are below the board. It takes as
+// long as ctx lets it.
 func (t *tab) screenshot(ctx context.Context) ([]byte, error) { return t.p.screenshot(ctx) }
 
 func (b *browser) close() {

@@ -59,7 +59,17 @@ func (chromeEngine) start(ctx context.Context, o startOptions) (instance, error)
 	b := &chromeInstance{o: o, alloc: acancel}
 	rctx, cancel := chromedp.NewContext(actx)
 	b.cancel = cancel
-	if err := chromedp.Do(rctx); err != nil {
+	// The first Do starts the browser, whose life is rctx's: the start is
+	// bounded by waiting, not by a deadline on rctx.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(rctx) }()
+	var err error
+	select {
+	case err = <-started:
+	case <-time.After(o.startLimit):
+		err = fmt.Errorf("no answer after %v", o.startLimit)
+	}
+	if err != nil {
 		b.close()
 		return nil, fmt.Errorf("start chromium for %s: %w", o.actor, err)
 	}
@@ -246,7 +256,8 @@ func (p *chromePage) setOffline(_ context.Context, off bool) error {
 }
 
 func (p *chromePage) screenshot(ctx context.Context) ([]byte, error) {
-	sctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	// Bounded by the caller's ctx (a step's time), not a fixed limit.
+	sctx, cancel := context.WithCancel(p.ctx)
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()

@@ -78,6 +78,7 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 	if cfg.StepTimeout == 0 {
 		cfg.StepTimeout = 10 * time.Second
 	}
+	cfg.StepTimeout = cfg.scaled(cfg.StepTimeout)
 	sc := &Scenario{Name: "conformance " + c.Variant, Variant: c.Variant, Lang: c.Lang, Timeout: Duration(c.Timeout)}
 	for i := range c.Games {
 		d := c.Devices[i%len(c.Devices)]
@@ -101,9 +102,9 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 		return r
 	}
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, cfg.scaled(c.Timeout))
 	defer cancel()
-	s := &session{sc: sc, name: sc.Name, engine: c.Engine, share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
+	s := &session{sc: sc, name: sc.Name, dir: cfg.Out, engine: c.Engine, share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
 	defer s.close()
 	rnd := rand.New(rand.NewPCG(c.Seed, 0x62616e6d656e))
 	for i, a := range sc.Actors {
@@ -116,8 +117,8 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 	if err != nil {
 		r.Err = err
 		if cfg.Out != "" {
-			actx, acancel := context.WithTimeout(context.Background(), 30*time.Second)
-			r.Artifacts = s.artifacts(actx, cfg.Out)
+			actx, acancel := context.WithTimeout(context.Background(), cfg.scaled(30*time.Second))
+			r.Artifacts, r.Missing = s.artifacts(actx, cfg.Out, 0)
 			acancel()
 		}
 		return r

@@ -26,6 +26,9 @@ type startOptions struct {
 	dev     Device
 	preload string
 	console func(consoleEntry)
+	// startLimit bounds the browser's start (scaled by the run's
+	// TimeoutScale).
+	startLimit time.Duration
 	// share is the scenario's: what its browsers of one engine may share
 	// (Firefox: one process for every actor).
 	share *share
@@ -113,5 +116,5 @@ var engines = map[string]engine{
 	"firefox":  firefoxEngine{},
 }
 
-// engineNames lists them, for messages.
-func engineNames() []string { return []string{"chromium", "firefox"} }
+// EngineNames lists the browser engines a run or an actor may name.
+func EngineNames() []string { return []string{"chromium", "firefox"} }

@@ -124,7 +124,7 @@ var bidiListening = regexp.MustCompile(`WebDriver BiDi listening on (ws://\S+)`)
 const firefoxShare = "firefox"
 
 func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error) {
-	proc, err := o.share.firefox(ctx, o.exe)
+	proc, err := o.share.firefox(ctx, o.exe, o.startLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -158,13 +158,13 @@ func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error
 }
 
 // firefox starts the scenario's Firefox, or returns the one started.
-func (sh *share) firefox(ctx context.Context, exe string) (*firefoxProc, error) {
+func (sh *share) firefox(ctx context.Context, exe string, limit time.Duration) (*firefoxProc, error) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if p, ok := sh.things[firefoxShare].(*firefoxProc); ok {
 		return p, nil
 	}
-	p, err := startFirefox(ctx, exe)
+	p, err := startFirefox(ctx, exe, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (sh *share) firefox(ctx context.Context, exe string) (*firefoxProc, error) 
 	return p, nil
 }
 
-func startFirefox(ctx context.Context, exe string) (*firefoxProc, error) {
+func startFirefox(ctx context.Context, exe string, limit time.Duration) (*firefoxProc, error) {
 	dir, err := os.MkdirTemp("", "banmen-firefox-")
 	if err != nil {
 		return nil, err
@@ -223,9 +223,9 @@ func startFirefox(ctx context.Context, exe string) (*firefoxProc, error) {
 	case <-p.exit:
 		os.RemoveAll(dir)
 		return nil, errors.New("start firefox: it exited before listening for WebDriver BiDi")
-	case <-time.After(60 * time.Second):
+	case <-time.After(limit):
 		p.kill()
-		return nil, errors.New("start firefox: no WebDriver BiDi endpoint after 60s")
+		return nil, fmt.Errorf("start firefox: no WebDriver BiDi endpoint after %v", limit)
 	case <-ctx.Done():
 		p.kill()
 		return nil, ctx.Err()
@@ -500,14 +500,11 @@ func (p *firefoxPage) setOffline(ctx context.Context, off bool) error {
 }
 
 func (p *firefoxPage) screenshot(ctx context.Context) ([]byte, error) {
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
+	// Bounded by the caller's ctx (a step's time), not a fixed limit.
 	var r struct {
 		Data string `json:"data"`
 	}
-	if err := p.call(sctx, "browsingContext.captureScreenshot", map[string]any{"context": p.id, "origin": "document"}, &r); err != nil {
+	if err := p.call(ctx, "browsingContext.captureScreenshot", map[string]any{"context": p.id, "origin": "document"}, &r); err != nil {
 		return nil, err
 	}
 	return base64.StdEncoding.DecodeString(r.Data)

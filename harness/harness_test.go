@@ -68,6 +68,28 @@ func base(t *testing.T) string {
 	return site.host.URL
 }
 
+// hostLog is the shared host's log, for the artifacts of a failure.
+func hostLog() string {
+	if site.host == nil {
+		return ""
+	}
+	return site.host.LogPath()
+}
+
+// timeoutScale is $BANMEN_TIMEOUT_SCALE (the Makefile passes
+// TIMEOUT_SCALE), as the harness command's -timeout-scale reads it.
+func timeoutScale(t *testing.T) float64 {
+	v := os.Getenv("BANMEN_TIMEOUT_SCALE")
+	if v == "" {
+		return 1
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 {
+		t.Fatalf("BANMEN_TIMEOUT_SCALE=%q is not a positive number", v)
+	}
+	return f
+}
+
 func parallel() int {
 	if n, err := strconv.Atoi(os.Getenv("BANMEN_HARNESS_PARALLEL")); err == nil && n > 0 {
 		return n
@@ -141,6 +163,7 @@ func TestScenarios(t *testing.T) {
 						cfg.Engines = []string{engine}
 					}
 					cfg.Base = base(t)
+					cfg.HostLog, cfg.TimeoutScale = hostLog(), timeoutScale(t)
 					sem <- struct{}{}
 					defer func() { <-sem }()
 					sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
@@ -317,7 +340,7 @@ steps:
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out}, []*harness.Scenario{sc})
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out, HostLog: hostLog(), TimeoutScale: timeoutScale(t)}, []*harness.Scenario{sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,16 +349,84 @@ steps:
 		t.Fatal("a wrong expectation passed")
 	}
 	msg := r.Err.Error()
-	for _, want := range []string{"step 4 (line 11, expect)", "ply: want 3, got 2", `data-seat: want "0", got "1"`, `data-spectators: want "1", got "0"`} {
+	for _, want := range []string{"step 4 (line 11, expect): actor guest (chromium): ply: want 3, got 2", `data-seat: want "0", got "1"`, `data-spectators: want "1", got "0"`} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the failure %q does not say %q", msg, want)
 		}
 	}
-	for _, f := range []string{"host-tab1.png", "guest-tab1.png", "host-console.txt", "guest-console.txt"} {
+	for _, f := range []string{"host-tab1.png", "guest-tab1.png", "host-console.txt", "guest-console.txt", "host.log"} {
 		if _, err := os.Stat(filepath.Join(out, "room-broken-on-purpose", f)); err != nil {
 			t.Errorf("no %s: %v (artifacts %v)", f, err, r.Artifacts)
 		}
 	}
+}
+
+// TestScenarioTimeout: a scenario stopped by its own time limit says so,
+// with the step it stopped and the limit (scaled by TimeoutScale), not in
+// the terms of the browser call it cut short.
+func TestScenarioTimeout(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, cfg harness.Config, _ string) {
+		sc, err := harness.Parse([]byte(`
+variant: shogi
+timeout: 8s
+steps:
+  - open: play
+  - expect: {ply: 5, within: 10m}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = "out-of-time"
+		cfg.TimeoutScale = 1.5
+		sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := sum.Results[0]
+		msg := fmt.Sprint(r.Err)
+		if r.Passed || !strings.HasPrefix(msg, "scenario timeout (12s with -timeout-scale 1.5) reached during step 2 (line 6, expect)") {
+			t.Errorf("passed %v, failure %q", r.Passed, msg)
+		}
+		for _, no := range []string{"deadline", "script.evaluate", "performActions"} {
+			if strings.Contains(msg, no) {
+				t.Errorf("the failure %q speaks of %q", msg, no)
+			}
+		}
+		var te *harness.TimeoutError
+		if !errors.As(r.Err, &te) || te.Limit != 12*time.Second {
+			t.Errorf("%T %+v is no TimeoutError of 12s", r.Err, te)
+		}
+	})
+}
+
+// TestScreenshotStepTime: a screenshot step has the step's time, however
+// long: a page whose main thread is busy for 11s is still pictured with
+// -step_timeout 40s (there was a fixed 10s limit).
+func TestScreenshotStepTime(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, cfg harness.Config, dir string) {
+		sc, err := harness.Parse([]byte(`
+variant: shogi
+steps:
+  - open: play
+  - script: "setTimeout(() => { const end = Date.now() + 11000; while (Date.now() < end) {} }, 0)"
+  - screenshot: busy-page
+  - expect: {ply: 0}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = "busy-screenshot"
+		cfg.StepTimeout = 40 * time.Second
+		sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := sum.Results[0]; !r.Passed {
+			t.Errorf("a screenshot of a busy page failed: %v", r.Err)
+		}
+	})
 }
 
 // TestIllegalMove: a scenario that names a move the position does not allow
@@ -511,6 +602,7 @@ func eachEngine(t *testing.T, f func(t *testing.T, cfg harness.Config, dir strin
 				cfg.Chromium = findBrowser(t)
 			}
 			cfg.Base = base(t)
+			cfg.HostLog, cfg.TimeoutScale = hostLog(), timeoutScale(t)
 			f(t, cfg, dir)
 		})
 	}

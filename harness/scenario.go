@@ -359,12 +359,12 @@ func (sc *Scenario) check() error {
 			errs = append(errs, fmt.Errorf("actor %q: %w", a.Name, err))
 		}
 		if _, ok := engines[a.Browser]; a.Browser != "" && !ok {
-			errs = append(errs, fmt.Errorf("actor %q: unknown browser %q (have %s)", a.Name, a.Browser, strings.Join(engineNames(), ", ")))
+			errs = append(errs, fmt.Errorf("actor %q: unknown browser %q (have %s)", a.Name, a.Browser, strings.Join(EngineNames(), ", ")))
 		}
 	}
 	for e, why := range sc.SkipIn {
 		if _, ok := engines[e]; !ok {
-			errs = append(errs, fmt.Errorf("skipIn: unknown browser %q (have %s)", e, strings.Join(engineNames(), ", ")))
+			errs = append(errs, fmt.Errorf("skipIn: unknown browser %q (have %s)", e, strings.Join(EngineNames(), ", ")))
 		}
 		if strings.TrimSpace(why) == "" {
 			errs = append(errs, fmt.Errorf("skipIn %s: say why the scenario cannot run there", e))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 type session struct {
 	sc       *Scenario
 	name     string // the scenario's, with its engine when not Chromium
+	dir      string // where this attempt's files go
 	engine   string // the run's engine: actors without a browser of their own use it
 	share    *share
 	cfg      *Config
@@ -43,16 +45,29 @@ type StepResult struct {
 	Err      string // empty when it passed
 }
 
-// StepError is a failure of one step, with where it is in the scenario file.
+// StepError is a failure of one step, with where it is in the scenario file
+// and, in a scenario of several actors, whose step it was.
 type StepError struct {
 	Step int // from 1
 	Line int
 	What string // the step, briefly
-	Err  error
+	// Actor and Engine are the step's actor and their browser engine,
+	// set when the scenario has several actors.
+	Actor, Engine string
+	Err           error
 }
 
 func (e *StepError) Error() string {
-	return fmt.Sprintf("step %d (line %d, %s): %v", e.Step, e.Line, e.What, e.Err)
+	return e.where() + ": " + e.Err.Error()
+}
+
+// where is "step 4 (line 15, expect), actor guest (firefox)".
+func (e *StepError) where() string {
+	w := fmt.Sprintf("step %d (line %d, %s)", e.Step, e.Line, e.What)
+	if e.Actor != "" {
+		w += fmt.Sprintf(": actor %s (%s)", e.Actor, e.Engine)
+	}
+	return w
 }
 
 func (e *StepError) Unwrap() error { return e.Err }
@@ -74,7 +89,7 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 			if e == "firefox" {
 				exe = s.cfg.Firefox
 			}
-			b, err := launch(ctx, a, e, exe, s.share)
+			b, err := launch(ctx, a, e, exe, s.share, s.cfg.scaled(browserStart))
 			if err != nil {
 				return nil, err
 			}
@@ -83,6 +98,19 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 		}
 	}
 	return nil, fmt.Errorf("no actor %q", name)
+}
+
+// engineOf is the browser engine of an actor.
+func (s *session) engineOf(name string) string {
+	if b := s.browsers[name]; b != nil {
+		return b.engine
+	}
+	for _, a := range s.sc.Actors {
+		if a.Name == name && a.Browser != "" {
+			return a.Browser
+		}
+	}
+	return s.engine
 }
 
 // run plays the steps in order and stops at the first failure.
@@ -97,7 +125,15 @@ func (s *session) run(ctx context.Context) error {
 		}
 		s.steps = append(s.steps, sr)
 		if err != nil {
-			return &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
+			se := &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
+			if len(s.sc.Actors) > 1 {
+				se.Actor = st.Actor
+				if se.Actor == "" {
+					se.Actor = s.sc.Actors[0].Name
+				}
+				se.Engine = s.engineOf(se.Actor)
+			}
+			return se
 		}
 	}
 	// Any uncaught exception fails the scenario, as in chromedp's own tests.
@@ -190,7 +226,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		// before the next step acts: the browser handles input before
 		// queued tasks, and the harness presses faster than people do.
 		// A press that navigates has no page to wait for.
-		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, s.cfg.scaled(2*time.Second))
 		defer cancel()
 		_ = t.p.exec(wctx, jsNextTask)
 		return nil
@@ -212,6 +248,9 @@ func (s *session) step(ctx context.Context, st *Step) error {
 				}
 			}
 			if err := s.move(ctx, mb, mt, m, mhow, true); err != nil {
+				if mb != b {
+					return fmt.Errorf("move %d of %d, by %s (%s): %w", i+1, len(st.Moves), mb.actor.Name, mb.engine, err)
+				}
 				return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
 			}
 		}
@@ -247,11 +286,14 @@ func (s *session) step(ctx context.Context, st *Step) error {
 			return ctx.Err()
 		}
 	case st.Screenshot != "":
-		png, err := t.screenshot(ctx)
+		// A screenshot has the step's time, as any wait of a step.
+		sctx, cancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+		defer cancel()
+		png, err := t.screenshot(sctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("screenshot: %w", err)
 		}
-		dir := filepath.Join(s.cfg.Out, slug(s.name))
+		dir := s.dir
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -602,7 +644,7 @@ func (s *session) fill(ctx context.Context, t *tab, f *Fill) error {
 func (s *session) expect(ctx context.Context, b *browser, t *tab, e *Expect) error {
 	within := s.cfg.StepTimeout
 	if e.Within > 0 {
-		within = time.Duration(e.Within)
+		within = s.cfg.scaled(time.Duration(e.Within))
 	}
 	if e.Export != nil {
 		// The export is done once, through the panel; the text is then
@@ -878,32 +920,64 @@ func show(v any) string {
 
 func readFile(path string) ([]byte, error) { return os.ReadFile(filepath.Clean(path)) }
 
-// artifacts writes, for a failed scenario, a screenshot of every tab and the
-// console of every actor, and returns their paths.
-func (s *session) artifacts(ctx context.Context, dir string) []string {
-	var out []string
+// artifacts writes, for a failed scenario, a screenshot of every tab of
+// every actor, every actor's console, and what the host's log gained since
+// logFrom (host.log); it returns their paths, and says what it could not
+// write and why.
+func (s *session) artifacts(ctx context.Context, dir string, logFrom int64) (out, missing []string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil
+		return nil, []string{fmt.Sprintf("every artifact: %v", err)}
 	}
 	names := make([]string, 0, len(s.browsers))
 	for n := range s.browsers {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	write := func(name string, b []byte) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			missing = append(missing, fmt.Sprintf("%s: %v", name, err))
+			return
+		}
+		out = append(out, p)
+	}
 	for _, n := range names {
 		b := s.browsers[n]
-		for tab, png := range b.screenshots(ctx) {
-			p := filepath.Join(dir, fmt.Sprintf("%s-tab%d.png", n, tab))
-			if os.WriteFile(p, png, 0o644) == nil {
-				out = append(out, p)
+		for _, t := range b.tabs {
+			// Each picture has a step's time, within the artifacts'.
+			sctx, cancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+			png, err := t.screenshot(sctx)
+			cancel()
+			name := fmt.Sprintf("%s-tab%d.png", n, t.n)
+			if err != nil {
+				missing = append(missing, fmt.Sprintf("%s: no screenshot of %s's tab %d (%s): %v", name, n, t.n, b.engine, err))
+				continue
 			}
+			write(name, png)
 		}
-		p := filepath.Join(dir, n+"-console.txt")
-		if os.WriteFile(p, []byte(b.consoleText()), 0o644) == nil {
-			out = append(out, p)
+		write(n+"-console.txt", []byte(b.consoleText()))
+	}
+	if s.cfg.HostLog != "" {
+		if b, err := readFrom(s.cfg.HostLog, logFrom); err != nil {
+			missing = append(missing, fmt.Sprintf("host.log: %v", err))
+		} else {
+			write("host.log", b)
 		}
 	}
-	return out
+	return out, missing
+}
+
+// readFrom reads a file from an offset to its end.
+func readFrom(p string, off int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(f)
 }
 
 func (s *session) close() {
