@@ -30,6 +30,37 @@ type tab struct {
 	n   int
 	p   page
 	ctx context.Context // the scenario's
+	// keys are the keys pressed since the last keysFrom, for a failure's
+	// message.
+	keys []string
+}
+
+// key presses a key in the tab and notes it.
+func (t *tab) key(k string) error {
+	t.keys = append(t.keys, k)
+	return t.p.key(t.ctx, k, false)
+}
+
+// keysSent says the keys pressed since the notes were last cleared, runs
+// of one key counted: "Tab×3 ArrowLeft Enter".
+func (t *tab) keysSent() string {
+	var out []string
+	for i := 0; i < len(t.keys); {
+		j := i
+		for j < len(t.keys) && t.keys[j] == t.keys[i] {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s×%d", t.keys[i], j-i))
+		} else {
+			out = append(out, t.keys[i])
+		}
+		i = j
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, " ")
 }
 
 // launch starts the actor's browser with the engine's binary exe.

@@ -274,7 +274,7 @@ func (s *session) supplyInput(ctx context.Context, t *tab, how string, v sdk.Vie
 		if err := arrowTo(t, cell); err != nil {
 			return err
 		}
-		if err := t.p.key(t.ctx, "Enter", false); err != nil {
+		if err := t.key("Enter"); err != nil {
 			return err
 		}
 	default:

@@ -77,6 +77,9 @@ type firefoxProc struct {
 
 	mu    sync.Mutex
 	pages map[string]*firefoxPage // by browsing context, for events
+
+	frontMu sync.Mutex
+	front   string // the window brought to the front last
 }
 
 type firefoxInstance struct {
@@ -433,9 +436,32 @@ func (p *firefoxPage) exec(ctx context.Context, js string) error {
 	return err
 }
 
-// actions performs one input source's actions.
+// actions performs one input source's actions, in the page's window
+// brought to the front first.
 func (p *firefoxPage) actions(ctx context.Context, source map[string]any) error {
+	if err := p.front(ctx); err != nil {
+		return err
+	}
 	return p.call(ctx, "input.performActions", map[string]any{"context": p.id, "actions": []any{source}}, nil)
+}
+
+// front makes the page's window the focused one, as each person's own
+// device is to them: the actors share one Firefox, and a window that is
+// not the focused one gets its keys but fires no focus events, so a page
+// that follows the focus (the board's keyboard cursor) loses track of it.
+func (p *firefoxPage) front(ctx context.Context) error {
+	pr := p.inst.proc
+	// Not mu, which the events take while a call waits for its answer.
+	pr.frontMu.Lock()
+	defer pr.frontMu.Unlock()
+	if pr.front == p.id {
+		return nil
+	}
+	if err := p.call(ctx, "browsingContext.activate", map[string]any{"context": p.id}, nil); err != nil {
+		return fmt.Errorf("bring %s's window to the front: %w", p.inst.o.actor, err)
+	}
+	pr.front = p.id
+	return nil
 }
 
 func pointer(kind string, acts ...map[string]any) map[string]any {

@@ -220,6 +220,19 @@ const jsNextTask = `new Promise((r) => setTimeout(r, 0))`
 // jsFocusIs tells whether the focused element matches a selector.
 const jsFocusIs = `((sel) => !!document.activeElement && document.activeElement.matches(sel))`
 
+// jsFocusDescribe names the focused element for a message: its tag, id,
+// classes and the data attributes of a cell or hand piece.
+const jsFocusDescribe = `(() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return 'nothing (the body)';
+  let s = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + [...e.classList].map((c) => '.' + c).join('');
+  for (const k of ['index', 'coord', 'seat', 'kind']) if (e.dataset[k] !== undefined) s += '[data-' + k + '="' + e.dataset[k] + '"]';
+  const label = e.getAttribute('aria-label');
+  if (label) s += ' "' + label + '"';
+  if (e.getAttribute('aria-selected') === 'true' || e.getAttribute('aria-pressed') === 'true') s += ' (selected)';
+  return s;
+})()`
+
 // jsFocusCenter is the centre of the focused element, for keyboard steps.
 const jsFocusCenter = `(() => {
   const e = document.activeElement;

@@ -126,7 +126,9 @@ func (s *session) run(ctx context.Context) error {
 		s.steps = append(s.steps, sr)
 		if err != nil {
 			se := &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
-			if len(s.sc.Actors) > 1 {
+			// A moves step of no actor names, in its error, the actor
+			// of the move that failed.
+			if len(s.sc.Actors) > 1 && (st.Actor != "" || len(st.Moves) == 0) {
 				se.Actor = st.Actor
 				if se.Actor == "" {
 					se.Actor = s.sc.Actors[0].Name
@@ -537,7 +539,7 @@ func (s *session) pressButton(ctx context.Context, t *tab, how, sel string) erro
 		if err := tabTo(t, sel); err != nil {
 			return err
 		}
-		return t.p.key(t.ctx, "Enter", false)
+		return t.key("Enter")
 	}
 	p, err := center(t, sel)
 	if err != nil {
@@ -600,7 +602,7 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 			if r, err = eval[radio](t, jsCall(jsRadio, sel, f.Value)); err != nil || r.Checked {
 				return err
 			}
-			if err := t.p.key(t.ctx, "ArrowDown", false); err != nil {
+			if err := t.key("ArrowDown"); err != nil {
 				return err
 			}
 		}
