@@ -9,7 +9,7 @@ FUZZTIME  ?= 3s
 # -timeout-scale, BANMEN_TIMEOUT_SCALE for its tests): CI sets 2.
 TIMEOUT_SCALE ?= 1
 
-.PHONY: all build node run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet fmt clean
+.PHONY: all build node run deps test api-harness test-unit test-race test-browser fuzz-smoke fuzz bench proto vet fmt clean
 
 all: build
 
@@ -40,7 +40,12 @@ deps:
 	@./scripts/deps.sh
 
 ## test: vet, unit and integration tests (race detector on the host and sdk), browser tests, fuzz smoke runs
-test: deps build node vet test-race test-unit test-browser fuzz-smoke
+test: deps build node vet api-harness test-race test-unit test-browser fuzz-smoke
+
+# The harness library's exported API against its snapshot (harness/api.txt):
+# a breaking change must be recorded in harness/CHANGELOG.md.
+api-harness:
+	./scripts/harness-api.sh
 
 # The sdk is a module of its own (sdk/go.mod): its packages are vetted and
 # tested from its directory.
