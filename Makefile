@@ -65,8 +65,8 @@ test-unit:
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest)
 	cd sdk/examples/connect4 && $(GO) test -count=1 ./...
 
-# The browser tests (Debian's chromium and firefox-esr): the QR encoder's, the board's own tests, then every
-# harness scenario in both engines against a host the harness starts. deps makes sure there
+# The browser tests (Debian's chromium, firefox-esr and webkit2gtk-driver): the QR encoder's, the board's own tests, then every
+# harness scenario in the three engines against a host the harness starts. deps makes sure there
 # is a browser, so none of them passes by skipping.
 test-browser: deps
 	BANMEN_REQUIRE_BROWSER=1 $(GO) test -count=1 ./webui/qrtest/

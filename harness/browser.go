@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 )
 
 // browser is one actor's browser: its own process and profile, of the
@@ -64,13 +63,13 @@ func (t *tab) keysSent() string {
 }
 
 // launch starts the actor's browser with the engine's binary exe.
-func launch(ctx context.Context, a Actor, engineName, exe string, sh *share, startLimit time.Duration) (*browser, error) {
+func launch(ctx context.Context, a Actor, engineName, exe string, sh *share, cfg *Config) (*browser, error) {
 	e, ok := engines[engineName]
 	if !ok {
 		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(EngineNames(), ", "))
 	}
 	b := &browser{actor: a, engine: engineName, dev: a.device(), ctx: ctx}
-	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh, startLimit: startLimit})
+	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh, startLimit: cfg.scaled(browserStart), headed: cfg.Headed})
 	if err != nil {
 		return nil, err
 	}

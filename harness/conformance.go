@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/banmen/banmen/harness/chromium"
@@ -94,8 +95,10 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 		cfg.Chromium, err = chromium.Find("", os.Getenv)
 	case c.Engine == "firefox" && cfg.Firefox == "":
 		cfg.Firefox, err = FindFirefox("", os.Getenv)
-	case c.Engine != "chromium" && c.Engine != "firefox":
-		err = fmt.Errorf("no browser engine %q (chromium, firefox)", c.Engine)
+	case c.Engine == "webkit" && cfg.WebKit == "":
+		cfg.WebKit, err = FindWebKit("", os.Getenv)
+	case engines[c.Engine] == nil:
+		err = fmt.Errorf("no browser engine %q (%s)", c.Engine, strings.Join(EngineNames(), ", "))
 	}
 	if err != nil {
 		r.Err = err

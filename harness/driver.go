@@ -9,7 +9,8 @@ import (
 )
 
 // An engine starts browsers of one kind: Chromium through the DevTools
-// protocol (chromedp), Firefox through WebDriver BiDi. Everything the
+// protocol (chromedp), Firefox through WebDriver BiDi, WebKit (WebKitGTK)
+// through WebDriver classic. Everything the
 // harness does to a page goes through the engine's instance and pages, so a
 // scenario runs unchanged in either.
 type engine interface {
@@ -26,6 +27,9 @@ type startOptions struct {
 	dev     Device
 	preload string
 	console func(consoleEntry)
+	// headed shows the browser on the display ($DISPLAY) rather than
+	// headless.
+	headed bool
 	// startLimit bounds the browser's start (scaled by the run's
 	// TimeoutScale).
 	startLimit time.Duration
@@ -114,7 +118,8 @@ type page interface {
 var engines = map[string]engine{
 	"chromium": chromeEngine{},
 	"firefox":  firefoxEngine{},
+	"webkit":   webkitEngine{},
 }
 
 // EngineNames lists the browser engines a run or an actor may name.
-func EngineNames() []string { return []string{"chromium", "firefox"} }
+func EngineNames() []string { return []string{"chromium", "firefox", "webkit"} }

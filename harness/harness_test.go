@@ -157,6 +157,8 @@ func TestScenarios(t *testing.T) {
 							cfg.Chromium = findBrowser(t)
 						case "firefox":
 							cfg.Firefox = findFirefox(t)
+						case "webkit":
+							cfg.WebKit = findWebKit(t)
 						}
 					}
 					if !strings.Contains(engine, "+") {
@@ -186,13 +188,14 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// scenarioEngines are the engines a shipped scenario is played in: both, or,
-// when its every actor names a browser, theirs together ("firefox+chromium").
+// scenarioEngines are the engines a shipped scenario is played in: all
+// three, or, when its every actor names a browser, theirs together
+// ("firefox+chromium+webkit").
 func scenarioEngines(sc *harness.Scenario) []string {
 	var own []string
 	for _, a := range sc.Actors {
 		if a.Browser == "" {
-			return []string{"chromium", "firefox"}
+			return harness.EngineNames()
 		}
 		if !slices.Contains(own, a.Browser) {
 			own = append(own, a.Browser)
@@ -205,6 +208,20 @@ func scenarioEngines(sc *harness.Scenario) []string {
 func findFirefox(t *testing.T) string {
 	t.Helper()
 	p, err := harness.FindFirefox("", os.Getenv)
+	if errors.Is(err, chromium.ErrNotFound) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// findWebKit finds WebKitWebDriver as the harness does, or skips as
+// findBrowser.
+func findWebKit(t *testing.T) string {
+	t.Helper()
+	p, err := harness.FindWebKit("", os.Getenv)
 	if errors.Is(err, chromium.ErrNotFound) {
 		t.Skip(err)
 	}
@@ -589,16 +606,20 @@ steps:
 	})
 }
 
-// eachEngine runs f as a subtest per engine (chromium, firefox) with a
-// Config for it; dir is what the engine adds to a scenario's folder name.
+// eachEngine runs f as a subtest per engine (chromium, firefox, webkit)
+// with a Config for it; dir is what the engine adds to a scenario's folder
+// name.
 func eachEngine(t *testing.T, f func(t *testing.T, cfg harness.Config, dir string)) {
-	for _, engine := range []string{"chromium", "firefox"} {
+	for _, engine := range harness.EngineNames() {
 		t.Run(engine, func(t *testing.T) {
 			cfg := harness.Config{Engines: []string{engine}, Out: t.TempDir()}
 			dir := ""
-			if engine == "firefox" {
+			switch engine {
+			case "firefox":
 				cfg.Firefox, dir = findFirefox(t), "-firefox"
-			} else {
+			case "webkit":
+				cfg.WebKit, dir = findWebKit(t), "-webkit"
+			default:
 				cfg.Chromium = findBrowser(t)
 			}
 			cfg.Base = base(t)

@@ -28,8 +28,11 @@ type Config struct {
 	// Firefox is the Firefox binary, needed when an engine or an actor is
 	// firefox; empty finds one as FindFirefox does.
 	Firefox string
+	// WebKit is WebKitWebDriver (Debian's webkit2gtk-driver), needed when
+	// an engine or an actor is webkit; empty finds one as FindWebKit does.
+	WebKit string
 	// Engines are the browser engines every scenario is played in, one
-	// result each: "chromium" (the default) and "firefox". An actor with a
+	// result each: "chromium" (the default), "firefox" and "webkit". An actor with a
 	// browser of its own keeps it; a scenario whose every actor names one
 	// is played once.
 	Engines []string
@@ -51,6 +54,9 @@ type Config struct {
 	// screenshot's, a browser's start. 0 means 1; 2 suits a machine twice
 	// as slow.
 	TimeoutScale float64
+	// Headed shows the browsers on the display ($DISPLAY) instead of
+	// headless, to watch a scenario or debug it.
+	Headed bool
 	// HostLog is the site's log file, when the caller runs the site: a
 	// failed attempt's artifacts include what it wrote during the attempt
 	// (host.log).
@@ -215,6 +221,18 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 		}
 		if err := isFile(cfg.Firefox); err != nil {
 			return Summary{}, &SetupError{What: "no Firefox at " + cfg.Firefox, Err: err}
+		}
+	}
+	if need["webkit"] {
+		if cfg.WebKit == "" {
+			p, err := FindWebKit("", os.Getenv)
+			if err != nil {
+				return Summary{}, &SetupError{What: "no WebKit", Err: err}
+			}
+			cfg.WebKit = p
+		}
+		if err := isFile(cfg.WebKit); err != nil {
+			return Summary{}, &SetupError{What: "no WebKitWebDriver at " + cfg.WebKit, Err: err}
 		}
 	}
 	if cfg.Out == "" {

@@ -214,6 +214,14 @@ const jsFocusTop = `(() => {
 // jsSetValue sets a field's value as a script would (no events).
 const jsSetValue = `((sel, v) => { document.querySelector(sel).value = v })`
 
+// jsCutNoticed tells whether a page has noticed its network cut: a room
+// page once its connection is no longer open; any other page at once.
+const jsCutNoticed = `(!location.pathname.includes('/room/') || document.body.dataset.conn !== 'open')`
+
+// jsNextFrame resolves once the page has laid out and painted what it
+// changed so far (a hidden page, which paints nothing, after 250 ms).
+const jsNextFrame = `new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r())); setTimeout(r, 250); })`
+
 // jsNextTask resolves once the tasks the page queued so far have run.
 const jsNextTask = `new Promise((r) => setTimeout(r, 0))`
 

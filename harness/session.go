@@ -86,10 +86,13 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 				e = s.engine
 			}
 			exe := s.cfg.Chromium
-			if e == "firefox" {
+			switch e {
+			case "firefox":
 				exe = s.cfg.Firefox
+			case "webkit":
+				exe = s.cfg.WebKit
 			}
-			b, err := launch(ctx, a, e, exe, s.share, s.cfg.scaled(browserStart))
+			b, err := launch(ctx, a, e, exe, s.share, s.cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -279,7 +282,26 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	case st.Offline != nil:
 		return b.setOffline(*st.Offline)
 	case st.Network != "":
-		return b.setCut(st.Network == "cut")
+		if err := b.setCut(st.Network == "cut"); err != nil {
+			return err
+		}
+		if st.Network == "restore" {
+			return nil
+		}
+		// The step ends once every room page of the actor has seen its
+		// socket go and laid itself out again (its notice above the
+		// board): a gesture made before that lands where the board was.
+		for _, t := range b.tabs {
+			if err := s.poll(ctx, fmt.Sprintf("tab %d never noticed the cut (body[data-conn] still open)", t.n), func() (bool, error) {
+				return eval[bool](t, jsCutNoticed)
+			}); err != nil {
+				return err
+			}
+			if err := t.p.exec(ctx, jsNextFrame); err != nil {
+				return err
+			}
+		}
+		return nil
 	case st.Wait != 0:
 		select {
 		case <-time.After(time.Duration(st.Wait)):

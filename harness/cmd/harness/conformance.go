@@ -54,9 +54,12 @@ func conformance(ctx context.Context, args []string, getenv func(string) string,
 	}
 	cfg := harness.Config{Out: *out, TimeoutScale: *o.scale}
 	var err error
-	if *engine == "firefox" {
+	switch *engine {
+	case "firefox":
 		cfg.Firefox, err = harness.FindFirefox(*browser, getenv)
-	} else {
+	case "webkit":
+		cfg.WebKit, err = harness.FindWebKit(*browser, getenv)
+	default:
 		cfg.Chromium, err = chromium.Find(*browser, getenv)
 	}
 	if err != nil {

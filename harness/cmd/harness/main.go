@@ -111,10 +111,10 @@ func timeoutScaleFlag(fs *flag.FlagSet, getenv func(string) string) *float64 {
 }
 
 type runOpts struct {
-	base, browser, firefox, engine, junit, html, out, bin *string
-	parallel, retries                                     *int
-	step                                                  *time.Duration
-	scale                                                 *float64
+	base, browser, firefox, webkit, engine, junit, html, out, bin *string
+	parallel, retries                                             *int
+	step                                                          *time.Duration
+	scale                                                         *float64
 }
 
 func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
@@ -123,6 +123,7 @@ func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
 	o.base = fs.String("base", "", "the site to test; empty starts a host")
 	o.browser = fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
 	o.firefox = fs.String("firefox", "", "the Firefox binary (default: $BANMEN_FIREFOX, else firefox-esr or firefox on PATH, else /usr/bin/firefox-esr)")
+	o.webkit = fs.String("webkit", "", "the WebKitWebDriver binary (default: $BANMEN_WEBKIT, else WebKitWebDriver on PATH); WebKitGTK also needs Xvfb")
 	o.engine = fs.String("engine", "chromium", "the browser engines to play every scenario in, comma-separated: "+strings.Join(harness.EngineNames(), ", ")+" (an actor's own browser wins)")
 	o.parallel = fs.Int("parallel", 2, "scenarios at once")
 	o.junit = fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
@@ -158,6 +159,12 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 			return err
 		}
 	}
+	var wk string
+	if *o.webkit != "" || slices.Contains(engines, "webkit") || needs(scs, "webkit") {
+		if wk, err = harness.FindWebKit(*o.webkit, getenv); err != nil {
+			return err
+		}
+	}
 	var host *hosttest.Host
 	var hostLog string
 	if *base == "" {
@@ -172,7 +179,7 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
 	sum, err := harness.Run(ctx, harness.Config{
-		Base: *base, Chromium: exe, Firefox: ff, Engines: engines, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
+		Base: *base, Chromium: exe, Firefox: ff, WebKit: wk, Engines: engines, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
 		TimeoutScale: *o.scale, HostLog: hostLog,
 	}, scs)
 	if err != nil {
