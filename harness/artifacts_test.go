@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// slowPage is a page whose screenshot never comes (a renderer too busy).
-type slowPage struct{ page }
+// stuckPage is a page whose screenshot never comes (a renderer too busy).
+type stuckPage struct{ page }
 
-func (slowPage) screenshot(ctx context.Context) ([]byte, error) {
+func (stuckPage) screenshot(ctx context.Context) ([]byte, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }
@@ -31,7 +31,7 @@ func TestMissingScreenshot(t *testing.T) {
 	sc := &Scenario{Name: "slow", Variant: "shogi", Actors: []Actor{{Name: "host"}}}
 	cfg := &Config{StepTimeout: 50 * time.Millisecond, HostLog: logf}
 	b := &browser{actor: sc.Actors[0], engine: "chromium"}
-	b.tabs = []*tab{{n: 1, p: slowPage{}, ctx: context.Background()}}
+	b.tabs = []*tab{{n: 1, p: stuckPage{}, ctx: context.Background()}}
 	s := &session{sc: sc, cfg: cfg, browsers: map[string]*browser{"host": b}}
 	out := filepath.Join(dir, "out")
 	files, missing := s.artifacts(context.Background(), out, int64(len("before the scenario\n")))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // browser is one actor's browser: its own process and profile, of the
@@ -16,6 +17,7 @@ type browser struct {
 	dev     Device
 	inst    instance
 	ctx     context.Context // the scenario's: driver calls end with it
+	slow    time.Duration   // -slowmo
 	tabs    []*tab
 	current int
 
@@ -69,13 +71,73 @@ func launch(ctx context.Context, a Actor, engineName, exe string, sh *share, cfg
 		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(EngineNames(), ", "))
 	}
 	b := &browser{actor: a, engine: engineName, dev: a.device(), ctx: ctx}
-	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh, startLimit: cfg.scaled(browserStart), headed: cfg.Headed})
+	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh, startLimit: cfg.scaled(browserStart), headed: cfg.Headed, debugPort: cfg.PauseOnFailure})
 	if err != nil {
 		return nil, err
 	}
 	b.inst = inst
-	b.tabs = []*tab{{n: 1, p: inst.first(), ctx: ctx}}
+	b.slow = cfg.SlowMo
+	b.tabs = []*tab{{n: 1, p: b.slowed(inst.first()), ctx: ctx}}
 	return b, nil
+}
+
+// slowed is the page itself, or with -slowmo one that pauses before each
+// input and load.
+func (b *browser) slowed(p page) page {
+	if b.slow <= 0 {
+		return p
+	}
+	return slowPage{page: p, d: b.slow}
+}
+
+// slowPage pauses before what a person would see happen.
+type slowPage struct {
+	page
+	d time.Duration
+}
+
+func (s slowPage) wait(ctx context.Context) error {
+	select {
+	case <-time.After(s.d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s slowPage) navigate(ctx context.Context, url string) (int, error) {
+	if err := s.wait(ctx); err != nil {
+		return 0, err
+	}
+	return s.page.navigate(ctx, url)
+}
+
+func (s slowPage) click(ctx context.Context, x, y float64) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.click(ctx, x, y)
+}
+
+func (s slowPage) tap(ctx context.Context, x, y float64) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.tap(ctx, x, y)
+}
+
+func (s slowPage) drag(ctx context.Context, touch bool, path []point) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.drag(ctx, touch, path)
+}
+
+func (s slowPage) key(ctx context.Context, key string, shift bool) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.key(ctx, key, shift)
 }
 
 func (b *browser) log(e consoleEntry) {
@@ -104,7 +166,7 @@ func (b *browser) tab(n int) (*tab, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tab{n: n, p: p, ctx: b.ctx}
+	t := &tab{n: n, p: b.slowed(p), ctx: b.ctx}
 	b.tabs = append(b.tabs, t)
 	b.current = n - 1
 	return t, nil

@@ -30,6 +30,9 @@ type startOptions struct {
 	// headed shows the browser on the display ($DISPLAY) rather than
 	// headless.
 	headed bool
+	// debugPort asks for a debugging endpoint a person can attach to
+	// (-pause-on-failure): Chromium's DevTools on a port of its own.
+	debugPort bool
 	// startLimit bounds the browser's start (scaled by the run's
 	// TimeoutScale).
 	startLimit time.Duration
@@ -84,6 +87,9 @@ type instance interface {
 	first() page
 	// newPage opens another tab, sharing the profile (its storage).
 	newPage(ctx context.Context, n int) (page, error)
+	// attach says how a person can attach to the running browser, for
+	// -pause-on-failure.
+	attach() string
 	close()
 }
 

@@ -71,6 +71,7 @@ type firefoxEngine struct{}
 // firefoxProc is one Firefox process and its BiDi connection.
 type firefoxProc struct {
 	cmd  *exec.Cmd
+	ws   string // the BiDi endpoint
 	dir  string // the fresh profile, removed at the end
 	conn *bidi.Conn
 	exit chan struct{}
@@ -127,7 +128,7 @@ var bidiListening = regexp.MustCompile(`WebDriver BiDi listening on (ws://\S+)`)
 const firefoxShare = "firefox"
 
 func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error) {
-	proc, err := o.share.firefox(ctx, o.exe, o.startLimit)
+	proc, err := o.share.firefox(ctx, o.exe, o.startLimit, o.headed)
 	if err != nil {
 		return nil, err
 	}
@@ -161,13 +162,13 @@ func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error
 }
 
 // firefox starts the scenario's Firefox, or returns the one started.
-func (sh *share) firefox(ctx context.Context, exe string, limit time.Duration) (*firefoxProc, error) {
+func (sh *share) firefox(ctx context.Context, exe string, limit time.Duration, headed bool) (*firefoxProc, error) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if p, ok := sh.things[firefoxShare].(*firefoxProc); ok {
 		return p, nil
 	}
-	p, err := startFirefox(ctx, exe, limit)
+	p, err := startFirefox(ctx, exe, limit, headed)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func (sh *share) firefox(ctx context.Context, exe string, limit time.Duration) (
 	return p, nil
 }
 
-func startFirefox(ctx context.Context, exe string, limit time.Duration) (*firefoxProc, error) {
+func startFirefox(ctx context.Context, exe string, limit time.Duration, headed bool) (*firefoxProc, error) {
 	dir, err := os.MkdirTemp("", "banmen-firefox-")
 	if err != nil {
 		return nil, err
@@ -192,7 +193,11 @@ func startFirefox(ctx context.Context, exe string, limit time.Duration) (*firefo
 	}
 	// Not CommandContext: the process is ended by close, which asks it
 	// to quit first.
-	cmd := exec.Command(exe, "--headless", "--no-remote", "--remote-debugging-port=0", "--profile", dir, "about:blank")
+	args := []string{"--headless", "--no-remote", "--remote-debugging-port=0", "--profile", dir, "about:blank"}
+	if headed {
+		args = args[1:]
+	}
+	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "MOZ_CRASHREPORTER_DISABLE=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -233,6 +238,7 @@ func startFirefox(ctx context.Context, exe string, limit time.Duration) (*firefo
 		p.kill()
 		return nil, ctx.Err()
 	}
+	p.ws = ws
 	p.conn, err = bidi.Dial(ctx, ws+"/session", p.event)
 	if err != nil {
 		p.kill()
@@ -340,6 +346,10 @@ func (p *firefoxProc) close() {
 }
 
 func (in *firefoxInstance) first() page { return in.root }
+
+func (in *firefoxInstance) attach() string {
+	return fmt.Sprintf("Firefox (pid %d): WebDriver BiDi at %s, the actor's user context %s; with -headed its windows are on the display", in.proc.cmd.Process.Pid, in.proc.ws, in.uc)
+}
 
 func (in *firefoxInstance) newPage(ctx context.Context, n int) (page, error) {
 	c := in.proc.conn

@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"image"
 	_ "image/png"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -626,5 +628,60 @@ func eachEngine(t *testing.T, f func(t *testing.T, cfg harness.Config, dir strin
 			cfg.HostLog, cfg.TimeoutScale = hostLog(), timeoutScale(t)
 			f(t, cfg, dir)
 		})
+	}
+}
+
+// TestPauseOnFailure: with PauseOnFailure a failed scenario's browsers stay
+// open, the log says how to attach to each (Chromium's DevTools answers on
+// the port it names), and the run ends when its context does.
+func TestPauseOnFailure(t *testing.T) {
+	t.Parallel()
+	browser := findBrowser(t)
+	url := base(t)
+	sc, err := harness.Parse([]byte(`
+name: paused on purpose
+variant: shogi
+steps:
+  - open: play
+  - expect: {ply: 3, within: 1s}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	logR, logW := io.Pipe()
+	done := make(chan harness.Summary, 1)
+	go func() {
+		sum, _ := harness.Run(ctx, harness.Config{Base: url, Chromium: browser, Out: t.TempDir(), Log: logW, PauseOnFailure: true, SlowMo: 50 * time.Millisecond}, []*harness.Scenario{sc})
+		logW.Close()
+		done <- sum
+	}()
+	sc2 := bufio.NewScanner(logR)
+	var port string
+	for sc2.Scan() {
+		line := sc2.Text()
+		if m := regexp.MustCompile(`host: Chromium: DevTools on (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(line); m != nil {
+			port = m[1]
+			break
+		}
+	}
+	if port == "" {
+		t.Fatal("no line said how to attach")
+	}
+	res, err := http.Get(port + "/json/version")
+	if err != nil {
+		t.Fatalf("the paused browser's DevTools: %v", err)
+	}
+	res.Body.Close()
+	select {
+	case <-done:
+		t.Fatal("the run ended while paused")
+	default:
+	}
+	cancel()
+	go io.Copy(io.Discard, logR)
+	if sum := <-done; len(sum.Results) != 1 || sum.Results[0].Passed {
+		t.Errorf("results %+v", sum.Results)
 	}
 }

@@ -57,6 +57,13 @@ type Config struct {
 	// Headed shows the browsers on the display ($DISPLAY) instead of
 	// headless, to watch a scenario or debug it.
 	Headed bool
+	// SlowMo pauses before every input and every page load, to follow a
+	// scenario by eye.
+	SlowMo time.Duration
+	// PauseOnFailure keeps a failed scenario's browsers open, says on Log
+	// how to attach to each, and waits until ctx ends (Ctrl-C in the
+	// harness command) before closing them.
+	PauseOnFailure bool
 	// HostLog is the site's log file, when the caller runs the site: a
 	// failed attempt's artifacts include what it wrote during the attempt
 	// (host.log).
@@ -414,6 +421,9 @@ func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun
 		actx, acancel := context.WithTimeout(context.Background(), cfg.scaled(30*time.Second))
 		r.Artifacts, r.Missing = s.artifacts(actx, dir, logFrom)
 		acancel()
+		if cfg.PauseOnFailure {
+			s.pause(ctx, r)
+		}
 		return r
 	}
 	r.Passed = true

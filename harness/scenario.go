@@ -93,7 +93,9 @@ type Step struct {
 	// variant's options and the sdk's host settings: move_limit,
 	// host.move_time); the others keep their defaults.
 	Settings map[string]string `yaml:"settings"`
-	// Press clicks a button by its name in Buttons, or by a CSS selector.
+	// Press clicks a button by its name in Buttons, by a CSS selector, or
+	// by a locator of its role and name or its text
+	// (role=button[name="Resign"], text=Export; see locators.go).
 	Press string `yaml:"press"`
 	// Move makes one move by its notation (View.legal[].move); Moves makes
 	// several, the seat to move each time. "any" is the first board move
@@ -176,7 +178,8 @@ type Expect struct {
 	// Message is text visible on the page; NoMessage must not be.
 	Message   string `yaml:"message"`
 	NoMessage string `yaml:"noMessage"`
-	// Visible and Hidden name buttons (or selectors) that must be shown or not.
+	// Visible and Hidden name buttons (or selectors, or locators) that must
+	// be shown or not.
 	Visible string `yaml:"visible"`
 	Hidden  string `yaml:"hidden"`
 	// Busy is body[data-busy]: whether a move or a suggestion request is in
@@ -406,8 +409,15 @@ func (sc *Scenario) check() error {
 		if s.Tab < 0 {
 			errs = append(errs, fmt.Errorf("%s: tabs count from 1", at))
 		}
-		if s.Press != "" && !isSelector(s.Press) && Buttons[s.Press] == "" {
-			errs = append(errs, fmt.Errorf("%s: no button named %q (have %s, or give a CSS selector)", at, s.Press, strings.Join(buttonNames(), ", ")))
+		if s.Press != "" && !isSelector(s.Press) && !isLocator(s.Press) && Buttons[s.Press] == "" {
+			errs = append(errs, fmt.Errorf("%s: no button named %q (have %s, or give a CSS selector or a locator, role=button[name=\"…\"] or text=…)", at, s.Press, strings.Join(buttonNames(), ", ")))
+		}
+		for _, l := range []string{s.Press, expectField(s.Expect, true), expectField(s.Expect, false)} {
+			if isLocator(l) {
+				if _, err := parseLocator(l); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", at, err))
+				}
+			}
 		}
 		if s.Expect != nil && s.Expect.Export != nil && s.Expect.Export.Format == "" {
 			errs = append(errs, fmt.Errorf("%s: an export expectation needs a format", at))
@@ -417,6 +427,17 @@ func (sc *Scenario) check() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// expectField is an expectation's visible (or hidden) name, "" without one.
+func expectField(e *Expect, visible bool) string {
+	switch {
+	case e == nil:
+		return ""
+	case visible:
+		return e.Visible
+	}
+	return e.Hidden
 }
 
 // openOf splits "invite of NAME" and "room of NAME".

@@ -58,6 +58,10 @@ var Buttons = map[string]string{
 	// seats.
 	"room-create":    "dialog[open] #room-settings-create",
 	"start-computer": "#start-computer",
+	// A visitor of a room with computer seats (Yonin) is asked to take
+	// the free seat or watch (body[data-choice="undecided"]).
+	"take-seat":  "#take-seat",
+	"just-watch": "#just-watch",
 }
 
 // Fields are the named form fields of fill and select steps.

@@ -554,6 +554,10 @@ func (s *session) waitIdle(ctx context.Context, t *tab) (snapshot, error) {
 // pressButton activates a button with the input method: a click, a tap, or
 // the keyboard (Tab onto it, Enter).
 func (s *session) pressButton(ctx context.Context, t *tab, how, sel string) error {
+	sel, err := s.locate(ctx, t, sel)
+	if err != nil {
+		return err
+	}
 	if err := s.waitVisible(ctx, t, sel); err != nil {
 		return err
 	}
@@ -731,9 +735,15 @@ func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]s
 		if v.name == "" {
 			continue
 		}
-		ok, err := eval[bool](t, jsCall(jsVisible, buttonSelector(v.name)))
+		sel, err := locateNow(t, buttonSelector(v.name))
 		if err != nil {
 			return nil, err
+		}
+		ok := false
+		if sel != "" {
+			if ok, err = eval[bool](t, jsCall(jsVisible, sel)); err != nil {
+				return nil, err
+			}
 		}
 		if ok != v.want {
 			d = append(d, fmt.Sprintf("%s: want shown %v, got %v", v.name, v.want, ok))
@@ -1002,6 +1012,21 @@ func readFrom(p string, off int64) ([]byte, error) {
 		return nil, err
 	}
 	return io.ReadAll(f)
+}
+
+// pause keeps a failed scenario's browsers open until ctx ends, saying how
+// to attach to each.
+func (s *session) pause(ctx context.Context, r Result) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "PAUSED %s: %v\n", r.Name(), r.Err)
+	for _, a := range s.sc.Actors {
+		if br := s.browsers[a.Name]; br != nil {
+			fmt.Fprintf(&b, "  %s: %s\n", a.Name, br.inst.attach())
+		}
+	}
+	b.WriteString("  the browsers stay open until the run is interrupted (Ctrl-C)\n")
+	io.WriteString(s.cfg.Log, b.String())
+	<-ctx.Done()
 }
 
 func (s *session) close() {

@@ -241,6 +241,10 @@ func (in *webkitInstance) waitDriver(ctx context.Context, c *webdriver.Client) e
 
 func (in *webkitInstance) first() page { return in.root }
 
+func (in *webkitInstance) attach() string {
+	return fmt.Sprintf("WebKit: WebDriver session %s%s (e.g. curl %s/session/%s/url); with -headed its window is on the display", in.sess.C.Base, "/session/"+in.sess.ID, in.sess.C.Base, in.sess.ID)
+}
+
 func (in *webkitInstance) newPage(ctx context.Context, n int) (page, error) {
 	var r struct {
 		Handle string `json:"handle"`

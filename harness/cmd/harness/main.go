@@ -115,6 +115,8 @@ type runOpts struct {
 	parallel, retries                                             *int
 	step                                                          *time.Duration
 	scale                                                         *float64
+	headed, pause                                                 *bool
+	slowmo                                                        *time.Duration
 }
 
 func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
@@ -133,6 +135,9 @@ func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
 	o.bin = fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
 	o.step = fs.Duration("step_timeout", 10*time.Second, "the longest wait of one step")
 	o.scale = timeoutScaleFlag(fs, getenv)
+	o.headed = fs.Bool("headed", false, "show the browsers on the display ($DISPLAY) instead of headless (WebKit: on $DISPLAY rather than an Xvfb of its own)")
+	o.slowmo = fs.Duration("slowmo", 0, "pause this long before every input and page load, to follow a scenario by eye")
+	o.pause = fs.Bool("pause-on-failure", false, "keep a failed scenario's browsers open, print how to attach to each, and wait for Ctrl-C")
 	return fs, o
 }
 
@@ -181,6 +186,7 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 	sum, err := harness.Run(ctx, harness.Config{
 		Base: *base, Chromium: exe, Firefox: ff, WebKit: wk, Engines: engines, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
 		TimeoutScale: *o.scale, HostLog: hostLog,
+		Headed: *o.headed, SlowMo: *o.slowmo, PauseOnFailure: *o.pause,
 	}, scs)
 	if err != nil {
 		return err
