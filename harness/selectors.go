@@ -191,7 +191,9 @@ const jsRadio = `((group, value) => {
   if (!r) return {sel: '', checked: false, have: g ? [...g.querySelectorAll('input[type="radio"]')].map((e) => e.value) : []};
   const v = JSON.stringify(value);
   const sel = r.closest('label') ? group + ' label:has(input[type="radio"][value=' + v + '])' : group + ' input[type="radio"][value=' + v + ']';
-  return {sel, checked: r.checked, have: []};
+  const all = [...g.querySelectorAll('input[type="radio"]')];
+  const at = all.indexOf(all.includes(document.activeElement) ? document.activeElement : all.find((e) => e.checked));
+  return {sel, checked: r.checked, have: [], behind: all.indexOf(r) < at};
 })`
 
 // jsFocusPast tells whether Tab should start again from the top to reach

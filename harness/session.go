@@ -610,6 +610,9 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 		Sel     string   `json:"sel"`
 		Checked bool     `json:"checked"`
 		Have    []string `json:"have"`
+		// Behind: the value comes before the focused (or checked)
+		// button in the group.
+		Behind bool `json:"behind"`
 	}
 	r, err := eval[radio](t, jsCall(jsRadio, sel, f.Value))
 	if err != nil {
@@ -628,7 +631,13 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 			if r, err = eval[radio](t, jsCall(jsRadio, sel, f.Value)); err != nil || r.Checked {
 				return err
 			}
-			if err := t.key("ArrowDown"); err != nil {
+			// Towards the value, as a person does: WebKit does not
+			// go round the group's end as the others do.
+			key := "ArrowDown"
+			if r.Behind {
+				key = "ArrowUp"
+			}
+			if err := t.key(key); err != nil {
 				return err
 			}
 		}

@@ -72,7 +72,9 @@ func startWebkitProxy(preload string, console func(consoleEntry)) (*webkitProxy,
 		tunnels: map[net.Conn]bool{}, scripts: map[string]string{},
 		// The site's responses are read as they are (no compression
 		// asked), so that a page can be given the preload.
-		fwd: &http.Transport{Proxy: nil, DisableCompression: true, MaxIdleConnsPerHost: 8, IdleConnTimeout: 30 * time.Second}}
+		// A connection each: a kept-alive one the site has just closed
+		// fails a move's POST, which cannot be sent again.
+		fwd: &http.Transport{Proxy: nil, DisableCompression: true, DisableKeepAlives: true}}
 	p.srv = &http.Server{Handler: p, ReadHeaderTimeout: time.Minute}
 	go p.srv.Serve(ln)
 	return p, nil
@@ -286,14 +288,17 @@ func (p *webkitProxy) forward(w http.ResponseWriter, r *http.Request) {
 			w.Header().Add(k, v)
 		}
 	}
-	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
-		w.WriteHeader(res.StatusCode)
-		io.Copy(w, res.Body)
-		return
-	}
+	// The answer is read whole before any of it is sent on: streamed, a
+	// long game's answers came to the page cut short now and then (a
+	// move's JSON ending mid-way).
 	body, err := io.ReadAll(res.Body)
 	if err != nil {
 		dead(w)
+		return
+	}
+	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		w.WriteHeader(res.StatusCode)
+		w.Write(body)
 		return
 	}
 	tag := []byte(`<script src="/__harness/preload.js"></script>`)
