@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +14,10 @@ import (
 
 // stuckPage is a page whose screenshot never comes (a renderer too busy).
 type stuckPage struct{ page }
+
+func (stuckPage) eval(context.Context, string) (json.RawMessage, error) {
+	return json.RawMessage("[]"), nil
+}
 
 func (stuckPage) screenshot(ctx context.Context) ([]byte, error) {
 	<-ctx.Done()

@@ -359,7 +359,7 @@ steps:
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out, HostLog: hostLog(), TimeoutScale: timeoutScale(t)}, []*harness.Scenario{sc})
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out, HostLog: hostLog(), TimeoutScale: timeoutScale(t), Retries: 1}, []*harness.Scenario{sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,9 +373,28 @@ steps:
 			t.Errorf("the failure %q does not say %q", msg, want)
 		}
 	}
-	for _, f := range []string{"host-tab1.png", "guest-tab1.png", "host-console.txt", "guest-console.txt", "host.log"} {
+	// Each attempt has its folder; the retry also pictures every actor
+	// before the step the first attempt failed at. The trace links it all.
+	for _, f := range []string{"attempt-1/host-tab1.png", "attempt-1/guest-tab1.png", "attempt-1/host-console.txt", "attempt-1/guest-console.txt",
+		"attempt-1/host.log", "attempt-1/trace.html", "attempt-1/guest-tab1-socket.txt", "attempt-1/host-tab1-socket.txt",
+		"attempt-2/host-tab1-before.png", "attempt-2/guest-tab1-before.png", "attempt-2/guest-tab1.png", "attempt-2/trace.html"} {
 		if _, err := os.Stat(filepath.Join(out, "room-broken-on-purpose", f)); err != nil {
 			t.Errorf("no %s: %v (artifacts %v)", f, err, r.Artifacts)
+		}
+	}
+	if r.Attempts != 2 || r.Trace != filepath.Join(out, "room-broken-on-purpose", "attempt-2", "trace.html") {
+		t.Errorf("attempts %d, trace %s", r.Attempts, r.Trace)
+	}
+	trace, _ := os.ReadFile(filepath.Join(out, "room-broken-on-purpose", "attempt-2", "trace.html"))
+	for _, w := range []string{"moves (2)", "guest-tab1-before.png", "guest-tab1-socket.txt", "host.log", "ply: want 3, got 2"} {
+		if !bytes.Contains(trace, []byte(w)) {
+			t.Errorf("the trace lacks %q", w)
+		}
+	}
+	msgs, _ := os.ReadFile(filepath.Join(out, "room-broken-on-purpose", "attempt-1", "guest-tab1-socket.txt"))
+	for _, w := range []string{"sent", `"type":"hello"`, "received", `"type":"welcome"`, `"type":"move"`} {
+		if !bytes.Contains(msgs, []byte(w)) {
+			t.Errorf("the guest's room messages lack %q:\n%s", w, msgs)
 		}
 	}
 }

@@ -75,6 +75,7 @@ img{max-width:320px;border:1px solid #ccc;margin:4px}figure{display:inline-block
 {{range .Rows}}<section class="{{.Class}}" id="{{.Name}}">
 <h2>{{.Name}} <small>{{.Outcome}}{{if not .Skipped}}, {{secs .Duration}}{{end}}</small></h2>
 {{with .Scenario.File}}<p>{{.}}</p>{{end}}
+{{with .Trace}}<p><a href="file://{{.}}">the trace of the failure</a>: steps and times, every actor's pages, consoles, room messages, host log</p>{{end}}
 {{if .Err}}<pre>{{str .Err}}</pre>{{end}}
 {{if gt .Attempts 1}}<p>{{.Attempts}} attempts, {{secs .Duration}} in all:</p>{{range $i, $t := .Tries}}{{if $t.Err}}<p>attempt {{inc $i}} failed after {{secs $t.Duration}}:</p><pre>{{str $t.Err}}</pre>{{end}}{{end}}{{end}}
 {{range .Missing}}<p class="missing">missing: {{.}}</p>{{end}}

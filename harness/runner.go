@@ -111,6 +111,10 @@ type Result struct {
 	// Missing says what a failure's artifacts lack and why (a screenshot
 	// that timed out), so that no evidence vanishes unsaid.
 	Missing []string
+	// Trace is the failed (last failed) attempt's trace.html: its steps
+	// and their times, every actor's pictures (before the failing step on
+	// a retry, and after), consoles, room messages and host log.
+	Trace string
 	// Screenshots are the files of the scenario's screenshot steps.
 	Screenshots []string
 	// Steps are the steps played (of the last attempt), with their times.
@@ -133,6 +137,7 @@ type Try struct {
 	Steps     []StepResult
 	Artifacts []string
 	Missing   []string
+	Trace     string
 }
 
 // Summary is the results of a run, in the order the scenarios were given.
@@ -354,12 +359,18 @@ func runOne(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun,
 		r.Err = fmt.Errorf("variant %q is not on the site %s (it has %s)", sc.Variant, c.Base(), strings.Join(onSite, ", "))
 		return r
 	}
+	failedAt := 0 // the step the last attempt failed at
 	return retry(cfg.Retries, func(n int) Result {
 		dir := filepath.Join(cfg.Out, slug(r.Name()))
 		if cfg.Retries > 0 {
 			dir = filepath.Join(dir, fmt.Sprintf("attempt-%d", n))
 		}
-		return attempt(ctx, cfg, c, run, dir)
+		a := attempt(ctx, cfg, c, run, dir, failedAt)
+		var se *StepError
+		if errors.As(a.Err, &se) {
+			failedAt = se.Step
+		}
+		return a
 	})
 }
 
@@ -372,9 +383,13 @@ func retry(n int, play func(attempt int) Result) Result {
 	var tries []Try
 	var total time.Duration
 	var artifacts, missing []string
+	var trace string
 	for i := 0; i <= n; i++ {
 		r = play(i + 1)
-		tries = append(tries, Try{Err: r.Err, Duration: r.Duration, Steps: r.Steps, Artifacts: r.Artifacts, Missing: r.Missing})
+		tries = append(tries, Try{Err: r.Err, Duration: r.Duration, Steps: r.Steps, Artifacts: r.Artifacts, Missing: r.Missing, Trace: r.Trace})
+		if r.Trace != "" {
+			trace = r.Trace
+		}
 		total += r.Duration
 		artifacts, missing = append(artifacts, r.Artifacts...), append(missing, r.Missing...)
 		if r.Passed {
@@ -383,15 +398,17 @@ func retry(n int, play func(attempt int) Result) Result {
 	}
 	r.Attempts, r.Tries, r.Duration = len(tries), tries, total
 	// Every failed attempt's screenshots and consoles are the evidence.
-	r.Artifacts, r.Missing = artifacts, missing
+	r.Artifacts, r.Missing, r.Trace = artifacts, missing, trace
 	if r.Passed && r.Attempts > 1 {
 		r.Flaky, r.FirstErr = true, tries[0].Err
 	}
 	return r
 }
 
-// attempt plays a scenario once; dir is where its files go.
-func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun, dir string) Result {
+// attempt plays a scenario once; dir is where its files go. before is the
+// step an earlier attempt failed at (0: none), whose pictures are taken
+// before it is played again, for the trace.
+func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun, dir string, before int) Result {
 	sc := run.sc
 	r := Result{Scenario: sc, Engine: run.engine}
 	start := time.Now()
@@ -403,7 +420,7 @@ func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun
 	if _, ok := engines[engine]; !ok {
 		engine = "chromium" // unused: every actor names their own
 	}
-	s := &session{sc: sc, name: r.Name(), dir: dir, engine: engine, share: newShare(), cfg: cfg, client: c, browsers: map[string]*browser{}}
+	s := &session{sc: sc, name: r.Name(), dir: dir, before: before, engine: engine, share: newShare(), cfg: cfg, client: c, browsers: map[string]*browser{}}
 	defer s.close()
 	err := s.run(sctx)
 	r.Duration = time.Since(start)
@@ -421,6 +438,11 @@ func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun
 		actx, acancel := context.WithTimeout(context.Background(), cfg.scaled(30*time.Second))
 		r.Artifacts, r.Missing = s.artifacts(actx, dir, logFrom)
 		acancel()
+		r.Artifacts = append(s.shotsBefore, r.Artifacts...)
+		r.Trace = s.writeTrace(dir, r, start)
+		if r.Trace != "" {
+			r.Artifacts = append(r.Artifacts, r.Trace)
+		}
 		if cfg.PauseOnFailure {
 			s.pause(ctx, r)
 		}

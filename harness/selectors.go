@@ -326,6 +326,10 @@ const jsSocketHook = `(() => {
   window.WebSocket = Hooked;
 })();`
 
+// jsSocketMessages is what the page's sockets sent and received (the
+// hook's log).
+const jsSocketMessages = `(window.__harnessMessages || [])`
+
 // jsSocketCut cuts (closing every socket, resolving once they are closed)
 // or restores a tab's sockets.
 const jsSocketCut = `((cut) => {

@@ -20,14 +20,17 @@ import (
 
 // session is one run of a scenario: its browsers and where it reports.
 type session struct {
-	sc       *Scenario
-	name     string // the scenario's, with its engine when not Chromium
-	dir      string // where this attempt's files go
-	engine   string // the run's engine: actors without a browser of their own use it
-	share    *share
-	cfg      *Config
-	client   *client.Client
-	browsers map[string]*browser
+	sc     *Scenario
+	name   string // the scenario's, with its engine when not Chromium
+	dir    string // where this attempt's files go
+	before int    // the step to picture every actor before (a retry's)
+	// shotsBefore are those pictures.
+	shotsBefore []string
+	engine      string // the run's engine: actors without a browser of their own use it
+	share       *share
+	cfg         *Config
+	client      *client.Client
+	browsers    map[string]*browser
 	// roundTrip is the notation a room's record is read in.
 	roundTrip string
 	// shots are the screenshot steps' files.
@@ -120,6 +123,9 @@ func (s *session) engineOf(name string) string {
 func (s *session) run(ctx context.Context) error {
 	for i := range s.sc.Steps {
 		st := &s.sc.Steps[i]
+		if i+1 == s.before {
+			s.shotsBefore = s.pictures(ctx, "-before")
+		}
 		start := time.Now()
 		err := s.step(ctx, st)
 		sr := StepResult{Step: i + 1, Line: st.line, What: st.describe(), Duration: time.Since(start)}
@@ -999,6 +1005,17 @@ func (s *session) artifacts(ctx context.Context, dir string, logFrom int64) (out
 			write(name, png)
 		}
 		write(n+"-console.txt", []byte(b.consoleText()))
+		for _, t := range b.tabs {
+			// The room's messages as this page sent and heard them.
+			msgs, err := eval[[]socketMessage](&tab{n: t.n, p: t.p, ctx: ctx}, jsSocketMessages)
+			if err != nil {
+				missing = append(missing, fmt.Sprintf("%s-tab%d-socket.txt: %v", n, t.n, err))
+				continue
+			}
+			if len(msgs) > 0 {
+				write(fmt.Sprintf("%s-tab%d-socket.txt", n, t.n), socketText(msgs))
+			}
+		}
 	}
 	if s.cfg.HostLog != "" {
 		if b, err := readFrom(s.cfg.HostLog, logFrom); err != nil {
@@ -1008,6 +1025,34 @@ func (s *session) artifacts(ctx context.Context, dir string, logFrom int64) (out
 		}
 	}
 	return out, missing
+}
+
+// pictures saves a screenshot of every actor's every tab as
+// ACTOR-tabN<suffix>.png and returns the files.
+func (s *session) pictures(ctx context.Context, suffix string) []string {
+	if os.MkdirAll(s.dir, 0o755) != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range s.sc.Actors {
+		b := s.browsers[a.Name]
+		if b == nil {
+			continue
+		}
+		for _, t := range b.tabs {
+			sctx, cancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+			png, err := t.screenshot(sctx)
+			cancel()
+			if err != nil {
+				continue
+			}
+			p := filepath.Join(s.dir, fmt.Sprintf("%s-tab%d%s.png", a.Name, t.n, suffix))
+			if os.WriteFile(p, png, 0o644) == nil {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // readFrom reads a file from an offset to its end.
