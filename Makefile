@@ -71,7 +71,7 @@ test-unit:
 test-browser: deps
 	BANMEN_REQUIRE_BROWSER=1 $(GO) test -count=1 ./webui/qrtest/
 	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 20m ./webui/e2e/
-	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_TIMEOUT_SCALE=$(TIMEOUT_SCALE) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml BANMEN_HARNESS_HTML=$(CURDIR)/$(BIN)/harness-report.html $(GO) test -count=1 -timeout 25m ./harness/...
+	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_TIMEOUT_SCALE=$(TIMEOUT_SCALE) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml BANMEN_HARNESS_HTML=$(CURDIR)/$(BIN)/harness-report.html $(GO) test -count=1 -timeout 60m ./harness/...
 
 ## fuzz-smoke: every fuzz target for $(FUZZTIME) (make fuzz FUZZTIME=5m for longer)
 fuzz-smoke:
