@@ -1,6 +1,6 @@
 // Package harness plays scripted games in real browsers against a Banmen
 // site, end to end: a scenario file (YAML) names a variant, the actors (each
-// its own browser profile on its own device, in Chromium or Firefox) and the
+// its own browser profile on its own device, in Chromium, Firefox or WebKit) and the
 // steps (open a page,
 // press a button, make a move by its notation with the actor's input method,
 // reload, go offline, expect a position, a result, an exported record...).
@@ -12,8 +12,9 @@
 // in selectors.go, so a change of the web UI is a change of one file.
 //
 // Browsers are engines behind one interface (driver.go): Chromium through
-// the DevTools protocol (chrome.go, with chromedp) and Firefox through
-// WebDriver BiDi (firefox.go, with the small client in internal/bidi).
+// the DevTools protocol (chrome.go, with chromedp), Firefox through
+// WebDriver BiDi (firefox.go, with the small client in internal/bidi) and
+// WebKit through WebDriver classic (webkit.go, internal/webdriver).
 package harness
 
 import (
@@ -66,8 +67,8 @@ type Actor struct {
 	// Input is how the actor moves pieces: mouse, drag, touch, touch-drag or
 	// keyboard (default: touch on touch devices, else mouse).
 	Input string `yaml:"input"`
-	// Browser is the actor's engine, "chromium" or "firefox", whatever
-	// the run's engine (default: the run's).
+	// Browser is the actor's engine, "chromium", "firefox" or "webkit",
+	// whatever the run's engine (default: the run's).
 	Browser string `yaml:"browser"`
 }
 
