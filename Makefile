@@ -5,8 +5,11 @@ GO        ?= go
 BIN       := bin
 PLUGINS   := $(notdir $(patsubst %/,%,$(dir $(wildcard plugins/*/main.go))))
 FUZZTIME  ?= 3s
+# TIMEOUT_SCALE multiplies every limit of the browser harness (its
+# -timeout-scale, BANMEN_TIMEOUT_SCALE for its tests): CI sets 2.
+TIMEOUT_SCALE ?= 1
 
-.PHONY: all build node run deps test test-unit test-race test-browser fuzz-smoke fuzz bench proto vet api fmt clean
+.PHONY: all build node run deps test api-harness test-unit test-race test-browser fuzz-smoke fuzz bench proto vet api fmt clean
 
 all: build
 
@@ -42,7 +45,12 @@ deps:
 	@./scripts/deps.sh
 
 ## test: vet, unit and integration tests (race detector on the host and sdk), browser tests, fuzz smoke runs
-test: deps build node vet test-race test-unit test-browser fuzz-smoke
+test: deps build node vet api-harness test-race test-unit test-browser fuzz-smoke
+
+# The harness library's exported API against its snapshot (harness/api.txt):
+# a breaking change must be recorded in harness/CHANGELOG.md.
+api-harness:
+	./scripts/harness-api.sh
 
 # The sdk is a module of its own (sdk/go.mod), and so are the tools
 # (tools/go.mod): their packages are vetted and tested from their
@@ -77,13 +85,13 @@ test-unit:
 	BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 15m $$($(GO) list ./... | grep -v -e /sdk -e /platform -e /harness -e /webui/e2e -e /webui/qrtest -e /webui/analysistest)
 	cd sdk/examples/connect4 && $(GO) test -count=1 ./...
 
-# The browser tests (Debian's chromium and firefox-esr): the QR encoder's and the analysis module's, the board's own tests, then every
-# harness scenario in both engines against a host the harness starts. deps makes sure there
+# The browser tests (Debian's chromium, firefox-esr and webkit2gtk-driver): the QR encoder's and the analysis module's, the board's own tests, then every
+# harness scenario in the three engines against a host the harness starts. deps makes sure there
 # is a browser, so none of them passes by skipping.
 test-browser: deps
 	BANMEN_REQUIRE_BROWSER=1 $(GO) test -count=1 ./webui/qrtest/ ./webui/analysistest/
 	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -timeout 20m ./webui/e2e/
-	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml BANMEN_HARNESS_HTML=$(CURDIR)/$(BIN)/harness-report.html $(GO) test -count=1 -timeout 25m ./harness/...
+	BANMEN_REQUIRE_BROWSER=1 BANMEN_BIN=$(CURDIR)/$(BIN) BANMEN_TIMEOUT_SCALE=$(TIMEOUT_SCALE) BANMEN_HARNESS_JUNIT=$(CURDIR)/$(BIN)/harness-report.xml BANMEN_HARNESS_HTML=$(CURDIR)/$(BIN)/harness-report.html $(GO) test -count=1 -timeout 60m ./harness/...
 
 ## fuzz-smoke: every fuzz target for $(FUZZTIME) (make fuzz FUZZTIME=5m for longer)
 fuzz-smoke:

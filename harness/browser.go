@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 )
 
 // browser is one actor's browser: its own process and profile, of the
@@ -16,6 +17,7 @@ type browser struct {
 	dev     Device
 	inst    instance
 	ctx     context.Context // the scenario's: driver calls end with it
+	slow    time.Duration   // -slowmo
 	tabs    []*tab
 	current int
 
@@ -29,22 +31,113 @@ type tab struct {
 	n   int
 	p   page
 	ctx context.Context // the scenario's
+	// keys are the keys pressed since the last keysFrom, for a failure's
+	// message.
+	keys []string
+}
+
+// key presses a key in the tab and notes it.
+func (t *tab) key(k string) error {
+	t.keys = append(t.keys, k)
+	return t.p.key(t.ctx, k, false)
+}
+
+// keysSent says the keys pressed since the notes were last cleared, runs
+// of one key counted: "Tab×3 ArrowLeft Enter".
+func (t *tab) keysSent() string {
+	var out []string
+	for i := 0; i < len(t.keys); {
+		j := i
+		for j < len(t.keys) && t.keys[j] == t.keys[i] {
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s×%d", t.keys[i], j-i))
+		} else {
+			out = append(out, t.keys[i])
+		}
+		i = j
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, " ")
 }
 
 // launch starts the actor's browser with the engine's binary exe.
-func launch(ctx context.Context, a Actor, engineName, exe string, sh *share) (*browser, error) {
+func launch(ctx context.Context, a Actor, engineName, exe string, sh *share, cfg *Config) (*browser, error) {
 	e, ok := engines[engineName]
 	if !ok {
-		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(engineNames(), ", "))
+		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(EngineNames(), ", "))
 	}
 	b := &browser{actor: a, engine: engineName, dev: a.device(), ctx: ctx}
-	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh})
+	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh, startLimit: cfg.scaled(browserStart), headed: cfg.Headed, debugPort: cfg.PauseOnFailure})
 	if err != nil {
 		return nil, err
 	}
 	b.inst = inst
-	b.tabs = []*tab{{n: 1, p: inst.first(), ctx: ctx}}
+	b.slow = cfg.SlowMo
+	b.tabs = []*tab{{n: 1, p: b.slowed(inst.first()), ctx: ctx}}
 	return b, nil
+}
+
+// slowed is the page itself, or with -slowmo one that pauses before each
+// input and load.
+func (b *browser) slowed(p page) page {
+	if b.slow <= 0 {
+		return p
+	}
+	return slowPage{page: p, d: b.slow}
+}
+
+// slowPage pauses before what a person would see happen.
+type slowPage struct {
+	page
+	d time.Duration
+}
+
+func (s slowPage) wait(ctx context.Context) error {
+	select {
+	case <-time.After(s.d):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s slowPage) navigate(ctx context.Context, url string) (int, error) {
+	if err := s.wait(ctx); err != nil {
+		return 0, err
+	}
+	return s.page.navigate(ctx, url)
+}
+
+func (s slowPage) click(ctx context.Context, x, y float64) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.click(ctx, x, y)
+}
+
+func (s slowPage) tap(ctx context.Context, x, y float64) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.tap(ctx, x, y)
+}
+
+func (s slowPage) drag(ctx context.Context, touch bool, path []point) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.drag(ctx, touch, path)
+}
+
+func (s slowPage) key(ctx context.Context, key string, shift bool) error {
+	if err := s.wait(ctx); err != nil {
+		return err
+	}
+	return s.page.key(ctx, key, shift)
 }
 
 func (b *browser) log(e consoleEntry) {
@@ -73,7 +166,7 @@ func (b *browser) tab(n int) (*tab, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &tab{n: n, p: p, ctx: b.ctx}
+	t := &tab{n: n, p: b.slowed(p), ctx: b.ctx}
 	b.tabs = append(b.tabs, t)
 	b.current = n - 1
 	return t, nil
@@ -120,19 +213,9 @@ func (b *browser) consoleText() string {
 	return strings.Join(b.console, "\n") + "\n"
 }
 
-// screenshots captures every tab, for a failure report.
-func (b *browser) screenshots(ctx context.Context) map[int][]byte {
-	out := map[int][]byte{}
-	for _, t := range b.tabs {
-		if buf, err := t.p.screenshot(ctx); err == nil {
-			out[t.n] = buf
-		}
-	}
-	return out
-}
-
 // screenshot is a PNG of the tab's whole page, beyond the screen: on a
-// phone the move list and the buttons are below the board.
+// phone the move list and the buttons are below the board. It takes as
+// long as ctx lets it.
 func (t *tab) screenshot(ctx context.Context) ([]byte, error) { return t.p.screenshot(ctx) }
 
 func (b *browser) close() {

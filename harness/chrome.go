@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -13,6 +14,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/chromedp/chromedp/remote"
 )
 
 // chromeEngine drives Chromium (or Chrome) through the DevTools protocol,
@@ -21,6 +23,7 @@ type chromeEngine struct{}
 
 type chromeInstance struct {
 	o      startOptions
+	port   int // the DevTools port, when one was asked for
 	alloc  context.CancelFunc
 	root   *chromePage // the first tab; its cancel ends the browser
 	cancel context.CancelFunc
@@ -55,11 +58,35 @@ func (chromeEngine) start(ctx context.Context, o startOptions) (instance, error)
 	if o.exe != "" {
 		opts = append(opts, chromedp.ExecPath(o.exe))
 	}
+	if o.headed {
+		opts = append(opts, chromedp.Flag("headless", false))
+	}
+	port := 0
+	if o.debugPort {
+		// A port of its own (not the pipe chromedp uses by default), so
+		// that a person can attach while the scenario pauses.
+		p, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		port = p
+		opts = append(opts, chromedp.Flag("remote-debugging-port", strconv.Itoa(p)), remote.WebSocket)
+	}
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	b := &chromeInstance{o: o, alloc: acancel}
+	b := &chromeInstance{o: o, alloc: acancel, port: port}
 	rctx, cancel := chromedp.NewContext(actx)
 	b.cancel = cancel
-	if err := chromedp.Do(rctx); err != nil {
+	// The first Do starts the browser, whose life is rctx's: the start is
+	// bounded by waiting, not by a deadline on rctx.
+	started := make(chan error, 1)
+	go func() { started <- chromedp.Do(rctx) }()
+	var err error
+	select {
+	case err = <-started:
+	case <-time.After(o.startLimit):
+		err = fmt.Errorf("no answer after %v", o.startLimit)
+	}
+	if err != nil {
 		b.close()
 		return nil, fmt.Errorf("start chromium for %s: %w", o.actor, err)
 	}
@@ -72,6 +99,13 @@ func (chromeEngine) start(ctx context.Context, o startOptions) (instance, error)
 }
 
 func (b *chromeInstance) first() page { return b.root }
+
+func (b *chromeInstance) attach() string {
+	if b.port == 0 {
+		return "Chromium (no DevTools port: run with -pause-on-failure)"
+	}
+	return fmt.Sprintf("Chromium: DevTools on http://127.0.0.1:%d (open it, or add it in chrome://inspect under Configure)", b.port)
+}
 
 func (b *chromeInstance) newPage(_ context.Context, n int) (page, error) {
 	ctx, cancel := chromedp.NewContext(b.root.ctx)
@@ -246,7 +280,8 @@ func (p *chromePage) setOffline(_ context.Context, off bool) error {
 }
 
 func (p *chromePage) screenshot(ctx context.Context) ([]byte, error) {
-	sctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	// Bounded by the caller's ctx (a step's time), not a fixed limit.
+	sctx, cancel := context.WithCancel(p.ctx)
 	defer cancel()
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/banmen/banmen/harness/chromium"
@@ -78,6 +79,7 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 	if cfg.StepTimeout == 0 {
 		cfg.StepTimeout = 10 * time.Second
 	}
+	cfg.StepTimeout = cfg.scaled(cfg.StepTimeout)
 	sc := &Scenario{Name: "conformance " + c.Variant, Variant: c.Variant, Lang: c.Lang, Timeout: Duration(c.Timeout)}
 	for i := range c.Games {
 		d := c.Devices[i%len(c.Devices)]
@@ -93,17 +95,19 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 		cfg.Chromium, err = chromium.Find("", os.Getenv)
 	case c.Engine == "firefox" && cfg.Firefox == "":
 		cfg.Firefox, err = FindFirefox("", os.Getenv)
-	case c.Engine != "chromium" && c.Engine != "firefox":
-		err = fmt.Errorf("no browser engine %q (chromium, firefox)", c.Engine)
+	case c.Engine == "webkit" && cfg.WebKit == "":
+		cfg.WebKit, err = FindWebKit("", os.Getenv)
+	case engines[c.Engine] == nil:
+		err = fmt.Errorf("no browser engine %q (%s)", c.Engine, strings.Join(EngineNames(), ", "))
 	}
 	if err != nil {
 		r.Err = err
 		return r
 	}
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, cfg.scaled(c.Timeout))
 	defer cancel()
-	s := &session{sc: sc, name: sc.Name, engine: c.Engine, share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
+	s := &session{sc: sc, name: sc.Name, dir: cfg.Out, engine: c.Engine, share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
 	defer s.close()
 	rnd := rand.New(rand.NewPCG(c.Seed, 0x62616e6d656e))
 	for i, a := range sc.Actors {
@@ -116,8 +120,8 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 	if err != nil {
 		r.Err = err
 		if cfg.Out != "" {
-			actx, acancel := context.WithTimeout(context.Background(), 30*time.Second)
-			r.Artifacts = s.artifacts(actx, cfg.Out)
+			actx, acancel := context.WithTimeout(context.Background(), cfg.scaled(30*time.Second))
+			r.Artifacts, r.Missing = s.artifacts(actx, cfg.Out, 0)
 			acancel()
 		}
 		return r
@@ -273,7 +277,7 @@ func (s *session) supplyInput(ctx context.Context, t *tab, how string, v sdk.Vie
 		if err := arrowTo(t, cell); err != nil {
 			return err
 		}
-		if err := t.p.key(t.ctx, "Enter", false); err != nil {
+		if err := t.key("Enter"); err != nil {
 			return err
 		}
 	default:

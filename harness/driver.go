@@ -9,7 +9,8 @@ import (
 )
 
 // An engine starts browsers of one kind: Chromium through the DevTools
-// protocol (chromedp), Firefox through WebDriver BiDi. Everything the
+// protocol (chromedp), Firefox through WebDriver BiDi, WebKit (WebKitGTK)
+// through WebDriver classic. Everything the
 // harness does to a page goes through the engine's instance and pages, so a
 // scenario runs unchanged in either.
 type engine interface {
@@ -26,6 +27,15 @@ type startOptions struct {
 	dev     Device
 	preload string
 	console func(consoleEntry)
+	// headed shows the browser on the display ($DISPLAY) rather than
+	// headless.
+	headed bool
+	// debugPort asks for a debugging endpoint a person can attach to
+	// (-pause-on-failure): Chromium's DevTools on a port of its own.
+	debugPort bool
+	// startLimit bounds the browser's start (scaled by the run's
+	// TimeoutScale).
+	startLimit time.Duration
 	// share is the scenario's: what its browsers of one engine may share
 	// (Firefox: one process for every actor).
 	share *share
@@ -77,6 +87,9 @@ type instance interface {
 	first() page
 	// newPage opens another tab, sharing the profile (its storage).
 	newPage(ctx context.Context, n int) (page, error)
+	// attach says how a person can attach to the running browser, for
+	// -pause-on-failure.
+	attach() string
 	close()
 }
 
@@ -111,7 +124,8 @@ type page interface {
 var engines = map[string]engine{
 	"chromium": chromeEngine{},
 	"firefox":  firefoxEngine{},
+	"webkit":   webkitEngine{},
 }
 
-// engineNames lists them, for messages.
-func engineNames() []string { return []string{"chromium", "firefox"} }
+// EngineNames lists the browser engines a run or an actor may name.
+func EngineNames() []string { return []string{"chromium", "firefox", "webkit"} }

@@ -71,12 +71,16 @@ type firefoxEngine struct{}
 // firefoxProc is one Firefox process and its BiDi connection.
 type firefoxProc struct {
 	cmd  *exec.Cmd
+	ws   string // the BiDi endpoint
 	dir  string // the fresh profile, removed at the end
 	conn *bidi.Conn
 	exit chan struct{}
 
 	mu    sync.Mutex
 	pages map[string]*firefoxPage // by browsing context, for events
+
+	frontMu sync.Mutex
+	front   string // the window brought to the front last
 }
 
 type firefoxInstance struct {
@@ -124,7 +128,7 @@ var bidiListening = regexp.MustCompile(`WebDriver BiDi listening on (ws://\S+)`)
 const firefoxShare = "firefox"
 
 func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error) {
-	proc, err := o.share.firefox(ctx, o.exe)
+	proc, err := o.share.firefox(ctx, o.exe, o.startLimit, o.headed)
 	if err != nil {
 		return nil, err
 	}
@@ -158,13 +162,13 @@ func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error
 }
 
 // firefox starts the scenario's Firefox, or returns the one started.
-func (sh *share) firefox(ctx context.Context, exe string) (*firefoxProc, error) {
+func (sh *share) firefox(ctx context.Context, exe string, limit time.Duration, headed bool) (*firefoxProc, error) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	if p, ok := sh.things[firefoxShare].(*firefoxProc); ok {
 		return p, nil
 	}
-	p, err := startFirefox(ctx, exe)
+	p, err := startFirefox(ctx, exe, limit, headed)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +177,7 @@ func (sh *share) firefox(ctx context.Context, exe string) (*firefoxProc, error) 
 	return p, nil
 }
 
-func startFirefox(ctx context.Context, exe string) (*firefoxProc, error) {
+func startFirefox(ctx context.Context, exe string, limit time.Duration, headed bool) (*firefoxProc, error) {
 	dir, err := os.MkdirTemp("", "banmen-firefox-")
 	if err != nil {
 		return nil, err
@@ -189,7 +193,11 @@ func startFirefox(ctx context.Context, exe string) (*firefoxProc, error) {
 	}
 	// Not CommandContext: the process is ended by close, which asks it
 	// to quit first.
-	cmd := exec.Command(exe, "--headless", "--no-remote", "--remote-debugging-port=0", "--profile", dir, "about:blank")
+	args := []string{"--headless", "--no-remote", "--remote-debugging-port=0", "--profile", dir, "about:blank"}
+	if headed {
+		args = args[1:]
+	}
+	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), "MOZ_CRASHREPORTER_DISABLE=1")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -223,13 +231,14 @@ func startFirefox(ctx context.Context, exe string) (*firefoxProc, error) {
 	case <-p.exit:
 		os.RemoveAll(dir)
 		return nil, errors.New("start firefox: it exited before listening for WebDriver BiDi")
-	case <-time.After(60 * time.Second):
+	case <-time.After(limit):
 		p.kill()
-		return nil, errors.New("start firefox: no WebDriver BiDi endpoint after 60s")
+		return nil, fmt.Errorf("start firefox: no WebDriver BiDi endpoint after %v", limit)
 	case <-ctx.Done():
 		p.kill()
 		return nil, ctx.Err()
 	}
+	p.ws = ws
 	p.conn, err = bidi.Dial(ctx, ws+"/session", p.event)
 	if err != nil {
 		p.kill()
@@ -338,6 +347,10 @@ func (p *firefoxProc) close() {
 
 func (in *firefoxInstance) first() page { return in.root }
 
+func (in *firefoxInstance) attach() string {
+	return fmt.Sprintf("Firefox (pid %d): WebDriver BiDi at %s, the actor's user context %s; with -headed its windows are on the display", in.proc.cmd.Process.Pid, in.proc.ws, in.uc)
+}
+
 func (in *firefoxInstance) newPage(ctx context.Context, n int) (page, error) {
 	c := in.proc.conn
 	var r struct {
@@ -433,9 +446,32 @@ func (p *firefoxPage) exec(ctx context.Context, js string) error {
 	return err
 }
 
-// actions performs one input source's actions.
+// actions performs one input source's actions, in the page's window
+// brought to the front first.
 func (p *firefoxPage) actions(ctx context.Context, source map[string]any) error {
+	if err := p.front(ctx); err != nil {
+		return err
+	}
 	return p.call(ctx, "input.performActions", map[string]any{"context": p.id, "actions": []any{source}}, nil)
+}
+
+// front makes the page's window the focused one, as each person's own
+// device is to them: the actors share one Firefox, and a window that is
+// not the focused one gets its keys but fires no focus events, so a page
+// that follows the focus (the board's keyboard cursor) loses track of it.
+func (p *firefoxPage) front(ctx context.Context) error {
+	pr := p.inst.proc
+	// Not mu, which the events take while a call waits for its answer.
+	pr.frontMu.Lock()
+	defer pr.frontMu.Unlock()
+	if pr.front == p.id {
+		return nil
+	}
+	if err := p.call(ctx, "browsingContext.activate", map[string]any{"context": p.id}, nil); err != nil {
+		return fmt.Errorf("bring %s's window to the front: %w", p.inst.o.actor, err)
+	}
+	pr.front = p.id
+	return nil
 }
 
 func pointer(kind string, acts ...map[string]any) map[string]any {
@@ -500,14 +536,11 @@ func (p *firefoxPage) setOffline(ctx context.Context, off bool) error {
 }
 
 func (p *firefoxPage) screenshot(ctx context.Context) ([]byte, error) {
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	stop := context.AfterFunc(ctx, cancel)
-	defer stop()
+	// Bounded by the caller's ctx (a step's time), not a fixed limit.
 	var r struct {
 		Data string `json:"data"`
 	}
-	if err := p.call(sctx, "browsingContext.captureScreenshot", map[string]any{"context": p.id, "origin": "document"}, &r); err != nil {
+	if err := p.call(ctx, "browsingContext.captureScreenshot", map[string]any{"context": p.id, "origin": "document"}, &r); err != nil {
 		return nil, err
 	}
 	return base64.StdEncoding.DecodeString(r.Data)

@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"image"
 	_ "image/png"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +68,28 @@ func base(t *testing.T) string {
 		t.Fatalf("start the host: %v", site.err)
 	}
 	return site.host.URL
+}
+
+// hostLog is the shared host's log, for the artifacts of a failure.
+func hostLog() string {
+	if site.host == nil {
+		return ""
+	}
+	return site.host.LogPath()
+}
+
+// timeoutScale is $BANMEN_TIMEOUT_SCALE (the Makefile passes
+// TIMEOUT_SCALE), as the harness command's -timeout-scale reads it.
+func timeoutScale(t *testing.T) float64 {
+	v := os.Getenv("BANMEN_TIMEOUT_SCALE")
+	if v == "" {
+		return 1
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 {
+		t.Fatalf("BANMEN_TIMEOUT_SCALE=%q is not a positive number", v)
+	}
+	return f
 }
 
 func parallel() int {
@@ -135,12 +159,15 @@ func TestScenarios(t *testing.T) {
 							cfg.Chromium = findBrowser(t)
 						case "firefox":
 							cfg.Firefox = findFirefox(t)
+						case "webkit":
+							cfg.WebKit = findWebKit(t)
 						}
 					}
 					if !strings.Contains(engine, "+") {
 						cfg.Engines = []string{engine}
 					}
 					cfg.Base = base(t)
+					cfg.HostLog, cfg.TimeoutScale = hostLog(), timeoutScale(t)
 					sem <- struct{}{}
 					defer func() { <-sem }()
 					sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
@@ -163,13 +190,14 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
-// scenarioEngines are the engines a shipped scenario is played in: both, or,
-// when its every actor names a browser, theirs together ("firefox+chromium").
+// scenarioEngines are the engines a shipped scenario is played in: all
+// three, or, when its every actor names a browser, theirs together
+// ("firefox+chromium+webkit").
 func scenarioEngines(sc *harness.Scenario) []string {
 	var own []string
 	for _, a := range sc.Actors {
 		if a.Browser == "" {
-			return []string{"chromium", "firefox"}
+			return harness.EngineNames()
 		}
 		if !slices.Contains(own, a.Browser) {
 			own = append(own, a.Browser)
@@ -182,6 +210,20 @@ func scenarioEngines(sc *harness.Scenario) []string {
 func findFirefox(t *testing.T) string {
 	t.Helper()
 	p, err := harness.FindFirefox("", os.Getenv)
+	if errors.Is(err, chromium.ErrNotFound) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// findWebKit finds WebKitWebDriver as the harness does, or skips as
+// findBrowser.
+func findWebKit(t *testing.T) string {
+	t.Helper()
+	p, err := harness.FindWebKit("", os.Getenv)
 	if errors.Is(err, chromium.ErrNotFound) {
 		t.Skip(err)
 	}
@@ -317,7 +359,7 @@ steps:
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out}, []*harness.Scenario{sc})
+	sum, err := harness.Run(t.Context(), harness.Config{Base: url, Chromium: browser, Out: out, HostLog: hostLog(), TimeoutScale: timeoutScale(t), Retries: 1}, []*harness.Scenario{sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,16 +368,103 @@ steps:
 		t.Fatal("a wrong expectation passed")
 	}
 	msg := r.Err.Error()
-	for _, want := range []string{"step 4 (line 11, expect)", "ply: want 3, got 2", `data-seat: want "0", got "1"`, `data-spectators: want "1", got "0"`} {
+	for _, want := range []string{"step 4 (line 11, expect): actor guest (chromium): ply: want 3, got 2", `data-seat: want "0", got "1"`, `data-spectators: want "1", got "0"`} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the failure %q does not say %q", msg, want)
 		}
 	}
-	for _, f := range []string{"host-tab1.png", "guest-tab1.png", "host-console.txt", "guest-console.txt"} {
+	// Each attempt has its folder; the retry also pictures every actor
+	// before the step the first attempt failed at. The trace links it all.
+	for _, f := range []string{"attempt-1/host-tab1.png", "attempt-1/guest-tab1.png", "attempt-1/host-console.txt", "attempt-1/guest-console.txt",
+		"attempt-1/host.log", "attempt-1/trace.html", "attempt-1/guest-tab1-socket.txt", "attempt-1/host-tab1-socket.txt",
+		"attempt-2/host-tab1-before.png", "attempt-2/guest-tab1-before.png", "attempt-2/guest-tab1.png", "attempt-2/trace.html"} {
 		if _, err := os.Stat(filepath.Join(out, "room-broken-on-purpose", f)); err != nil {
 			t.Errorf("no %s: %v (artifacts %v)", f, err, r.Artifacts)
 		}
 	}
+	if r.Attempts != 2 || r.Trace != filepath.Join(out, "room-broken-on-purpose", "attempt-2", "trace.html") {
+		t.Errorf("attempts %d, trace %s", r.Attempts, r.Trace)
+	}
+	trace, _ := os.ReadFile(filepath.Join(out, "room-broken-on-purpose", "attempt-2", "trace.html"))
+	for _, w := range []string{"moves (2)", "guest-tab1-before.png", "guest-tab1-socket.txt", "host.log", "ply: want 3, got 2"} {
+		if !bytes.Contains(trace, []byte(w)) {
+			t.Errorf("the trace lacks %q", w)
+		}
+	}
+	msgs, _ := os.ReadFile(filepath.Join(out, "room-broken-on-purpose", "attempt-1", "guest-tab1-socket.txt"))
+	for _, w := range []string{"sent", `"type":"hello"`, "received", `"type":"welcome"`, `"type":"move"`} {
+		if !bytes.Contains(msgs, []byte(w)) {
+			t.Errorf("the guest's room messages lack %q:\n%s", w, msgs)
+		}
+	}
+}
+
+// TestScenarioTimeout: a scenario stopped by its own time limit says so,
+// with the step it stopped and the limit (scaled by TimeoutScale), not in
+// the terms of the browser call it cut short.
+func TestScenarioTimeout(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, cfg harness.Config, _ string) {
+		sc, err := harness.Parse([]byte(`
+variant: shogi
+timeout: 8s
+steps:
+  - open: play
+  - expect: {ply: 5, within: 10m}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = "out-of-time"
+		cfg.TimeoutScale = 1.5
+		sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := sum.Results[0]
+		msg := fmt.Sprint(r.Err)
+		if r.Passed || !strings.HasPrefix(msg, "scenario timeout (12s with -timeout-scale 1.5) reached during step 2 (line 6, expect)") {
+			t.Errorf("passed %v, failure %q", r.Passed, msg)
+		}
+		for _, no := range []string{"deadline", "script.evaluate", "performActions"} {
+			if strings.Contains(msg, no) {
+				t.Errorf("the failure %q speaks of %q", msg, no)
+			}
+		}
+		var te *harness.TimeoutError
+		if !errors.As(r.Err, &te) || te.Limit != 12*time.Second {
+			t.Errorf("%T %+v is no TimeoutError of 12s", r.Err, te)
+		}
+	})
+}
+
+// TestScreenshotStepTime: a screenshot step has the step's time, however
+// long: a page whose main thread is busy for 11s is still pictured with
+// -step_timeout 40s (there was a fixed 10s limit).
+func TestScreenshotStepTime(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, cfg harness.Config, dir string) {
+		sc, err := harness.Parse([]byte(`
+variant: shogi
+steps:
+  - open: play
+  - script: "setTimeout(() => { const end = Date.now() + 11000; while (Date.now() < end) {} }, 0)"
+  - screenshot: busy-page
+  - expect: {ply: 0}
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Name = "busy-screenshot"
+		cfg.StepTimeout = 40 * time.Second
+		sum, err := harness.Run(t.Context(), cfg, []*harness.Scenario{sc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := sum.Results[0]; !r.Passed {
+			t.Errorf("a screenshot of a busy page failed: %v", r.Err)
+		}
+	})
 }
 
 // TestIllegalMove: a scenario that names a move the position does not allow
@@ -498,20 +627,80 @@ steps:
 	})
 }
 
-// eachEngine runs f as a subtest per engine (chromium, firefox) with a
-// Config for it; dir is what the engine adds to a scenario's folder name.
+// eachEngine runs f as a subtest per engine (chromium, firefox, webkit)
+// with a Config for it; dir is what the engine adds to a scenario's folder
+// name.
 func eachEngine(t *testing.T, f func(t *testing.T, cfg harness.Config, dir string)) {
-	for _, engine := range []string{"chromium", "firefox"} {
+	for _, engine := range harness.EngineNames() {
 		t.Run(engine, func(t *testing.T) {
 			cfg := harness.Config{Engines: []string{engine}, Out: t.TempDir()}
 			dir := ""
-			if engine == "firefox" {
+			switch engine {
+			case "firefox":
 				cfg.Firefox, dir = findFirefox(t), "-firefox"
-			} else {
+			case "webkit":
+				cfg.WebKit, dir = findWebKit(t), "-webkit"
+			default:
 				cfg.Chromium = findBrowser(t)
 			}
 			cfg.Base = base(t)
+			cfg.HostLog, cfg.TimeoutScale = hostLog(), timeoutScale(t)
 			f(t, cfg, dir)
 		})
+	}
+}
+
+// TestPauseOnFailure: with PauseOnFailure a failed scenario's browsers stay
+// open, the log says how to attach to each (Chromium's DevTools answers on
+// the port it names), and the run ends when its context does.
+func TestPauseOnFailure(t *testing.T) {
+	t.Parallel()
+	browser := findBrowser(t)
+	url := base(t)
+	sc, err := harness.Parse([]byte(`
+name: paused on purpose
+variant: shogi
+steps:
+  - open: play
+  - expect: {ply: 3, within: 1s}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	logR, logW := io.Pipe()
+	done := make(chan harness.Summary, 1)
+	go func() {
+		sum, _ := harness.Run(ctx, harness.Config{Base: url, Chromium: browser, Out: t.TempDir(), Log: logW, PauseOnFailure: true, SlowMo: 50 * time.Millisecond}, []*harness.Scenario{sc})
+		logW.Close()
+		done <- sum
+	}()
+	sc2 := bufio.NewScanner(logR)
+	var port string
+	for sc2.Scan() {
+		line := sc2.Text()
+		if m := regexp.MustCompile(`host: Chromium: DevTools on (http://127\.0\.0\.1:\d+)`).FindStringSubmatch(line); m != nil {
+			port = m[1]
+			break
+		}
+	}
+	if port == "" {
+		t.Fatal("no line said how to attach")
+	}
+	res, err := http.Get(port + "/json/version")
+	if err != nil {
+		t.Fatalf("the paused browser's DevTools: %v", err)
+	}
+	res.Body.Close()
+	select {
+	case <-done:
+		t.Fatal("the run ended while paused")
+	default:
+	}
+	cancel()
+	go io.Copy(io.Discard, logR)
+	if sum := <-done; len(sum.Results) != 1 || sum.Results[0].Passed {
+		t.Errorf("results %+v", sum.Results)
 	}
 }

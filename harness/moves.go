@@ -31,6 +31,17 @@ type snapshot struct {
 	MoveList   []string          `json:"moveList"`
 	Text       string            `json:"text"`
 	Dialog     string            `json:"dialog"`
+	// RoomView is, on a room page, the status and result of the last view
+	// the server sent the page (jsSocketHook); nil before the first.
+	RoomView *roomHeard `json:"roomView"`
+}
+
+// roomHeard is what a room page last heard of its game from the server.
+type roomHeard struct {
+	Version int64       `json:"version"`
+	Status  sdk.Status  `json:"status"`
+	Ply     int         `json:"ply"`
+	Result  *sdk.Result `json:"result"`
 }
 
 // snapshot reads the page's state; full adds the texts expectations need.
@@ -40,11 +51,19 @@ func (s *session) snapshot(t *tab, full bool) (snapshot, error) {
 
 // gameView asks the site for the View of the game the page keeps. A room's
 // game is on the server: its record, exported through the room and
-// imported again, gives its View (the harness sees no more than a
-// spectator).
+// imported again, gives its moves, position and legal moves (the harness
+// sees no more than a spectator); its status and result are those the
+// server last sent the page.
 func (s *session) gameView(ctx context.Context, snap snapshot) (sdk.View, sdk.State, error) {
 	if snap.Room != "" {
-		return s.roomView(ctx, snap.Room)
+		v, st, err := s.roomView(ctx, snap.Room)
+		if err == nil && snap.RoomView != nil && snap.RoomView.Ply == v.Ply {
+			// How the game ended is the room's own, as the server told
+			// the page: a record re-imported cannot say who resigned
+			// when it was not their turn.
+			v.Status, v.Result = snap.RoomView.Status, snap.RoomView.Result
+		}
+		return v, st, err
 	}
 	if snap.State == "" {
 		return sdk.View{}, nil, fmt.Errorf("the page keeps no game (nothing in localStorage under %q)", snap.StorageKey)
@@ -168,8 +187,10 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 	case sdk.Action:
 		return fmt.Errorf("move %s is an action: press its button", m)
 	case sdk.BoardMove:
+		t.keys = nil
 		err = s.input(ctx, b, t, how, cellSelector(lm.From), cellSelector(lm.To))
 	case sdk.DropMove:
+		t.keys = nil
 		if supplyDrop(view, *lm) { // from an unlimited supply: the cell alone
 			err = s.supplyInput(ctx, t, how, view, *lm)
 		} else {
@@ -177,7 +198,7 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("move %s by %s: %w", m, how, err)
+		return fmt.Errorf("move %s by %s: %w%s", m, how, err, keyboardState(t, how))
 	}
 	if twins > 1 {
 		if err := s.choosePromotion(ctx, t, how, lm.Promote); err != nil {
@@ -199,11 +220,24 @@ func (s *session) move(ctx context.Context, b *browser, t *tab, m, how string, w
 			if err == nil {
 				msg = fmt.Sprintf(" (ply still %d, dialog %q)", snap.Ply, snap.Dialog)
 			}
-			return fmt.Errorf("move %s by %s was not played within %v%s", m, how, s.cfg.StepTimeout, msg)
+			return fmt.Errorf("move %s by %s was not played within %v%s%s", m, how, s.cfg.StepTimeout, msg, keyboardState(t, how))
 		}
 		time.Sleep(15 * time.Millisecond)
 	}
 	return nil
+}
+
+// keyboardState is, after a keyboard move that went wrong, the element
+// that has the focus and the keys sent, for the failure's message.
+func keyboardState(t *tab, how string) string {
+	if how != "keyboard" {
+		return ""
+	}
+	focus, err := eval[string](t, jsFocusDescribe)
+	if err != nil {
+		focus = "unknown (" + err.Error() + ")"
+	}
+	return fmt.Sprintf("; focus on %s; keys sent: %s", focus, t.keysSent())
 }
 
 func legalList(v sdk.View) string {
@@ -322,13 +356,13 @@ func (s *session) keyboard(ctx context.Context, t *tab, from, to string) error {
 			return err
 		}
 	}
-	if err := t.p.key(t.ctx, "Enter", false); err != nil {
+	if err := t.key("Enter"); err != nil {
 		return err
 	}
 	if err := arrowTo(t, to); err != nil {
 		return err
 	}
-	return t.p.key(t.ctx, "Enter", false)
+	return t.key("Enter")
 }
 
 // tabTo presses Tab until the focused element matches sel. When the target
@@ -354,7 +388,7 @@ func tabTo(t *tab, sel string) error {
 		if ok {
 			return nil
 		}
-		if err := t.p.key(t.ctx, "Tab", false); err != nil {
+		if err := t.key("Tab"); err != nil {
 			return err
 		}
 	}
@@ -396,7 +430,7 @@ func arrowTo(t *tab, sel string) error {
 		default:
 			key = "ArrowRight"
 		}
-		if err := t.p.key(t.ctx, key, false); err != nil {
+		if err := t.key(key); err != nil {
 			return err
 		}
 	}
@@ -426,7 +460,7 @@ func (s *session) choosePromotion(ctx context.Context, t *tab, how string, promo
 		if err := tabTo(t, sel); err != nil {
 			return err
 		}
-		return t.p.key(t.ctx, "Enter", false)
+		return t.key("Enter")
 	}
 	p, err := center(t, sel)
 	if err != nil {

@@ -161,3 +161,24 @@ func TestNodeExample(t *testing.T) {
 	}
 	t.Logf("browser conformance: 2 games in %.1fs", r.Duration.Seconds())
 }
+
+// TestOutsideModule builds and runs harness/testdata/outside, a module of
+// its own that uses the harness library exactly as docs/harness.md shows
+// (its go.mod replaces the banmen and sdk modules with this checkout), and
+// plays its scenario against the suite's host: the library's users build
+// and pass, the deprecated StartHost included.
+func TestOutsideModule(t *testing.T) {
+	findBrowser(t)
+	url := base(t)
+	cmd := exec.CommandContext(t.Context(), "go", "test", "-count=1", "./...")
+	cmd.Dir = filepath.Join("testdata", "outside")
+	// Offline and read-only: its go.mod and go.sum must be complete.
+	cmd.Env = append(os.Environ(), "OUTSIDE_BASE="+url, "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOWORK=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test in %s: %v\n%s", cmd.Dir, err, out)
+	}
+	if !strings.Contains(string(out), "ok  \texample.com/outside") {
+		t.Errorf("the outside module's test did not run:\n%s", out)
+	}
+}

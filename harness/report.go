@@ -60,6 +60,7 @@ func (s Summary) WriteHTML(w io.Writer) error {
 var reportPage = template.Must(template.New("report").Funcs(template.FuncMap{
 	"secs": func(d time.Duration) string { return fmt.Sprintf("%.1fs", d.Seconds()) },
 	"str":  func(e error) string { return fmt.Sprint(e) },
+	"inc":  func(i int) int { return i + 1 },
 }).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Banmen harness: {{.Line}}</title>
 <style>
@@ -67,15 +68,17 @@ body{font:14px/1.4 system-ui,sans-serif;margin:1.5em}
 section{border-left:6px solid #999;padding:.2em 1em;margin:1em 0}
 .pass{border-color:#2a2}.fail{border-color:#c22}.flaky{border-color:#e90}.skip{border-color:#999}
 table{border-collapse:collapse}td{padding:1px 8px;vertical-align:top}
-tr.bad td{color:#c22}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em}
+tr.bad td{color:#c22}.missing{color:#c22}pre{white-space:pre-wrap;background:#f6f6f6;padding:.5em}
 img{max-width:320px;border:1px solid #ccc;margin:4px}figure{display:inline-block;margin:0}
 </style></head><body>
 <h1>{{.Line}}</h1>
 {{range .Rows}}<section class="{{.Class}}" id="{{.Name}}">
 <h2>{{.Name}} <small>{{.Outcome}}{{if not .Skipped}}, {{secs .Duration}}{{end}}</small></h2>
 {{with .Scenario.File}}<p>{{.}}</p>{{end}}
+{{with .Trace}}<p><a href="file://{{.}}">the trace of the failure</a>: steps and times, every actor's pages, consoles, room messages, host log</p>{{end}}
 {{if .Err}}<pre>{{str .Err}}</pre>{{end}}
-{{if .Flaky}}<p>The first attempt failed:</p><pre>{{str .FirstErr}}</pre>{{end}}
+{{if gt .Attempts 1}}<p>{{.Attempts}} attempts, {{secs .Duration}} in all:</p>{{range $i, $t := .Tries}}{{if $t.Err}}<p>attempt {{inc $i}} failed after {{secs $t.Duration}}:</p><pre>{{str $t.Err}}</pre>{{end}}{{end}}{{end}}
+{{range .Missing}}<p class="missing">missing: {{.}}</p>{{end}}
 {{if .Steps}}<table>{{range .Steps}}<tr{{if .Err}} class="bad"{{end}}><td>{{.Step}}</td><td>line {{.Line}}</td><td>{{.What}}</td><td>{{secs .Duration}}</td></tr>{{end}}</table>{{end}}
 {{range .Shots}}<figure><img src="{{.Src}}" alt="{{.Name}}"><figcaption>{{.Name}}</figcaption></figure>{{end}}
 {{range .Files}}<p><a href="file://{{.}}">{{.}}</a></p>{{end}}

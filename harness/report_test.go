@@ -4,12 +4,60 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 )
+
+// TestRetryKeepsEveryAttempt: a scenario that fails every attempt says how
+// many ran, keeps each attempt's error and artifacts (each in its own
+// folder), and its time is that of them all, in its log line and reports.
+func TestRetryKeepsEveryAttempt(t *testing.T) {
+	sc := &Scenario{Name: "stubborn", Variant: "shogi"}
+	var dirs []int
+	r := retry(2, func(n int) Result {
+		dirs = append(dirs, n)
+		return Result{Scenario: sc, Duration: time.Duration(n) * time.Second,
+			Err:       fmt.Errorf("step %d (line 9, expect): ply: want 3, got 2", n),
+			Artifacts: []string{fmt.Sprintf("/out/stubborn/attempt-%d/host-tab1.png", n)}}
+	})
+	if !slices.Equal(dirs, []int{1, 2, 3}) || r.Attempts != 3 || len(r.Tries) != 3 {
+		t.Fatalf("attempts %v, %d, tries %d", dirs, r.Attempts, len(r.Tries))
+	}
+	if r.Duration != 6*time.Second {
+		t.Errorf("duration %v, want the 6s of all three attempts", r.Duration)
+	}
+	for i, tr := range r.Tries {
+		if want := fmt.Sprintf("step %d ", i+1); !strings.HasPrefix(fmt.Sprint(tr.Err), want) {
+			t.Errorf("attempt %d's error %v", i+1, tr.Err)
+		}
+		if len(tr.Artifacts) != 1 || !strings.Contains(tr.Artifacts[0], fmt.Sprintf("attempt-%d/", i+1)) {
+			t.Errorf("attempt %d's artifacts %v", i+1, tr.Artifacts)
+		}
+	}
+	if len(r.Artifacts) != 3 {
+		t.Errorf("artifacts %v, want every attempt's", r.Artifacts)
+	}
+	line := r.line()
+	for _, w := range []string{"FAIL  stubborn (6.0s, 3 attempts): step 3 ", "attempt 1 (1.0s): step 1 ", "attempt 2 (2.0s): step 2 ", "attempt-1/host-tab1.png", "attempt-3/host-tab1.png"} {
+		if !strings.Contains(line, w) {
+			t.Errorf("log line lacks %q:\n%s", w, line)
+		}
+	}
+	var x bytes.Buffer
+	if err := (Summary{Results: []Result{r}}).WriteJUnit(&x); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`time="6.000"`, "3 attempts in 6.0s", "attempt 1 (1.0s): step 1 "} {
+		if !strings.Contains(x.String(), w) {
+			t.Errorf("the JUnit report lacks %q:\n%s", w, x.String())
+		}
+	}
+}
 
 // TestRetryFlaky: a scenario that fails and then passes on a retry is
 // flaky, not passed: in the counts, the summary line, its log line and the
@@ -18,7 +66,7 @@ import (
 func TestRetryFlaky(t *testing.T) {
 	sc := &Scenario{Name: "wobbly", Variant: "shogi"}
 	calls := 0
-	r := retry(2, func() Result {
+	r := retry(2, func(int) Result {
 		calls++
 		if calls == 1 {
 			return Result{Scenario: sc, Err: errors.New("step 3 (line 9, expect): ply: want 3, got 2"), Artifacts: []string{"/out/wobbly/host-tab1.png"}}
@@ -29,11 +77,11 @@ func TestRetryFlaky(t *testing.T) {
 		t.Fatalf("after a failure then a pass: calls %d, %+v", calls, r)
 	}
 	never := 0
-	f := retry(2, func() Result { never++; return Result{Scenario: sc, Err: errors.New("no")} })
+	f := retry(2, func(int) Result { never++; return Result{Scenario: sc, Err: errors.New("no")} })
 	if never != 3 || f.Passed || f.Flaky || f.Attempts != 3 {
 		t.Errorf("always failing: calls %d, %+v", never, f)
 	}
-	once := retry(0, func() Result { return Result{Scenario: sc, Passed: true} })
+	once := retry(0, func(int) Result { return Result{Scenario: sc, Passed: true} })
 	if once.Flaky || once.Attempts != 1 {
 		t.Errorf("passing at once: %+v", once)
 	}

@@ -28,8 +28,11 @@ type Config struct {
 	// Firefox is the Firefox binary, needed when an engine or an actor is
 	// firefox; empty finds one as FindFirefox does.
 	Firefox string
+	// WebKit is WebKitWebDriver (Debian's webkit2gtk-driver), needed when
+	// an engine or an actor is webkit; empty finds one as FindWebKit does.
+	WebKit string
 	// Engines are the browser engines every scenario is played in, one
-	// result each: "chromium" (the default) and "firefox". An actor with a
+	// result each: "chromium" (the default), "firefox" and "webkit". An actor with a
 	// browser of its own keeps it; a scenario whose every actor names one
 	// is played once.
 	Engines []string
@@ -43,9 +46,40 @@ type Config struct {
 	// Log receives a line per scenario as it ends; nil discards them.
 	Log io.Writer
 	// Retries is how many more times a failed scenario is played. One
-	// that passes on a retry is reported flaky, not passed.
+	// that passes on a retry is reported flaky, not passed. With retries,
+	// each attempt writes into its own folder (attempt-1, attempt-2...).
 	Retries int
+	// TimeoutScale multiplies every limit the harness keeps: each
+	// scenario's timeout, the step timeout (and an expect's within), a
+	// screenshot's, a browser's start. 0 means 1; 2 suits a machine twice
+	// as slow.
+	TimeoutScale float64
+	// Headed shows the browsers on the display ($DISPLAY) instead of
+	// headless, to watch a scenario or debug it.
+	Headed bool
+	// SlowMo pauses before every input and every page load, to follow a
+	// scenario by eye.
+	SlowMo time.Duration
+	// PauseOnFailure keeps a failed scenario's browsers open, says on Log
+	// how to attach to each, and waits until ctx ends (Ctrl-C in the
+	// harness command) before closing them.
+	PauseOnFailure bool
+	// HostLog is the site's log file, when the caller runs the site: a
+	// failed attempt's artifacts include what it wrote during the attempt
+	// (host.log).
+	HostLog string
 }
+
+// scaled is a limit multiplied by TimeoutScale.
+func (cfg *Config) scaled(d time.Duration) time.Duration {
+	if cfg.TimeoutScale <= 0 {
+		return d
+	}
+	return time.Duration(float64(d) * cfg.TimeoutScale)
+}
+
+// browserStart bounds a browser's start (before its first page answers).
+const browserStart = 60 * time.Second
 
 // SetupError is what keeps a whole run from starting (no browser, a site
 // that cannot be reached): Run checks these once, before any scenario, and
@@ -71,18 +105,39 @@ type Result struct {
 	SkipReason string
 	Err        error
 	Duration   time.Duration
-	// Artifacts are the screenshots and consoles written for a failure.
+	// Artifacts are the screenshots, consoles and host log written for the
+	// failed attempts, in order.
 	Artifacts []string
+	// Missing says what a failure's artifacts lack and why (a screenshot
+	// that timed out), so that no evidence vanishes unsaid.
+	Missing []string
+	// Trace is the failed (last failed) attempt's trace.html: its steps
+	// and their times, every actor's pictures (before the failing step on
+	// a retry, and after), consoles, room messages and host log.
+	Trace string
 	// Screenshots are the files of the scenario's screenshot steps.
 	Screenshots []string
 	// Steps are the steps played (of the last attempt), with their times.
 	Steps []StepResult
 	// Attempts is how many times the scenario was played (1 without
-	// retries). Flaky is set when it passed only on a retry; FirstErr is
-	// then the first attempt's failure.
+	// retries), Tries each attempt; Duration is the time of them all.
+	// Flaky is set when it passed only on a retry; FirstErr is then the
+	// first attempt's failure.
 	Attempts int
+	Tries    []Try
 	Flaky    bool
 	FirstErr error
+}
+
+// Try is one attempt at a scenario: its error (nil when it passed), time,
+// steps and the artifacts of its failure.
+type Try struct {
+	Err       error
+	Duration  time.Duration
+	Steps     []StepResult
+	Artifacts []string
+	Missing   []string
+	Trace     string
 }
 
 // Summary is the results of a run, in the order the scenarios were given.
@@ -141,6 +196,11 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 	if cfg.StepTimeout == 0 {
 		cfg.StepTimeout = 10 * time.Second
 	}
+	if cfg.TimeoutScale <= 0 {
+		cfg.TimeoutScale = 1
+	}
+	// From here on the step timeout is the scaled one.
+	cfg.StepTimeout = cfg.scaled(cfg.StepTimeout)
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
@@ -173,6 +233,18 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 		}
 		if err := isFile(cfg.Firefox); err != nil {
 			return Summary{}, &SetupError{What: "no Firefox at " + cfg.Firefox, Err: err}
+		}
+	}
+	if need["webkit"] {
+		if cfg.WebKit == "" {
+			p, err := FindWebKit("", os.Getenv)
+			if err != nil {
+				return Summary{}, &SetupError{What: "no WebKit", Err: err}
+			}
+			cfg.WebKit = p
+		}
+		if err := isFile(cfg.WebKit); err != nil {
+			return Summary{}, &SetupError{What: "no WebKitWebDriver at " + cfg.WebKit, Err: err}
 		}
 	}
 	if cfg.Out == "" {
@@ -220,7 +292,7 @@ func plan(engs []string, scs []*Scenario) ([]scenarioRun, map[string]bool, error
 	need := map[string]bool{}
 	for _, e := range engs {
 		if _, ok := engines[e]; !ok {
-			return nil, nil, fmt.Errorf("no browser engine %q (have %s)", e, strings.Join(engineNames(), ", "))
+			return nil, nil, fmt.Errorf("no browser engine %q (have %s)", e, strings.Join(EngineNames(), ", "))
 		}
 	}
 	var runs []scenarioRun
@@ -287,54 +359,132 @@ func runOne(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun,
 		r.Err = fmt.Errorf("variant %q is not on the site %s (it has %s)", sc.Variant, c.Base(), strings.Join(onSite, ", "))
 		return r
 	}
-	return retry(cfg.Retries, func() Result { return attempt(ctx, cfg, c, run) })
+	failedAt := 0 // the step the last attempt failed at
+	return retry(cfg.Retries, func(n int) Result {
+		dir := filepath.Join(cfg.Out, slug(r.Name()))
+		if cfg.Retries > 0 {
+			dir = filepath.Join(dir, fmt.Sprintf("attempt-%d", n))
+		}
+		a := attempt(ctx, cfg, c, run, dir, failedAt)
+		var se *StepError
+		if errors.As(a.Err, &se) {
+			failedAt = se.Step
+		}
+		return a
+	})
 }
 
-// retry plays a scenario once and up to n more times while it fails; one
-// that passes after a failure is flaky and keeps the first failure.
-func retry(n int, play func() Result) Result {
-	r := play()
-	r.Attempts = 1
-	first := r
-	for i := 0; i < n && !r.Passed; i++ {
-		r = play()
-		r.Attempts = i + 2
+// retry plays a scenario once and up to n more times while it fails (play
+// is given the attempt's number, from 1); one that passes after a failure
+// is flaky and keeps the first failure. Every attempt is kept in Tries,
+// with its error and artifacts; Duration is the time of them all.
+func retry(n int, play func(attempt int) Result) Result {
+	var r Result
+	var tries []Try
+	var total time.Duration
+	var artifacts, missing []string
+	var trace string
+	for i := 0; i <= n; i++ {
+		r = play(i + 1)
+		tries = append(tries, Try{Err: r.Err, Duration: r.Duration, Steps: r.Steps, Artifacts: r.Artifacts, Missing: r.Missing, Trace: r.Trace})
+		if r.Trace != "" {
+			trace = r.Trace
+		}
+		total += r.Duration
+		artifacts, missing = append(artifacts, r.Artifacts...), append(missing, r.Missing...)
+		if r.Passed {
+			break
+		}
 	}
+	r.Attempts, r.Tries, r.Duration = len(tries), tries, total
+	// Every failed attempt's screenshots and consoles are the evidence.
+	r.Artifacts, r.Missing, r.Trace = artifacts, missing, trace
 	if r.Passed && r.Attempts > 1 {
-		r.Flaky, r.FirstErr = true, first.Err
-		// The first failure's screenshots and console are the evidence.
-		r.Artifacts = first.Artifacts
+		r.Flaky, r.FirstErr = true, tries[0].Err
 	}
 	return r
 }
 
-func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun) Result {
+// attempt plays a scenario once; dir is where its files go. before is the
+// step an earlier attempt failed at (0: none), whose pictures are taken
+// before it is played again, for the trace.
+func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun, dir string, before int) Result {
 	sc := run.sc
 	r := Result{Scenario: sc, Engine: run.engine}
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(sc.Timeout))
+	logFrom := fileSize(cfg.HostLog)
+	limit := cfg.scaled(time.Duration(sc.Timeout))
+	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	engine := run.engine
 	if _, ok := engines[engine]; !ok {
 		engine = "chromium" // unused: every actor names their own
 	}
-	s := &session{sc: sc, name: r.Name(), engine: engine, share: newShare(), cfg: cfg, client: c, browsers: map[string]*browser{}}
+	s := &session{sc: sc, name: r.Name(), dir: dir, before: before, engine: engine, share: newShare(), cfg: cfg, client: c, browsers: map[string]*browser{}}
 	defer s.close()
-	err := s.run(ctx)
+	err := s.run(sctx)
 	r.Duration = time.Since(start)
 	r.Screenshots = s.shots
 	r.Steps = s.steps
 	if err != nil {
+		if errors.Is(sctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+			// What ran out is the scenario's own time, whatever the
+			// browser call it cut short says.
+			err = &TimeoutError{Limit: limit, Scale: cfg.TimeoutScale, Err: err}
+		}
 		r.Err = err
 		// The scenario's context may be the one that ran out: the
 		// artifacts get their own time.
-		actx, acancel := context.WithTimeout(context.Background(), 30*time.Second)
-		r.Artifacts = s.artifacts(actx, filepath.Join(cfg.Out, slug(r.Name())))
+		actx, acancel := context.WithTimeout(context.Background(), cfg.scaled(30*time.Second))
+		r.Artifacts, r.Missing = s.artifacts(actx, dir, logFrom)
 		acancel()
+		r.Artifacts = append(s.shotsBefore, r.Artifacts...)
+		r.Trace = s.writeTrace(dir, r, start)
+		if r.Trace != "" {
+			r.Artifacts = append(r.Artifacts, r.Trace)
+		}
+		if cfg.PauseOnFailure {
+			s.pause(ctx, r)
+		}
 		return r
 	}
 	r.Passed = true
 	return r
+}
+
+// TimeoutError is a scenario stopped by its own time limit (its timeout
+// times Config.TimeoutScale), with the step it stopped (a *StepError) or the
+// error it stopped with.
+type TimeoutError struct {
+	Limit time.Duration
+	Scale float64
+	Err   error
+}
+
+func (e *TimeoutError) Error() string {
+	limit := e.Limit.String()
+	if e.Scale != 0 && e.Scale != 1 {
+		limit += fmt.Sprintf(" with -timeout-scale %g", e.Scale)
+	}
+	var se *StepError
+	if errors.As(e.Err, &se) {
+		return fmt.Sprintf("scenario timeout (%s) reached during %s", limit, se.where())
+	}
+	return fmt.Sprintf("scenario timeout (%s) reached: %v", limit, e.Err)
+}
+
+func (e *TimeoutError) Unwrap() error { return e.Err }
+
+// fileSize is a file's size, 0 when it cannot be read.
+func fileSize(p string) int64 {
+	if p == "" {
+		return 0
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 // siteVariants asks the site which variants it has.
@@ -363,19 +513,35 @@ func (r Result) line() string {
 	case r.Skipped:
 		return fmt.Sprintf("SKIP  %s: %s", r.Name(), r.Why())
 	case r.Flaky:
-		line := fmt.Sprintf("FLAKY %s (%.1fs): passed on attempt %d; first: %v", r.Name(), r.Duration.Seconds(), r.Attempts, r.FirstErr)
-		if len(r.Artifacts) > 0 {
-			line += "\n      artifacts: " + strings.Join(r.Artifacts, " ")
-		}
-		return line
+		line := fmt.Sprintf("FLAKY %s (%.1fs, %d attempts): passed on attempt %d; first: %v", r.Name(), r.Duration.Seconds(), r.Attempts, r.Attempts, r.FirstErr)
+		return line + r.evidence()
 	case r.Passed:
 		return fmt.Sprintf("PASS  %s (%.1fs)", r.Name(), r.Duration.Seconds())
 	}
-	line := fmt.Sprintf("FAIL  %s (%.1fs): %v", r.Name(), r.Duration.Seconds(), r.Err)
-	if len(r.Artifacts) > 0 {
-		line += "\n      artifacts: " + strings.Join(r.Artifacts, " ")
+	if r.Attempts > 1 {
+		return fmt.Sprintf("FAIL  %s (%.1fs, %d attempts): %v", r.Name(), r.Duration.Seconds(), r.Attempts, r.Err) + r.evidence()
 	}
-	return line
+	return fmt.Sprintf("FAIL  %s (%.1fs): %v", r.Name(), r.Duration.Seconds(), r.Err) + r.evidence()
+}
+
+// evidence lists, under a result's line, each earlier attempt's failure,
+// the artifacts and what they lack.
+func (r Result) evidence() string {
+	var b strings.Builder
+	if len(r.Tries) > 1 {
+		for i, t := range r.Tries {
+			if t.Err != nil {
+				fmt.Fprintf(&b, "\n      attempt %d (%.1fs): %v", i+1, t.Duration.Seconds(), t.Err)
+			}
+		}
+	}
+	if len(r.Artifacts) > 0 {
+		b.WriteString("\n      artifacts: " + strings.Join(r.Artifacts, " "))
+	}
+	for _, m := range r.Missing {
+		b.WriteString("\n      missing: " + m)
+	}
+	return b.String()
 }
 
 var nonSlug = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
@@ -426,10 +592,10 @@ func (s Summary) WriteJUnit(w io.Writer) error {
 			tc.Skipped = &skipped{Message: r.Why()}
 		case r.Flaky:
 			tc.Flaky = &flaky{Message: firstLine(fmt.Sprint(r.FirstErr)), Text: fmt.Sprint(r.FirstErr)}
-			tc.SystemOut = attachments(r.Artifacts)
+			tc.SystemOut = attachments(r.Artifacts) + r.triesText()
 		case !r.Passed:
 			tc.Failure = &failure{Message: firstLine(r.Err.Error()), Text: r.Err.Error()}
-			tc.SystemOut = attachments(r.Artifacts)
+			tc.SystemOut = attachments(r.Artifacts) + r.triesText()
 		}
 		out.Cases = append(out.Cases, tc)
 	}
@@ -443,6 +609,24 @@ func (s Summary) WriteJUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// triesText says, for a report, how many attempts ran, each one's
+// failure, and what the artifacts lack.
+func (r Result) triesText() string {
+	var b strings.Builder
+	if r.Attempts > 1 {
+		fmt.Fprintf(&b, "%d attempts in %.1fs\n", r.Attempts, r.Duration.Seconds())
+		for i, t := range r.Tries {
+			if t.Err != nil {
+				fmt.Fprintf(&b, "attempt %d (%.1fs): %v\n", i+1, t.Duration.Seconds(), t.Err)
+			}
+		}
+	}
+	for _, m := range r.Missing {
+		fmt.Fprintf(&b, "missing: %s\n", m)
+	}
+	return b.String()
 }
 
 // attachments lists files in the attachment convention of Jenkins and

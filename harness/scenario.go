@@ -1,6 +1,6 @@
 // Package harness plays scripted games in real browsers against a Banmen
 // site, end to end: a scenario file (YAML) names a variant, the actors (each
-// its own browser profile on its own device, in Chromium or Firefox) and the
+// its own browser profile on its own device, in Chromium, Firefox or WebKit) and the
 // steps (open a page,
 // press a button, make a move by its notation with the actor's input method,
 // reload, go offline, expect a position, a result, an exported record...).
@@ -12,8 +12,9 @@
 // in selectors.go, so a change of the web UI is a change of one file.
 //
 // Browsers are engines behind one interface (driver.go): Chromium through
-// the DevTools protocol (chrome.go, with chromedp) and Firefox through
-// WebDriver BiDi (firefox.go, with the small client in internal/bidi).
+// the DevTools protocol (chrome.go, with chromedp), Firefox through
+// WebDriver BiDi (firefox.go, with the small client in internal/bidi) and
+// WebKit through WebDriver classic (webkit.go, internal/webdriver).
 package harness
 
 import (
@@ -66,8 +67,8 @@ type Actor struct {
 	// Input is how the actor moves pieces: mouse, drag, touch, touch-drag or
 	// keyboard (default: touch on touch devices, else mouse).
 	Input string `yaml:"input"`
-	// Browser is the actor's engine, "chromium" or "firefox", whatever
-	// the run's engine (default: the run's).
+	// Browser is the actor's engine, "chromium", "firefox" or "webkit",
+	// whatever the run's engine (default: the run's).
 	Browser string `yaml:"browser"`
 }
 
@@ -93,7 +94,9 @@ type Step struct {
 	// variant's options and the sdk's host settings: move_limit,
 	// host.move_time); the others keep their defaults.
 	Settings map[string]string `yaml:"settings"`
-	// Press clicks a button by its name in Buttons, or by a CSS selector.
+	// Press clicks a button by its name in Buttons, by a CSS selector, or
+	// by a locator of its role and name or its text
+	// (role=button[name="Resign"], text=Export; see locators.go).
 	Press string `yaml:"press"`
 	// Move makes one move by its notation (View.legal[].move); Moves makes
 	// several, the seat to move each time. "any" is the first board move
@@ -176,7 +179,8 @@ type Expect struct {
 	// Message is text visible on the page; NoMessage must not be.
 	Message   string `yaml:"message"`
 	NoMessage string `yaml:"noMessage"`
-	// Visible and Hidden name buttons (or selectors) that must be shown or not.
+	// Visible and Hidden name buttons (or selectors, or locators) that must
+	// be shown or not.
 	Visible string `yaml:"visible"`
 	Hidden  string `yaml:"hidden"`
 	// Busy is body[data-busy]: whether a move or a suggestion request is in
@@ -359,12 +363,12 @@ func (sc *Scenario) check() error {
 			errs = append(errs, fmt.Errorf("actor %q: %w", a.Name, err))
 		}
 		if _, ok := engines[a.Browser]; a.Browser != "" && !ok {
-			errs = append(errs, fmt.Errorf("actor %q: unknown browser %q (have %s)", a.Name, a.Browser, strings.Join(engineNames(), ", ")))
+			errs = append(errs, fmt.Errorf("actor %q: unknown browser %q (have %s)", a.Name, a.Browser, strings.Join(EngineNames(), ", ")))
 		}
 	}
 	for e, why := range sc.SkipIn {
 		if _, ok := engines[e]; !ok {
-			errs = append(errs, fmt.Errorf("skipIn: unknown browser %q (have %s)", e, strings.Join(engineNames(), ", ")))
+			errs = append(errs, fmt.Errorf("skipIn: unknown browser %q (have %s)", e, strings.Join(EngineNames(), ", ")))
 		}
 		if strings.TrimSpace(why) == "" {
 			errs = append(errs, fmt.Errorf("skipIn %s: say why the scenario cannot run there", e))
@@ -406,8 +410,15 @@ func (sc *Scenario) check() error {
 		if s.Tab < 0 {
 			errs = append(errs, fmt.Errorf("%s: tabs count from 1", at))
 		}
-		if s.Press != "" && !isSelector(s.Press) && Buttons[s.Press] == "" {
-			errs = append(errs, fmt.Errorf("%s: no button named %q (have %s, or give a CSS selector)", at, s.Press, strings.Join(buttonNames(), ", ")))
+		if s.Press != "" && !isSelector(s.Press) && !isLocator(s.Press) && Buttons[s.Press] == "" {
+			errs = append(errs, fmt.Errorf("%s: no button named %q (have %s, or give a CSS selector or a locator, role=button[name=\"…\"] or text=…)", at, s.Press, strings.Join(buttonNames(), ", ")))
+		}
+		for _, l := range []string{s.Press, expectField(s.Expect, true), expectField(s.Expect, false)} {
+			if isLocator(l) {
+				if _, err := parseLocator(l); err != nil {
+					errs = append(errs, fmt.Errorf("%s: %w", at, err))
+				}
+			}
 		}
 		if s.Expect != nil && s.Expect.Export != nil && s.Expect.Export.Format == "" {
 			errs = append(errs, fmt.Errorf("%s: an export expectation needs a format", at))
@@ -417,6 +428,17 @@ func (sc *Scenario) check() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// expectField is an expectation's visible (or hidden) name, "" without one.
+func expectField(e *Expect, visible bool) string {
+	switch {
+	case e == nil:
+		return ""
+	case visible:
+		return e.Visible
+	}
+	return e.Hidden
 }
 
 // openOf splits "invite of NAME" and "room of NAME".

@@ -18,7 +18,7 @@ func TestParseErrors(t *testing.T) {
 		{"no action", "variant: shogi\nsteps:\n  - actor: host\n", "(found 0)"},
 		{"no variant", "steps: []\n", "no variant"},
 		{"unknown device", "variant: shogi\nactors: [{name: a, device: watch}]\n", `unknown device "watch"`},
-		{"unknown browser", "variant: shogi\nactors: [{name: a, browser: safari}]\n", `actor "a": unknown browser "safari" (have chromium, firefox)`},
+		{"unknown browser", "variant: shogi\nactors: [{name: a, browser: safari}]\n", `actor "a": unknown browser "safari" (have chromium, firefox, webkit)`},
 		{"skipIn an unknown browser", "variant: shogi\nskipIn: {safari: no}\n", `skipIn: unknown browser "safari"`},
 		{"skipIn without a reason", "variant: shogi\nskipIn: {firefox: \"\"}\n", "skipIn firefox: say why"},
 		{"screenshot name", "variant: shogi\nsteps:\n  - screenshot: a/b\n", "a screenshot's name is a file name"},

@@ -58,6 +58,10 @@ var Buttons = map[string]string{
 	// seats.
 	"room-create":    "dialog[open] #room-settings-create",
 	"start-computer": "#start-computer",
+	// A visitor of a room with computer seats (Yonin) is asked to take
+	// the free seat or watch (body[data-choice="undecided"]).
+	"take-seat":  "#take-seat",
+	"just-watch": "#just-watch",
 }
 
 // Fields are the named form fields of fill and select steps.
@@ -159,6 +163,7 @@ const jsSnapshot = `((full) => {
     moveList: list,
     text: full ? b.innerText : '',
     dialog: document.querySelector('dialog[open]')?.id || '',
+    roomView: window.__harnessRoomView || null,
   };
 })`
 
@@ -186,7 +191,9 @@ const jsRadio = `((group, value) => {
   if (!r) return {sel: '', checked: false, have: g ? [...g.querySelectorAll('input[type="radio"]')].map((e) => e.value) : []};
   const v = JSON.stringify(value);
   const sel = r.closest('label') ? group + ' label:has(input[type="radio"][value=' + v + '])' : group + ' input[type="radio"][value=' + v + ']';
-  return {sel, checked: r.checked, have: []};
+  const all = [...g.querySelectorAll('input[type="radio"]')];
+  const at = all.indexOf(all.includes(document.activeElement) ? document.activeElement : all.find((e) => e.checked));
+  return {sel, checked: r.checked, have: [], behind: all.indexOf(r) < at};
 })`
 
 // jsFocusPast tells whether Tab should start again from the top to reach
@@ -213,11 +220,32 @@ const jsFocusTop = `(() => {
 // jsSetValue sets a field's value as a script would (no events).
 const jsSetValue = `((sel, v) => { document.querySelector(sel).value = v })`
 
+// jsCutNoticed tells whether a page has noticed its network cut: a room
+// page once its connection is no longer open; any other page at once.
+const jsCutNoticed = `(!location.pathname.includes('/room/') || document.body.dataset.conn !== 'open')`
+
+// jsNextFrame resolves once the page has laid out and painted what it
+// changed so far (a hidden page, which paints nothing, after 250 ms).
+const jsNextFrame = `new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r())); setTimeout(r, 250); })`
+
 // jsNextTask resolves once the tasks the page queued so far have run.
 const jsNextTask = `new Promise((r) => setTimeout(r, 0))`
 
 // jsFocusIs tells whether the focused element matches a selector.
 const jsFocusIs = `((sel) => !!document.activeElement && document.activeElement.matches(sel))`
+
+// jsFocusDescribe names the focused element for a message: its tag, id,
+// classes and the data attributes of a cell or hand piece.
+const jsFocusDescribe = `(() => {
+  const e = document.activeElement;
+  if (!e || e === document.body) return 'nothing (the body)';
+  let s = e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + [...e.classList].map((c) => '.' + c).join('');
+  for (const k of ['index', 'coord', 'seat', 'kind']) if (e.dataset[k] !== undefined) s += '[data-' + k + '="' + e.dataset[k] + '"]';
+  const label = e.getAttribute('aria-label');
+  if (label) s += ' "' + label + '"';
+  if (e.getAttribute('aria-selected') === 'true' || e.getAttribute('aria-pressed') === 'true') s += ' (selected)';
+  return s;
+})()`
 
 // jsFocusCenter is the centre of the focused element, for keyboard steps.
 const jsFocusCenter = `(() => {
@@ -254,11 +282,17 @@ const jsExportText = `(() => { const t = document.querySelector('#export-text');
 // jsSocketHook runs before a page's own scripts: it keeps the page's
 // WebSockets in window.__harnessSockets so network: cut can close them, and
 // while window.__harnessCut is set a new one fails at once without reaching
-// the server, as on a dead network.
+// the server, as on a dead network. It logs every message sent and received
+// (the last 2000, for the trace) in window.__harnessMessages, and keeps the
+// status and result of the last view the server sent in
+// window.__harnessRoomView: a room's own result, which no exported record
+// can always say (who resigned out of turn).
 const jsSocketHook = `(() => {
   const Real = window.WebSocket;
   if (!Real || Real.__harness) return;
   window.__harnessSockets = [];
+  window.__harnessMessages = [];
+  window.__harnessRoomView = null;
   window.__harnessCut = false;
   function Hooked(url, protocols) {
     if (window.__harnessCut) {
@@ -268,6 +302,22 @@ const jsSocketHook = `(() => {
     }
     const ws = new Real(url, protocols);
     window.__harnessSockets.push(ws);
+    const log = (dir, data) => {
+      const m = window.__harnessMessages;
+      m.push({t: Date.now(), dir, data: typeof data === 'string' ? data : '(binary)'});
+      if (m.length > 2000) m.splice(0, m.length - 2000);
+    };
+    const send = ws.send;
+    ws.send = function (data) { log('sent', data); return send.call(this, data); };
+    ws.addEventListener('open', () => log('open', url));
+    ws.addEventListener('close', (e) => log('close', String(e.code)));
+    ws.addEventListener('message', (e) => {
+      log('received', e.data);
+      try {
+        const ev = JSON.parse(e.data);
+        if (ev && ev.view) window.__harnessRoomView = {version: ev.version, status: ev.view.status, ply: ev.view.ply, result: ev.view.result || null};
+      } catch (err) {}
+    });
     return ws;
   }
   Hooked.CONNECTING = 0; Hooked.OPEN = 1; Hooked.CLOSING = 2; Hooked.CLOSED = 3;
@@ -275,6 +325,10 @@ const jsSocketHook = `(() => {
   Hooked.__harness = true;
   window.WebSocket = Hooked;
 })();`
+
+// jsSocketMessages is what the page's sockets sent and received (the
+// hook's log).
+const jsSocketMessages = `(window.__harnessMessages || [])`
 
 // jsSocketCut cuts (closing every socket, resolving once they are closed)
 // or restores a tab's sockets.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -19,13 +20,17 @@ import (
 
 // session is one run of a scenario: its browsers and where it reports.
 type session struct {
-	sc       *Scenario
-	name     string // the scenario's, with its engine when not Chromium
-	engine   string // the run's engine: actors without a browser of their own use it
-	share    *share
-	cfg      *Config
-	client   *client.Client
-	browsers map[string]*browser
+	sc     *Scenario
+	name   string // the scenario's, with its engine when not Chromium
+	dir    string // where this attempt's files go
+	before int    // the step to picture every actor before (a retry's)
+	// shotsBefore are those pictures.
+	shotsBefore []string
+	engine      string // the run's engine: actors without a browser of their own use it
+	share       *share
+	cfg         *Config
+	client      *client.Client
+	browsers    map[string]*browser
 	// roundTrip is the notation a room's record is read in.
 	roundTrip string
 	// shots are the screenshot steps' files.
@@ -43,16 +48,29 @@ type StepResult struct {
 	Err      string // empty when it passed
 }
 
-// StepError is a failure of one step, with where it is in the scenario file.
+// StepError is a failure of one step, with where it is in the scenario file
+// and, in a scenario of several actors, whose step it was.
 type StepError struct {
 	Step int // from 1
 	Line int
 	What string // the step, briefly
-	Err  error
+	// Actor and Engine are the step's actor and their browser engine,
+	// set when the scenario has several actors.
+	Actor, Engine string
+	Err           error
 }
 
 func (e *StepError) Error() string {
-	return fmt.Sprintf("step %d (line %d, %s): %v", e.Step, e.Line, e.What, e.Err)
+	return e.where() + ": " + e.Err.Error()
+}
+
+// where is "step 4 (line 15, expect), actor guest (firefox)".
+func (e *StepError) where() string {
+	w := fmt.Sprintf("step %d (line %d, %s)", e.Step, e.Line, e.What)
+	if e.Actor != "" {
+		w += fmt.Sprintf(": actor %s (%s)", e.Actor, e.Engine)
+	}
+	return w
 }
 
 func (e *StepError) Unwrap() error { return e.Err }
@@ -71,10 +89,13 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 				e = s.engine
 			}
 			exe := s.cfg.Chromium
-			if e == "firefox" {
+			switch e {
+			case "firefox":
 				exe = s.cfg.Firefox
+			case "webkit":
+				exe = s.cfg.WebKit
 			}
-			b, err := launch(ctx, a, e, exe, s.share)
+			b, err := launch(ctx, a, e, exe, s.share, s.cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -85,10 +106,26 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 	return nil, fmt.Errorf("no actor %q", name)
 }
 
+// engineOf is the browser engine of an actor.
+func (s *session) engineOf(name string) string {
+	if b := s.browsers[name]; b != nil {
+		return b.engine
+	}
+	for _, a := range s.sc.Actors {
+		if a.Name == name && a.Browser != "" {
+			return a.Browser
+		}
+	}
+	return s.engine
+}
+
 // run plays the steps in order and stops at the first failure.
 func (s *session) run(ctx context.Context) error {
 	for i := range s.sc.Steps {
 		st := &s.sc.Steps[i]
+		if i+1 == s.before {
+			s.shotsBefore = s.pictures(ctx, "-before")
+		}
 		start := time.Now()
 		err := s.step(ctx, st)
 		sr := StepResult{Step: i + 1, Line: st.line, What: st.describe(), Duration: time.Since(start)}
@@ -97,7 +134,17 @@ func (s *session) run(ctx context.Context) error {
 		}
 		s.steps = append(s.steps, sr)
 		if err != nil {
-			return &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
+			se := &StepError{Step: i + 1, Line: st.line, What: st.describe(), Err: err}
+			// A moves step of no actor names, in its error, the actor
+			// of the move that failed.
+			if len(s.sc.Actors) > 1 && (st.Actor != "" || len(st.Moves) == 0) {
+				se.Actor = st.Actor
+				if se.Actor == "" {
+					se.Actor = s.sc.Actors[0].Name
+				}
+				se.Engine = s.engineOf(se.Actor)
+			}
+			return se
 		}
 	}
 	// Any uncaught exception fails the scenario, as in chromedp's own tests.
@@ -190,7 +237,7 @@ func (s *session) step(ctx context.Context, st *Step) error {
 		// before the next step acts: the browser handles input before
 		// queued tasks, and the harness presses faster than people do.
 		// A press that navigates has no page to wait for.
-		wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		wctx, cancel := context.WithTimeout(ctx, s.cfg.scaled(2*time.Second))
 		defer cancel()
 		_ = t.p.exec(wctx, jsNextTask)
 		return nil
@@ -212,6 +259,9 @@ func (s *session) step(ctx context.Context, st *Step) error {
 				}
 			}
 			if err := s.move(ctx, mb, mt, m, mhow, true); err != nil {
+				if mb != b {
+					return fmt.Errorf("move %d of %d, by %s (%s): %w", i+1, len(st.Moves), mb.actor.Name, mb.engine, err)
+				}
 				return fmt.Errorf("move %d of %d: %w", i+1, len(st.Moves), err)
 			}
 		}
@@ -238,7 +288,26 @@ func (s *session) step(ctx context.Context, st *Step) error {
 	case st.Offline != nil:
 		return b.setOffline(*st.Offline)
 	case st.Network != "":
-		return b.setCut(st.Network == "cut")
+		if err := b.setCut(st.Network == "cut"); err != nil {
+			return err
+		}
+		if st.Network == "restore" {
+			return nil
+		}
+		// The step ends once every room page of the actor has seen its
+		// socket go and laid itself out again (its notice above the
+		// board): a gesture made before that lands where the board was.
+		for _, t := range b.tabs {
+			if err := s.poll(ctx, fmt.Sprintf("tab %d never noticed the cut (body[data-conn] still open)", t.n), func() (bool, error) {
+				return eval[bool](t, jsCutNoticed)
+			}); err != nil {
+				return err
+			}
+			if err := t.p.exec(ctx, jsNextFrame); err != nil {
+				return err
+			}
+		}
+		return nil
 	case st.Wait != 0:
 		select {
 		case <-time.After(time.Duration(st.Wait)):
@@ -247,11 +316,14 @@ func (s *session) step(ctx context.Context, st *Step) error {
 			return ctx.Err()
 		}
 	case st.Screenshot != "":
-		png, err := t.screenshot(ctx)
+		// A screenshot has the step's time, as any wait of a step.
+		sctx, cancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+		defer cancel()
+		png, err := t.screenshot(sctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("screenshot: %w", err)
 		}
-		dir := filepath.Join(s.cfg.Out, slug(s.name))
+		dir := s.dir
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
@@ -488,6 +560,10 @@ func (s *session) waitIdle(ctx context.Context, t *tab) (snapshot, error) {
 // pressButton activates a button with the input method: a click, a tap, or
 // the keyboard (Tab onto it, Enter).
 func (s *session) pressButton(ctx context.Context, t *tab, how, sel string) error {
+	sel, err := s.locate(ctx, t, sel)
+	if err != nil {
+		return err
+	}
 	if err := s.waitVisible(ctx, t, sel); err != nil {
 		return err
 	}
@@ -495,7 +571,7 @@ func (s *session) pressButton(ctx context.Context, t *tab, how, sel string) erro
 		if err := tabTo(t, sel); err != nil {
 			return err
 		}
-		return t.p.key(t.ctx, "Enter", false)
+		return t.key("Enter")
 	}
 	p, err := center(t, sel)
 	if err != nil {
@@ -540,6 +616,9 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 		Sel     string   `json:"sel"`
 		Checked bool     `json:"checked"`
 		Have    []string `json:"have"`
+		// Behind: the value comes before the focused (or checked)
+		// button in the group.
+		Behind bool `json:"behind"`
 	}
 	r, err := eval[radio](t, jsCall(jsRadio, sel, f.Value))
 	if err != nil {
@@ -558,7 +637,13 @@ func (s *session) choose(ctx context.Context, t *tab, how string, f *Fill) error
 			if r, err = eval[radio](t, jsCall(jsRadio, sel, f.Value)); err != nil || r.Checked {
 				return err
 			}
-			if err := t.p.key(t.ctx, "ArrowDown", false); err != nil {
+			// Towards the value, as a person does: WebKit does not
+			// go round the group's end as the others do.
+			key := "ArrowDown"
+			if r.Behind {
+				key = "ArrowUp"
+			}
+			if err := t.key(key); err != nil {
 				return err
 			}
 		}
@@ -602,7 +687,7 @@ func (s *session) fill(ctx context.Context, t *tab, f *Fill) error {
 func (s *session) expect(ctx context.Context, b *browser, t *tab, e *Expect) error {
 	within := s.cfg.StepTimeout
 	if e.Within > 0 {
-		within = time.Duration(e.Within)
+		within = s.cfg.scaled(time.Duration(e.Within))
 	}
 	if e.Export != nil {
 		// The export is done once, through the panel; the text is then
@@ -665,9 +750,15 @@ func (s *session) check(ctx context.Context, b *browser, t *tab, e *Expect) ([]s
 		if v.name == "" {
 			continue
 		}
-		ok, err := eval[bool](t, jsCall(jsVisible, buttonSelector(v.name)))
+		sel, err := locateNow(t, buttonSelector(v.name))
 		if err != nil {
 			return nil, err
+		}
+		ok := false
+		if sel != "" {
+			if ok, err = eval[bool](t, jsCall(jsVisible, sel)); err != nil {
+				return nil, err
+			}
 		}
 		if ok != v.want {
 			d = append(d, fmt.Sprintf("%s: want shown %v, got %v", v.name, v.want, ok))
@@ -878,32 +969,118 @@ func show(v any) string {
 
 func readFile(path string) ([]byte, error) { return os.ReadFile(filepath.Clean(path)) }
 
-// artifacts writes, for a failed scenario, a screenshot of every tab and the
-// console of every actor, and returns their paths.
-func (s *session) artifacts(ctx context.Context, dir string) []string {
-	var out []string
+// artifacts writes, for a failed scenario, a screenshot of every tab of
+// every actor, every actor's console, and what the host's log gained since
+// logFrom (host.log); it returns their paths, and says what it could not
+// write and why.
+func (s *session) artifacts(ctx context.Context, dir string, logFrom int64) (out, missing []string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil
+		return nil, []string{fmt.Sprintf("every artifact: %v", err)}
 	}
 	names := make([]string, 0, len(s.browsers))
 	for n := range s.browsers {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	write := func(name string, b []byte) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			missing = append(missing, fmt.Sprintf("%s: %v", name, err))
+			return
+		}
+		out = append(out, p)
+	}
 	for _, n := range names {
 		b := s.browsers[n]
-		for tab, png := range b.screenshots(ctx) {
-			p := filepath.Join(dir, fmt.Sprintf("%s-tab%d.png", n, tab))
+		for _, t := range b.tabs {
+			// Each picture has a step's time, within the artifacts'.
+			sctx, cancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+			png, err := t.screenshot(sctx)
+			cancel()
+			name := fmt.Sprintf("%s-tab%d.png", n, t.n)
+			if err != nil {
+				missing = append(missing, fmt.Sprintf("%s: no screenshot of %s's tab %d (%s): %v", name, n, t.n, b.engine, err))
+				continue
+			}
+			write(name, png)
+		}
+		write(n+"-console.txt", []byte(b.consoleText()))
+		for _, t := range b.tabs {
+			// The room's messages as this page sent and heard them.
+			msgs, err := eval[[]socketMessage](&tab{n: t.n, p: t.p, ctx: ctx}, jsSocketMessages)
+			if err != nil {
+				missing = append(missing, fmt.Sprintf("%s-tab%d-socket.txt: %v", n, t.n, err))
+				continue
+			}
+			if len(msgs) > 0 {
+				write(fmt.Sprintf("%s-tab%d-socket.txt", n, t.n), socketText(msgs))
+			}
+		}
+	}
+	if s.cfg.HostLog != "" {
+		if b, err := readFrom(s.cfg.HostLog, logFrom); err != nil {
+			missing = append(missing, fmt.Sprintf("host.log: %v", err))
+		} else {
+			write("host.log", b)
+		}
+	}
+	return out, missing
+}
+
+// pictures saves a screenshot of every actor's every tab as
+// ACTOR-tabN<suffix>.png and returns the files.
+func (s *session) pictures(ctx context.Context, suffix string) []string {
+	if os.MkdirAll(s.dir, 0o755) != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range s.sc.Actors {
+		b := s.browsers[a.Name]
+		if b == nil {
+			continue
+		}
+		for _, t := range b.tabs {
+			sctx, cancel := context.WithTimeout(ctx, s.cfg.StepTimeout)
+			png, err := t.screenshot(sctx)
+			cancel()
+			if err != nil {
+				continue
+			}
+			p := filepath.Join(s.dir, fmt.Sprintf("%s-tab%d%s.png", a.Name, t.n, suffix))
 			if os.WriteFile(p, png, 0o644) == nil {
 				out = append(out, p)
 			}
 		}
-		p := filepath.Join(dir, n+"-console.txt")
-		if os.WriteFile(p, []byte(b.consoleText()), 0o644) == nil {
-			out = append(out, p)
-		}
 	}
 	return out
+}
+
+// readFrom reads a file from an offset to its end.
+func readFrom(p string, off int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(f)
+}
+
+// pause keeps a failed scenario's browsers open until ctx ends, saying how
+// to attach to each.
+func (s *session) pause(ctx context.Context, r Result) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "PAUSED %s: %v\n", r.Name(), r.Err)
+	for _, a := range s.sc.Actors {
+		if br := s.browsers[a.Name]; br != nil {
+			fmt.Fprintf(&b, "  %s: %s\n", a.Name, br.inst.attach())
+		}
+	}
+	b.WriteString("  the browsers stay open until the run is interrupted (Ctrl-C)\n")
+	io.WriteString(s.cfg.Log, b.String())
+	<-ctx.Done()
 }
 
 func (s *session) close() {

@@ -2,7 +2,8 @@
 # deps.sh makes sure the programs the tests need are installed, and `make
 # test` runs it first, so a test never passes by skipping for want of one:
 # Debian's chromium (webui/e2e, the harness), firefox-esr (the harness's
-# second engine), fairy-stockfish (the rules' cross-checks), postgresql (the
+# second engine), webkit2gtk-driver and xvfb (its third: WebKitWebDriver and
+# the X display WebKitGTK draws on), fairy-stockfish (the rules' cross-checks), postgresql (the
 # PostgreSQL store's tests start their own throwaway cluster with its initdb
 # and pg_ctl) and nodejs with npm (the TypeScript example plugin,
 # sdk/examples/morris-ts). When one is missing it installs them with apt-get if run as
@@ -14,7 +15,7 @@ set -eu
 
 # nodejs and npm are not listed: Node.js may come from elsewhere, whose nodejs
 # conflicts with Debian's npm; they are installed only when missing (below).
-packages="chromium firefox-esr fairy-stockfish postgresql"
+packages="chromium firefox-esr webkit2gtk-driver xvfb fairy-stockfish postgresql"
 
 if [ "${1:-}" = "-list" ]; then
 	printf '%s\n' $packages
@@ -36,6 +37,13 @@ if [ -n "${BANMEN_FIREFOX:-}" ]; then
 elif ! { have firefox-esr || have firefox || [ -x /usr/bin/firefox-esr ]; }; then
 	missing="$missing firefox-esr"
 fi
+# WebKitWebDriver as harness.FindWebKit finds it: $BANMEN_WEBKIT, PATH.
+if [ -n "${BANMEN_WEBKIT:-}" ]; then
+	[ -x "$BANMEN_WEBKIT" ] || { echo "deps: BANMEN_WEBKIT=$BANMEN_WEBKIT is not an executable" >&2; exit 1; }
+elif ! have WebKitWebDriver; then
+	missing="$missing webkit2gtk-driver"
+fi
+have Xvfb || missing="$missing xvfb"
 have fairy-stockfish || [ -x /usr/games/fairy-stockfish ] || missing="$missing fairy-stockfish"
 # initdb as platform/internal/pgtest finds it: $BANMEN_PG_BIN, PATH, Debian's path.
 if [ -n "${BANMEN_PG_BIN:-}" ]; then

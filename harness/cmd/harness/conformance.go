@@ -13,35 +13,53 @@ import (
 	"github.com/banmen/banmen/platform/hosttest"
 )
 
+type conformanceOpts struct {
+	variant, lang, base, browser, bin, pluginDir, out, engine *string
+	games, plies                                              *int
+	seed                                                      *uint64
+	scale                                                     *float64
+}
+
+func conformanceFlags(getenv func(string) string) (*flag.FlagSet, conformanceOpts) {
+	fs := flag.NewFlagSet("harness conformance", flag.ContinueOnError)
+	var o conformanceOpts
+	o.variant = fs.String("variant", "", "the variant's ID (required)")
+	o.games = fs.Int("games", 2, "random games to play")
+	o.plies = fs.Int("plies", 60, "the longest game")
+	o.seed = fs.Uint64("seed", 1, "the seed of the moves chosen")
+	o.lang = fs.String("lang", "en", "the pages' language")
+	o.base = fs.String("base", "", "the site to test; empty starts a host")
+	o.browser = fs.String("browser", "", "the browser binary (as for run)")
+	o.bin = fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
+	o.pluginDir = fs.String("plugin_dir", "", "the started host's plugin directory (default: -bin's plugins)")
+	o.out = fs.String("out", "harness-out", "where failure screenshots and consoles go")
+	o.engine = fs.String("engine", "chromium", "the browser: "+strings.Join(harness.EngineNames(), ", "))
+	o.scale = timeoutScaleFlag(fs, getenv)
+	return fs, o
+}
+
 // conformance is `harness conformance -variant ID`: the browser conformance
 // check of one variant (harness.CheckConformance). Without -base it starts a
 // host from -bin showing that variant, with -plugin_dir for a plugin of
 // one's own.
 func conformance(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("harness conformance", flag.ContinueOnError)
+	fs, o := conformanceFlags(getenv)
 	fs.SetOutput(stderr)
-	variant := fs.String("variant", "", "the variant's ID (required)")
-	games := fs.Int("games", 2, "random games to play")
-	plies := fs.Int("plies", 60, "the longest game")
-	seed := fs.Uint64("seed", 1, "the seed of the moves chosen")
-	lang := fs.String("lang", "en", "the pages' language")
-	base := fs.String("base", "", "the site to test; empty starts a host")
-	browser := fs.String("browser", "", "the browser binary (as for run)")
-	bin := fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
-	pluginDir := fs.String("plugin_dir", "", "the started host's plugin directory (default: -bin's plugins)")
-	out := fs.String("out", "harness-out", "where failure screenshots and consoles go")
-	engine := fs.String("engine", "chromium", "the browser: chromium or firefox")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	variant, games, plies, seed, lang, base, browser, bin, pluginDir, out, engine := o.variant, o.games, o.plies, o.seed, o.lang, o.base, o.browser, o.bin, o.pluginDir, o.out, o.engine
 	if *variant == "" {
 		return errors.New("conformance: -variant is required")
 	}
-	cfg := harness.Config{Out: *out}
+	cfg := harness.Config{Out: *out, TimeoutScale: *o.scale}
 	var err error
-	if *engine == "firefox" {
+	switch *engine {
+	case "firefox":
 		cfg.Firefox, err = harness.FindFirefox(*browser, getenv)
-	} else {
+	case "webkit":
+		cfg.WebKit, err = harness.FindWebKit(*browser, getenv)
+	default:
 		cfg.Chromium, err = chromium.Find(*browser, getenv)
 	}
 	if err != nil {

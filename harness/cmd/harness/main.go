@@ -31,6 +31,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -94,12 +95,28 @@ func usage(w io.Writer, getenv func(string) string) {
 	gfs, _ := gameFlags(getenv)
 	gfs.SetOutput(w)
 	gfs.PrintDefaults()
+	fmt.Fprintln(w, "\n       harness conformance -variant ID [flags]   (random legal games through the real board: the browser conformance check)")
+	cfs, _ := conformanceFlags(getenv)
+	cfs.SetOutput(w)
+	cfs.PrintDefaults()
+}
+
+// timeoutScaleFlag is -timeout-scale, by default $BANMEN_TIMEOUT_SCALE.
+func timeoutScaleFlag(fs *flag.FlagSet, getenv func(string) string) *float64 {
+	def := 1.0
+	if v, err := strconv.ParseFloat(getenv("BANMEN_TIMEOUT_SCALE"), 64); err == nil && v > 0 {
+		def = v
+	}
+	return fs.Float64("timeout-scale", def, "multiply every limit (scenario and step timeouts, screenshots, browser start) by F on a slow machine (default $BANMEN_TIMEOUT_SCALE, else 1)")
 }
 
 type runOpts struct {
-	base, browser, firefox, engine, junit, html, out, bin *string
-	parallel, retries                                     *int
-	step                                                  *time.Duration
+	base, browser, firefox, webkit, engine, junit, html, out, bin *string
+	parallel, retries                                             *int
+	step                                                          *time.Duration
+	scale                                                         *float64
+	headed, pause                                                 *bool
+	slowmo                                                        *time.Duration
 }
 
 func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
@@ -108,7 +125,8 @@ func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
 	o.base = fs.String("base", "", "the site to test; empty starts a host")
 	o.browser = fs.String("browser", "", "the Chromium binary (default: $BANMEN_CHROMIUM, else chromium, chromium-browser or google-chrome on PATH, else /usr/bin/chromium)")
 	o.firefox = fs.String("firefox", "", "the Firefox binary (default: $BANMEN_FIREFOX, else firefox-esr or firefox on PATH, else /usr/bin/firefox-esr)")
-	o.engine = fs.String("engine", "chromium", "the browser engines to play every scenario in, comma-separated: chromium, firefox (an actor's own browser: wins)")
+	o.webkit = fs.String("webkit", "", "the WebKitWebDriver binary (default: $BANMEN_WEBKIT, else WebKitWebDriver on PATH); WebKitGTK also needs Xvfb")
+	o.engine = fs.String("engine", "chromium", "the browser engines to play every scenario in, comma-separated: "+strings.Join(harness.EngineNames(), ", ")+" (an actor's own browser wins)")
 	o.parallel = fs.Int("parallel", 2, "scenarios at once")
 	o.junit = fs.String("junit", "harness-report.xml", "the JUnit XML report to write (empty: none)")
 	o.html = fs.String("html", "harness-report.html", "the HTML report to write: every scenario, its steps and times, screenshots inline (empty: none)")
@@ -116,6 +134,10 @@ func runFlags(getenv func(string) string) (*flag.FlagSet, runOpts) {
 	o.out = fs.String("out", "harness-out", "where failure screenshots and consoles go")
 	o.bin = fs.String("bin", getenv("BANMEN_BIN"), "the built host and plugins, for a host the harness starts (empty: build them)")
 	o.step = fs.Duration("step_timeout", 10*time.Second, "the longest wait of one step")
+	o.scale = timeoutScaleFlag(fs, getenv)
+	o.headed = fs.Bool("headed", false, "show the browsers on the display ($DISPLAY) instead of headless (WebKit: on $DISPLAY rather than an Xvfb of its own)")
+	o.slowmo = fs.Duration("slowmo", 0, "pause this long before every input and page load, to follow a scenario by eye")
+	o.pause = fs.Bool("pause-on-failure", false, "keep a failed scenario's browsers open, print how to attach to each, and wait for Ctrl-C")
 	return fs, o
 }
 
@@ -142,7 +164,14 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 			return err
 		}
 	}
+	var wk string
+	if *o.webkit != "" || slices.Contains(engines, "webkit") || needs(scs, "webkit") {
+		if wk, err = harness.FindWebKit(*o.webkit, getenv); err != nil {
+			return err
+		}
+	}
 	var host *hosttest.Host
+	var hostLog string
 	if *base == "" {
 		h, err := hosttest.Start(ctx, *bin)
 		if err != nil {
@@ -150,11 +179,14 @@ func runScenarios(ctx context.Context, fs *flag.FlagSet, o runOpts, getenv func(
 		}
 		defer h.Stop()
 		host = h
+		hostLog = h.LogPath()
 		*base = h.URL
 		fmt.Fprintf(stdout, "started a host on %s\n", h.URL)
 	}
 	sum, err := harness.Run(ctx, harness.Config{
-		Base: *base, Chromium: exe, Firefox: ff, Engines: engines, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
+		Base: *base, Chromium: exe, Firefox: ff, WebKit: wk, Engines: engines, Parallel: *parallel, Out: *out, StepTimeout: *step, Log: stdout, Retries: *o.retries,
+		TimeoutScale: *o.scale, HostLog: hostLog,
+		Headed: *o.headed, SlowMo: *o.slowmo, PauseOnFailure: *o.pause,
 	}, scs)
 	if err != nil {
 		return err

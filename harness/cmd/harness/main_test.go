@@ -40,6 +40,20 @@ func TestRunUsage(t *testing.T) {
 	}
 }
 
+// TestUsageListsEverything: harness with no arguments names its three
+// commands and every flag, -timeout-scale among them.
+func TestUsageListsEverything(t *testing.T) {
+	var out, errb bytes.Buffer
+	if err := run(context.Background(), nil, func(string) string { return "" }, &out, &errb); err == nil {
+		t.Fatal("no command passed")
+	}
+	for _, w := range []string{"harness run", "harness game", "harness conformance", "-variant", "-plugin_dir", "-timeout-scale", "-retries"} {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("the usage lacks %q:\n%s", w, errb.String())
+		}
+	}
+}
+
 // TestSetupErrors: a site that cannot be reached and a browser that is not
 // there are one error each, said once, and not "scenarios failed" (which
 // exits 1): main exits 2 on them.

@@ -279,7 +279,10 @@ export class Board {
     const wasLive = this.shownLive;
     this.shownLive = live;
     this.view = view;
-    this.selected = null;
+    // The same position shown again (a room re-renders on every change of
+    // its connection or presence) keeps a piece picked up: dropping it
+    // lost the first tap of a move made meanwhile.
+    if (!old || old.ply !== view.ply || old.position !== view.position || live !== wasLive) this.selected = null;
     this.busy = false;
     const lm = view.lastMove;
     const step = old && lm && view.ply === old.ply + 1;
@@ -620,6 +623,7 @@ export class Board {
       if (!m) { this.render(); return; }
     }
     this.busy = true;
+    this.selected = null; // a move chosen ends the selection, played or not
     this.onMove(m);
   }
 

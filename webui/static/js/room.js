@@ -251,7 +251,12 @@ function showConn() {
     default: text = t('room.conn.stopped');
   }
   $('conn-text').textContent = text;
-  $('reconnect').hidden = conn.state !== 'reconnecting';
+  // Between two tries of a reconnection (connecting again after a drop)
+  // the button stays, disabled: hidden and shown again it moved the board
+  // under a finger every few seconds.
+  const retrying = conn.state === 'reconnecting' || (conn.state === 'connecting' && conn.attempt > 0);
+  $('reconnect').hidden = !retrying;
+  $('reconnect').disabled = conn.state !== 'reconnecting';
 }
 
 function send(msg) {
