@@ -107,12 +107,13 @@ bench: build
 	@echo "== analysis (beside Fairy-Stockfish)"
 	cd tools && BANMEN_BIN=$(CURDIR)/$(BIN) $(GO) run ./analysebench
 
-## proto: regenerate the wire code (needs protoc; installs the Go generators)
+## proto: regenerate the wire code (needs protoc; installs the Go generators) and the TypeScript example's copy of the contract
 proto:
 	GOBIN=$(CURDIR)/$(BIN)/tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
 	GOBIN=$(CURDIR)/$(BIN)/tools $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@v1.6.2
 	PATH=$(CURDIR)/$(BIN)/tools:$$PATH protoc --go_out=. --go_opt=module=github.com/banmen/banmen \
 		--go-grpc_out=. --go-grpc_opt=module=github.com/banmen/banmen sdk/internal/wire/wire.proto
+	cp sdk/internal/wire/wire.proto $(MORRIS)/protos/wire.proto # the TypeScript example ships its copy
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
