@@ -106,7 +106,7 @@ type Limits struct {
 	// is alive; one not heard of for three beats is dead and its
 	// connections no longer count.
 	HostHeartbeat time.Duration `yaml:"host_heartbeat"`
-	// A room's own limits (docs/public-room.md).
+	// A room's own limits (docs/operations.md, "Running it in public").
 	RoomWatchers      int           `yaml:"room_watchers"`
 	PresenceInterval  time.Duration `yaml:"presence_interval"`
 	ActionBurst       int           `yaml:"action_burst"`

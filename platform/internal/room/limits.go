@@ -5,9 +5,10 @@ import (
 	"time"
 )
 
-// Limits of one room and one connection (docs/public-room.md): what a
-// stranger's traffic may cost a room, without ever refusing the right
-// player's key or losing a confirmed move.
+// Limits of one room and one connection (docs/operations.md, "Running it
+// in public"; why: docs/security.md): what a stranger's traffic may cost a
+// room, without ever refusing the right player's key or losing a confirmed
+// move.
 //
 //   - Watchers: a room takes at most Config.MaxWatchers spectators on a
 //     host; one more is refused (ErrTooManyWatchers). A seated player is

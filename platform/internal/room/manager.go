@@ -86,7 +86,7 @@ type Config struct {
 	// a host alone (cluster.go).
 	Cluster Cluster
 
-	// Limits (limits.go, docs/public-room.md). MaxWatchers is how many
+	// Limits (limits.go, docs/operations.md "Running it in public"). MaxWatchers is how many
 	// spectators a room takes on this host (100). PresenceEvery is the
 	// least time between two presence messages of a room (250 ms; <0: no
 	// coalescing); AfterFunc runs a held presence's send later (tests
