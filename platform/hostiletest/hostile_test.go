@@ -115,9 +115,14 @@ func TestHostileTraffic(t *testing.T) {
 	bin := binDir(t)
 	logs := filepath.Join(t.TempDir(), "host.log")
 	// The site's own limits (configs/default.yaml's), but for a free
-	// operations port.
+	// operations port and the rooms' socket credits and action rate: the
+	// two rooms' players are the test's clock and move as fast as their
+	// acks come (a person makes no 3 moves a second); the floods send no
+	// room action.
 	h, err := faulttest.Start(context.Background(), faulttest.Options{Bin: bin, Data: t.TempDir(), Logs: logs,
-		Args: []string{"-config", writeDefault(t), "-ops_addr", "127.0.0.1:0"}})
+		Args: []string{"-config", writeDefault(t), "-ops_addr", "127.0.0.1:0",
+			"-limits.action_burst", "1000", "-limits.action_rate", "1000",
+			"-limits.socket_burst", "1000", "-limits.socket_rate", "1000"}})
 	if err != nil {
 		t.Fatal(err)
 	}
