@@ -416,10 +416,14 @@ type ExportRequest struct {
 	// each variant writes in its own format. A variant without it ignores
 	// them.
 	Players []string
+	// Analyses asks for the record with these positions' analyses as
+	// comments (sdk.AnalysedExporter); a variant without it, or a plugin
+	// built before it, writes the plain record.
+	Analyses []sdk.PlyAnalysis
 }
 
 // Export calls the variant's Export (ExportIn with a Lang, ExportWith
-// with Players, when the variant has them).
+// with Players, ExportAnalysed with Analyses, when the variant has them).
 func (c *Conn) Export(ctx context.Context, req ExportRequest) (string, error) {
 	if err := textError(sdk.CodeBadFormat, "the format", req.Format, req.Lang); err != nil {
 		return "", err
@@ -427,8 +431,20 @@ func (c *Conn) Export(ctx context.Context, req ExportRequest) (string, error) {
 	if err := textError(sdk.CodeBadOption, "a player's name", req.Players...); err != nil {
 		return "", err
 	}
-	r, err := quickCall(c, ctx, channel.CallExport, &wire.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang, Players: req.Players},
-		new(wire.ExportResponse), c.game.Export)
+	for _, a := range req.Analyses {
+		texts := []string{string(a.Analysis.Best)}
+		for _, m := range a.Analysis.PV {
+			texts = append(texts, string(m))
+		}
+		if err := textError(sdk.CodeBadMove, "a move of the analysis", texts...); err != nil {
+			return "", err
+		}
+	}
+	w := &wire.ExportRequest{Variant: req.Variant, State: req.State, Format: req.Format, Lang: req.Lang, Players: req.Players}
+	if len(req.Analyses) > 0 {
+		w.Analyses = wire.FromPlyAnalyses(req.Analyses)
+	}
+	r, err := quickCall(c, ctx, channel.CallExport, w, new(wire.ExportResponse), c.game.Export)
 	if err != nil {
 		return "", c.transport("export", err)
 	}

@@ -363,7 +363,7 @@ func (s *Server) analysePly(ctx context.Context, variant string, state sdk.State
 	if err == nil {
 		row.ToMove = v.ToMove
 		err = s.analysisCall(pctx, variant, "analyse", func(ctx context.Context, conn *host.Conn) (err error) {
-			a, err = conn.Analyse(ctx, variant, sdk.AnalyseRequest{State: st, Limit: lim})
+			a, err = conn.Analyse(ctx, host.AnalyseRequest{Variant: variant, State: st, Limit: lim})
 			return err
 		})
 	}
@@ -448,7 +448,7 @@ func (s *Server) exportAnalysed(c *fiber.Ctx) error {
 	defer cancel()
 	var text string
 	err := s.analysisCall(ctx, variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.ExportAnalysed(ctx, variant, req.State, req.Format, req.Lang, as)
+		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: req.State, Format: req.Format, Lang: req.Lang, Analyses: as})
 		return err
 	})
 	if err != nil {
