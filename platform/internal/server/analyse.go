@@ -264,16 +264,19 @@ func (s *Server) startAnalysis(c *fiber.Ctx, variant string, state sdk.State, pl
 	c.Set("X-Accel-Buffering", "no")
 	nc := c.Context().Conn()
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		defer release()
-		s.streamAnalysis(w, nc, variant, state, plies, lim, seat)
+		cancelled := true
+		// The slot is free before anyone is told the analysis ended.
+		defer func() { release(); analysisEnded(cancelled) }()
+		cancelled = s.streamAnalysis(w, nc, variant, state, plies, lim, seat)
 	})
 	return nil
 }
 
 // streamAnalysis writes a row per ply, flushing each, and blank lines
 // while a ply takes long; a failed write (the client has gone) cancels the
-// calls in progress and ends the stream.
-func (s *Server) streamAnalysis(w *bufio.Writer, nc net.Conn, variant string, state sdk.State, plies []int, lim sdk.Limit, seat sdk.Seat) {
+// calls in progress and ends the stream. It reports whether the stream was
+// cut short (a client gone, a failed ply).
+func (s *Server) streamAnalysis(w *bufio.Writer, nc net.Conn, variant string, state sdk.State, plies []int, lim sdk.Limit, seat sdk.Seat) (cancelled bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex
@@ -317,8 +320,7 @@ func (s *Server) streamAnalysis(w *bufio.Writer, nc net.Conn, variant string, st
 			}
 		}
 	}()
-	cancelled := true
-	defer func() { analysisEnded(cancelled) }()
+	cancelled = true
 	var prev *analyseRow
 	for i, ply := range plies {
 		if ctx.Err() != nil {
@@ -338,6 +340,7 @@ func (s *Server) streamAnalysis(w *bufio.Writer, nc net.Conn, variant string, st
 			cancelled = ctx.Err() != nil
 		}
 	}
+	return cancelled
 }
 
 // analysisEnded is told when an analysis stream ends, and whether it was
