@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"maps"
 	"sync/atomic"
 	"unsafe"
 
@@ -41,6 +40,7 @@ func decodeState(s sdk.State) (*cached, error) {
 // remember caches g, which must not change any more, under its State and
 // returns that State.
 func (g *game) remember() sdk.State {
+	g.legalMoves, g.haveLegal = g.legal(), true
 	s := g.encodeState()
 	games.Put(s, &cached{g: g}, g.cost())
 	return s
@@ -49,18 +49,25 @@ func (g *game) remember() sdk.State {
 // fork returns a game equal to the cached one that may be played on
 // without changing it. The first fork shares the slices and appends in
 // place (the cached game reads only up to its own lengths, so it never sees
-// the new elements); any later fork gets full slice expressions, so that
-// its appends copy. The repetition counts are a map, read by the cached
-// game's own legal-move filter, so every fork gets its own copy.
+// the new elements), and takes over the repetition counts: the cached game
+// lists its legal moves from legalMoves and never reads them again, so a
+// room's move costs the same early or late in a long game. Any later fork
+// gets full slice expressions, so that its appends copy, and counts of its
+// own, counted again from the keys (the first fork may be changing the
+// map).
 func (c *cached) fork() *game {
 	f := *c.g
-	f.counts = maps.Clone(f.counts)
+	f.haveLegal, f.legalMoves = false, nil
 	if !c.forked.CompareAndSwap(false, true) {
 		f.moves = f.moves[:len(f.moves):len(f.moves)]
 		f.movers = f.movers[:len(f.movers):len(f.movers)]
 		f.checks = f.checks[:len(f.checks):len(f.checks)]
 		f.keys = f.keys[:len(f.keys):len(f.keys)]
 		f.history = f.history[:len(f.history):len(f.history)]
+		f.counts = make(map[string]int, len(f.keys))
+		for _, k := range f.keys {
+			f.counts[k]++
+		}
 	}
 	return &f
 }

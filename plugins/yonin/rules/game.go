@@ -31,9 +31,16 @@ type game struct {
 	// before it, so that a View need not replay the game for its texts.
 	history []sdk.PlayedMove
 	last    sdk.LegalMove
-	counts  map[string]int
-	maxRep  int    // the highest occurrence count of any position
-	end     string // the ending reason, "" while playing
+	// counts is how often each position has occurred. Once the game is
+	// cached (cache.go) its first fork takes the map over and plays on it,
+	// so a cached game must never read it again: legalMoves, made before
+	// the game is cached, is what its View lists.
+	counts map[string]int
+	maxRep int // the highest occurrence count of any position
+	// legalMoves is legal(), made once by remember before the game is shared.
+	legalMoves []move
+	haveLegal  bool
+	end        string // the ending reason, "" while playing
 	// priority and mated describe the last move: whether check priority
 	// skipped a turn, and how many mates followed it.
 	priority bool
@@ -131,7 +138,11 @@ func (g *game) mayRepeatPerpetually() bool {
 }
 
 // legal returns every legal move of the seat to move, none once it is over.
+// The slice may be shared: callers must not change it.
 func (g *game) legal() []move {
+	if g.haveLegal {
+		return g.legalMoves
+	}
 	if g.end != "" {
 		return nil
 	}
