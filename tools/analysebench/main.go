@@ -16,7 +16,7 @@
 //   - the time to analyse a 100-ply game at the default limit (every
 //     position, one after the other, on one core; Yonin too).
 //
-//     go run ./tools/analysebench [-time 300ms] [-ref 2s] [-positions 100] [-deep 2s] [-fsf PATH]
+//     go run ./tools/analysebench [-time 300ms] [-ref 2s] [-positions 100] [-deep 2s] [-fsf PATH] [-games shogi,xiangqi,yonin]
 //
 // The shogi problems are the tsume test positions of
 // github.com/antma/tsumeshogi-check (tests/tsume1.rs, tsume3.rs, tsume5.rs,
@@ -98,6 +98,7 @@ func run(args []string, out io.Writer) error {
 	plies := fs.Int("plies", 100, "length of the game whose analysis is timed")
 	fsfPath := fs.String("fsf", "", "Fairy-Stockfish (default: found as extengine.FindFairyStockfish says)")
 	seed := fs.Uint64("seed", 1, "seed of the random games")
+	only := fs.String("games", "shogi,xiangqi,yonin", "the games measured, comma-separated")
 	fs.BoolVar(verbose, "v", false, "name the mates missed")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -115,7 +116,14 @@ func run(args []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "analysebench: mates at %v per position (reference %v); %d positions per game against a %v search; a %d-ply game\n",
 		*per, *ref, *positions, *deep, *plies)
+	want := map[string]bool{}
+	for _, name := range strings.Split(*only, ",") {
+		want[strings.TrimSpace(name)] = true
+	}
 	for _, g := range games {
+		if !want[g.name] {
+			continue
+		}
 		var fsf *extengine.Engine
 		if path != "" {
 			fsf = extengine.New(extengine.Config{Command: path, Protocol: g.proto})
@@ -131,6 +139,9 @@ func run(args []string, out io.Writer) error {
 		if err := b.gameTime(g.v, *plies, *seed); err != nil {
 			return fmt.Errorf("%s game: %w", g.name, err)
 		}
+	}
+	if !want["yonin"] {
+		return nil
 	}
 	b := &bench{g: &game{name: "yonin"}, out: out}
 	return b.gameTime(yonin.Variant{}, *plies, *seed)

@@ -78,7 +78,7 @@ func (v *Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Anal
 		return sdk.Analysis{}, sdk.Errorf(sdk.CodeNoMove, "no legal move")
 	}
 	sc := scoreOf(res.Score)
-	if mateIn > 0 && len(mateLine) == mateIn && (sc.Mate <= 0 || sc.Mate > mateIn) {
+	if mateIn > 0 && len(mateLine) > 0 && (sc.Mate <= 0 || sc.Mate > mateIn) {
 		pv := make([]sdk.Move, len(mateLine))
 		for i, m := range mateLine {
 			pv[i] = sdk.Move(m.USI())
