@@ -143,6 +143,20 @@ func TestFindMateAgreesWithBruteForce(t *testing.T) {
 			sfens = append(sfens, l.Pos.SFEN())
 		}
 	}
+	// The mate search skips the moves mayCheck says cannot check: none
+	// of them may.
+	for _, sfen := range sfens {
+		l := lineOf(t, "sfen "+sfen)
+		p := l.Pos
+		ks := p.KingCell(1 - p.Side())
+		for _, m := range p.GenerateMoves(nil) {
+			u := p.DoMove(m)
+			if p.InCheck() && !mayCheck(&l.Pos, m, ks) {
+				t.Errorf("%s: %s checks, mayCheck says it cannot", sfen, m.USI())
+			}
+			p.UndoMove(m, u)
+		}
+	}
 	s := newMateSearcher()
 	mates := 0
 	for _, sfen := range sfens {
