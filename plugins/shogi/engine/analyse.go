@@ -67,6 +67,7 @@ func (v *Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Anal
 	if lim.Depth > 0 {
 		mateDepth = min(mateDepth, lim.Depth)
 	}
+	ms.lineStop = deadline
 	mateIn, mateLine := findMate(ctx, ms, line.Pos, mateDepth, lim.Nodes/3, mateStop)
 	sr := analysers.Get().(*Searcher)
 	defer analysers.Put(sr)

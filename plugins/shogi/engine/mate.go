@@ -120,6 +120,10 @@ type kid struct {
 }
 
 type mateSearcher struct {
+	// lineStop, when set, is when reading a proven mate's line back must
+	// stop too (the analysis's own deadline): the line may then be cut
+	// short.
+	lineStop time.Time
 	tt       []mateEntry
 	gen      uint16
 	attacker int
@@ -547,11 +551,12 @@ func slides(k, c int, d [2]int) bool {
 // again, within a budget of their own.
 func (s *mateSearcher) line(p rules.Position, depth int) []rules.Move {
 	var out []rules.Move
-	// As many nodes again as the proof took, and no clock: a mate proven
-	// should have its line.
+	// Twice as many nodes again as the proof took, and the clock of the
+	// whole analysis rather than the proof's: a mate proven should have
+	// its line.
 	s.stopped = false
-	s.limit = 2*s.nodes + 10_000
-	s.stop = time.Time{}
+	s.limit = 3*s.nodes + 10_000
+	s.stop = s.lineStop
 	for d := depth; d > 0 && !s.stopped; d-- {
 		or := p.Side() == s.attacker
 		s.path = append(s.path[:0], p.Hash())
