@@ -129,7 +129,7 @@ func run(args []string, out io.Writer) error {
 			fsf = extengine.New(extengine.Config{Command: path, Protocol: g.proto})
 			defer fsf.Close()
 		}
-		b := &bench{g: g, fsf: fsf, out: out}
+		b := &bench{g: g, fsf: fsf, path: path, out: out}
 		if err := b.mates(*per, *ref); err != nil {
 			return fmt.Errorf("%s mates: %w", g.name, err)
 		}
@@ -151,8 +151,10 @@ var verbose = new(bool)
 
 type bench struct {
 	g   *game
-	fsf *extengine.Engine
-	out io.Writer
+	fsf *extengine.Engine // the reference searches
+	// path starts a new Fairy-Stockfish for each timed search (theirsCold).
+	path string
+	out  io.Writer
 }
 
 // mate is a mate position and its nominal length in plies.
@@ -193,6 +195,19 @@ func (b *bench) theirs(st sdk.State, movetime time.Duration) (sdk.Score, sdk.Mov
 		return sdk.Score{Mate: extengine.MatePlies(b.g.proto, in.Mate)}, sdk.Move(best), nil
 	}
 	return sdk.Score{CP: in.CP}, sdk.Move(best), nil
+}
+
+// theirsCold is theirs on a new Fairy-Stockfish process, which starts
+// with an empty hash table as ours starts every position with empty
+// tables: the reference engine has just searched the same position for
+// longer, and its table would hand the timed search the answer.
+func (b *bench) theirsCold(st sdk.State, movetime time.Duration) (sdk.Score, sdk.Move, error) {
+	e := extengine.New(extengine.Config{Command: b.path, Protocol: b.g.proto})
+	defer e.Close()
+	ref := b.fsf
+	defer func() { b.fsf = ref }()
+	b.fsf = e
+	return b.theirs(st, movetime)
 }
 
 // keepsMate tells whether m, played in st, keeps a mate in d plies: by the
@@ -281,7 +296,7 @@ func (b *bench) mates(per, ref time.Duration) error {
 			fmt.Fprintf(b.out, "  ours missed %s: %v %s (reference mate %d)\n", mt.text, sc, m, d)
 		}
 		if b.fsf != nil {
-			sc, m, err := b.theirs(st, per)
+			sc, m, err := b.theirsCold(st, per)
 			if err != nil {
 				return err
 			}
@@ -376,7 +391,7 @@ func (b *bench) agreement(n int, deep time.Duration, seed uint64) error {
 		if sign(sc) == sign(refScore) {
 			oursSign++
 		}
-		tsc, tm, err := b.theirs(st, el)
+		tsc, tm, err := b.theirsCold(st, el)
 		if err != nil {
 			return err
 		}

@@ -428,9 +428,14 @@ func (s *mateSearcher) mid(p *rules.Position, thpn, thdn uint32, depth, ply int)
 		if s.stopped {
 			return pn, dn, 0
 		}
-		// The other children's numbers may have changed in the table
-		// meanwhile (transpositions, proofs by a smaller hand).
+		// The defender's other answers may have been proven meanwhile
+		// (transpositions, and above all proofs by a smaller hand: the
+		// sibling interpositions). The attacker's checks are left as
+		// they were: looking them all up again costs more than it finds.
 		for i := range kids {
+			if or {
+				break
+			}
 			if o := &kids[i]; i != best && !o.rep && o.pn != 0 && o.dn != 0 {
 				if pn, dn, l, ok := s.look(o.key, o.hand, depth-1); ok {
 					o.pn, o.dn, o.length = pn, dn, l
