@@ -156,7 +156,7 @@ func (s *mateSearcher) tick() bool {
 // (0 when none was proven) and its line (which may be cut short, when the
 // budget ends while it is read).
 func findMate(ctx context.Context, s *mateSearcher, p rules.Position, maxDepth int, nodes int64, stop time.Time) (int, []rules.Move) {
-	// A new generation instead of clearing 6 MB.
+	// A new generation instead of clearing 8 MB.
 	if s.gen++; s.gen == 0 {
 		clear(s.tt)
 		s.gen = 1
