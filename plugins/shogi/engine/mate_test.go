@@ -178,3 +178,39 @@ func TestFindMateAgreesWithBruteForce(t *testing.T) {
 		t.Errorf("only %d mates among %d positions", mates, len(sfens))
 	}
 }
+
+// TestAnalyseLongMates: the analysis reports the interposition mates at
+// their length, from the mating side's view and the mirror, with the mate
+// line as its principal variation, within a fifth of the default limit's
+// nodes (the mate search has a third of them).
+func TestAnalyseLongMates(t *testing.T) {
+	v := New(func(string) string { return "" })
+	for _, tc := range longMates[:2] {
+		s := stateOf(t, "sfen "+tc.sfen)
+		a, err := v.Analyse(context.Background(), sdk.AnalyseRequest{State: s, Limit: sdk.Limit{Nodes: 60_000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Scores[0].Mate != tc.n || a.Scores[1].Mate != -tc.n {
+			t.Errorf("%s: scores %v, want mate %d for Sente", tc.sfen, a.Scores, tc.n)
+			continue
+		}
+		line := make([]rules.Move, len(a.PV))
+		l := lineOf(t, "sfen "+tc.sfen)
+		p := l.Pos
+		for i, m := range a.PV {
+			for _, lm := range p.GenerateMoves(nil) {
+				if sdk.Move(lm.USI()) == m {
+					line[i] = lm
+				}
+			}
+			if line[i] == 0 {
+				t.Fatalf("%s: %s of %v is not legal", tc.sfen, m, a.PV)
+			}
+			p.DoMove(line[i])
+		}
+		if a.PV[0] != a.Best || len(line) != tc.n || !playsOut(t, tc.sfen, line) {
+			t.Errorf("%s: best %s, line %v: not a mate in %d", tc.sfen, a.Best, a.PV, tc.n)
+		}
+	}
+}
