@@ -451,7 +451,9 @@ func (s *mateSearcher) mid(p *rules.Position, thpn, thdn uint32, depth, ply int)
 func (s *mateSearcher) proofOf(k *kid) uint32 {
 	best := k.hand
 	for _, e := range s.bucket(k.key) {
-		if e.key == k.key && e.gen == s.gen && e.pn == 0 && handLE(e.hand, k.hand) && handLE(e.hand, best) {
+		// Only a proof as short as the one counted: a smaller hand's
+		// longer proof would not bound the length claimed.
+		if e.key == k.key && e.gen == s.gen && e.pn == 0 && e.length <= k.length && handLE(e.hand, k.hand) && handLE(e.hand, best) {
 			best = e.hand
 		}
 	}

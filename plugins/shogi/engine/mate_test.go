@@ -177,6 +177,22 @@ func TestFindMateAgreesWithBruteForce(t *testing.T) {
 	if mates < 10 {
 		t.Errorf("only %d mates among %d positions", mates, len(sfens))
 	}
+	// Five plies on tsume5 problems (github.com/antma/tsumeshogi-check,
+	// tests/tsume5.rs, a Sente king added), where the plain search is
+	// still quick.
+	for _, sfen := range []string{
+		"9/9/5k3/9/4G4/4P4/9/9/K8 b 3G2r2b4s4n4l17p 1",
+		"4R2nl/6sk1/6pp1/8p/9/9/9/9/K8 b BGLrb3g3s3n2l15p 1",
+		"9/9/3S5/3p1p3/4kb3/3P2s2/4P4/4N4/K8 b RNrb3g2s2n4l14p 1",
+		"7r1/7k1/4r4/5N+Bp1/8p/9/9/9/K8 b G2Nb3g4sn4l16p 1",
+		"6knl/6s2/5Pppp/9/9/9/9/9/K8 b G2S2r2b3gs3n3l14p 1",
+	} {
+		l := lineOf(t, "sfen "+sfen)
+		want := bruteMate(&l.Pos, 5)
+		if n, line := findMate(context.Background(), s, l.Pos, 5, 0, time.Time{}); n != want || n > 0 && (len(line) != n || !playsOut(t, sfen, line)) {
+			t.Errorf("%s: mate %d (%v), the plain search says %d", sfen, n, line, want)
+		}
+	}
 }
 
 // TestAnalyseLongMates: the analysis reports the interposition mates at
