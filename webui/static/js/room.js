@@ -548,7 +548,7 @@ const analysis = setupAnalysis({
     const { moves } = await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/analyse/line`, { ply, pv });
     return [...moves.map((h) => ui.moveLabel(h)), ...pv.slice(moves.length)];
   },
-  exportText: desc.notations.some((n) => n.id === 'kif')
+  exportText: (desc.notations || []).some((n) => n.id === 'kif')
     ? async (rows) => (await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/analyse/export`,
       { format: 'kif', lang: document.documentElement.lang, analysis: rows })).text
     : null,
