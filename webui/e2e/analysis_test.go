@@ -159,7 +159,8 @@ func viewShot(t *testing.T, ctx context.Context, name string) {
 // TestAnalysisRoom: a room offers no analysis during the round; once the
 // host resigns, the guest's phone analyses the ended round from the server
 // (the room's state never reaches the page), with a row per ply and the
-// graph's keys, from the guest's side (Gote); the analysed KIF, which needs the state, is not offered.
+// graph's keys, from the guest's side (Gote); the line in the page's
+// notation and the analysed KIF come from the server, which holds the state.
 func TestAnalysisRoom(t *testing.T) {
 	host := person(t, 1366, 900)
 	do(t, host, chromedp.Navigate(baseURL+"/en/shogi/"))
@@ -187,9 +188,6 @@ func TestAnalysisRoom(t *testing.T) {
 	if n := eval[int](t, guest, `Number(document.body.dataset.analysisRows)`); n != plies+1 {
 		t.Errorf("%d rows for a round of %d plies, want %d", n, plies, plies+1)
 	}
-	if !eval[bool](t, guest, `document.getElementById('analysis-export').hidden`) {
-		t.Error("the analysed KIF is offered in a room, whose state the page does not hold")
-	}
 	do(t, guest, chromedp.Evaluate[chromedp.Void](`document.getElementById('analysis-graph').focus()`))
 	do(t, guest, chromedp.KeyEvent(kb.Home))
 	waitViewing(t, guest, "0")
@@ -199,6 +197,15 @@ func TestAnalysisRoom(t *testing.T) {
 		t.Errorf("the text alternative at move 1 is %q", s)
 	}
 	wait(t, guest, `document.querySelector('.board .analysis-arrow') !== null`)
+	// The line in the page's notation (▲/△), as the server plays it from
+	// the room's round.
+	wait(t, guest, `(() => { const s = document.getElementById('analysis-pv').textContent; return /[▲△].*[▲△]/.test(s) && !/[1-9][a-i][1-9][a-i]|[A-Z]\*/.test(s); })()`)
+	// The analysed KIF, written by the server from the room's state.
+	click(t, guest, `#analyse-export`)
+	wait(t, guest, `document.getElementById('analysis-kif').value !== ''`)
+	if kif := eval[string](t, guest, `document.getElementById('analysis-kif').value`); !strings.Contains(kif, "*評価値") || !strings.Contains(kif, "*読み筋") {
+		t.Errorf("the room's analysed KIF has no evaluations or lines:\n%s", kif)
+	}
 }
 
 // TestAnalysisYonin: a finished Yonin game (its last move, East's mate of

@@ -201,6 +201,101 @@ func (s *Server) roomAnalyse(c *fiber.Ctx) error {
 	return s.startAnalysis(c, variant, st, req.Plies, req.Limit, req.Seat, true)
 }
 
+// roomEnded answers round_not_over (409) unless the room's round, state,
+// has ended: what a room gives to analysis it gives once nobody plays.
+func (s *Server) roomEnded(ctx context.Context, variant string, state sdk.State) error {
+	ctx, cancel := context.WithTimeout(ctx, analysePlyTimeout)
+	defer cancel()
+	var v sdk.View
+	err := s.analysisCall(ctx, variant, "view", func(ctx context.Context, conn *host.Conn) (err error) {
+		v, err = conn.View(ctx, host.ViewRequest{Variant: variant, State: state})
+		return err
+	})
+	if err == nil && v.Status != sdk.Over {
+		err = &apiError{fiber.StatusConflict, "round_not_over", "a room's round is analysed once it has ended"}
+	}
+	return err
+}
+
+type roomAnalysedExportRequest struct {
+	Format   string       `json:"format"`
+	Lang     string       `json:"lang"`
+	Analysis []analyseRow `json:"analysis"`
+}
+
+// roomExportAnalysed is POST /api/v1/rooms/{room}/analyse/export: the
+// record of the room's ended round with the analysis rows a client got
+// from roomAnalyse as the notation's comments, as exportAnalysed writes a
+// local game's, with the players' names. The state never leaves the host;
+// nothing in the room changes.
+func (s *Server) roomExportAnalysed(c *fiber.Ctx) error {
+	var req roomAnalysedExportRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if req.Format == "" {
+		return badRequest("export needs a format")
+	}
+	if s.analysts == nil {
+		return &apiError{fiber.StatusNotFound, sdk.CodeUnsupported, "this site has no analysis"}
+	}
+	as, err := analysesOf(req.Analysis)
+	if err != nil {
+		return err
+	}
+	r, err := s.openRoom(c)
+	if err != nil {
+		return err
+	}
+	variant, st, _ := r.Current()
+	if err := s.roomEnded(c.UserContext(), variant, st); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.UserContext(), analysePlyTimeout)
+	defer cancel()
+	var text string
+	err = s.analysisCall(ctx, variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
+		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: st, Format: req.Format, Lang: req.Lang, Players: r.Names(), Analyses: as})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"text": text})
+}
+
+type roomAnalyseLineRequest struct {
+	Ply *int       `json:"ply"`
+	PV  []sdk.Move `json:"pv"`
+}
+
+// roomAnalyseLine is POST /api/v1/rooms/{room}/analyse/line: analyseLine
+// on the room's ended round, by its id alone.
+func (s *Server) roomAnalyseLine(c *fiber.Ctx) error {
+	var req roomAnalyseLineRequest
+	if err := decode(c, &req); err != nil {
+		return err
+	}
+	if req.Ply == nil {
+		return badRequest("a line needs a ply")
+	}
+	r, err := s.openRoom(c)
+	if err != nil {
+		return err
+	}
+	variant, st, _ := r.Current()
+	if err := s.roomEnded(c.UserContext(), variant, st); err != nil {
+		return err
+	}
+	moves, err := s.lineMoves(c.UserContext(), variant, st, *req.Ply, req.PV)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.JSON(fiber.Map{"moves": moves})
+}
+
 // startAnalysis checks an analysis request, takes a slot of the pool and
 // starts the stream. ended refuses a game still being played (a room's
 // round: its analysis would help a player).
@@ -424,16 +519,37 @@ func (s *Server) exportAnalysed(c *fiber.Ctx) error {
 	if err := s.openState(c, &req.State); err != nil {
 		return err
 	}
-	if len(req.Analysis) > maxAnalysePlies+1 {
-		return badRequest(fmt.Sprintf("at most %d rows", maxAnalysePlies+1))
+	as, err := analysesOf(req.Analysis)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(c.UserContext(), analysePlyTimeout)
+	defer cancel()
+	var text string
+	err = s.analysisCall(ctx, variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
+		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: req.State, Format: req.Format, Lang: req.Lang, Analyses: as})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"text": text})
+}
+
+// analysesOf reads back the rows of an analysis a client sends with a
+// record to export: the rows of plies analysed (errors and the final
+// position left out), bounded.
+func analysesOf(rows []analyseRow) ([]sdk.PlyAnalysis, error) {
+	if len(rows) > maxAnalysePlies+1 {
+		return nil, badRequest(fmt.Sprintf("at most %d rows", maxAnalysePlies+1))
 	}
 	var as []sdk.PlyAnalysis
-	for _, r := range req.Analysis {
+	for _, r := range rows {
 		if r.Error != nil || r.Over {
 			continue
 		}
-		if len(r.PV) > 64 || len(r.Scores) > 16 {
-			return badRequest("an analysis row is too long")
+		if len(r.PV) > maxLineMoves || len(r.Scores) > 16 {
+			return nil, badRequest("an analysis row is too long")
 		}
 		a := sdk.Analysis{Best: r.Best, PV: r.PV, Depth: r.Depth, Nodes: r.Nodes}
 		for _, sc := range r.Scores {
@@ -447,17 +563,78 @@ func (s *Server) exportAnalysed(c *fiber.Ctx) error {
 		}
 		as = append(as, sdk.PlyAnalysis{Ply: r.Ply, Analysis: a})
 	}
-	ctx, cancel := context.WithTimeout(c.UserContext(), analysePlyTimeout)
-	defer cancel()
-	var text string
-	err := s.analysisCall(ctx, variant, "export", func(ctx context.Context, conn *host.Conn) (err error) {
-		text, err = conn.Export(ctx, host.ExportRequest{Variant: variant, State: req.State, Format: req.Format, Lang: req.Lang, Analyses: as})
+	return as, nil
+}
+
+// maxLineMoves bounds a line sent back: an analysis row's, or one to
+// write in the page's notation.
+const maxLineMoves = 64
+
+type analyseLineRequest struct {
+	State sdk.State  `json:"state"`
+	Ply   *int       `json:"ply"`
+	PV    []sdk.Move `json:"pv"`
+}
+
+// analyseLine is POST /api/v1/games/{variant}/analyse/line: an analysis's
+// line (pv) from the position after ply moves, as the move list writes
+// moves (sdk.PlayedMove: its text in the variant's notation, and the other
+// notation when it has one), in one call rather than a rewind and a play
+// per move. It plays the moves while they are legal and the game goes on.
+func (s *Server) analyseLine(c *fiber.Ctx) error {
+	var req analyseLineRequest
+	if err := decode(c, &req); err != nil {
 		return err
-	})
+	}
+	if len(req.State) == 0 || req.Ply == nil {
+		return badRequest("a line needs state and ply")
+	}
+	if err := s.openState(c, &req.State); err != nil {
+		return err
+	}
+	moves, err := s.lineMoves(c.UserContext(), variantOf(c), req.State, *req.Ply, req.PV)
 	if err != nil {
 		return err
 	}
-	return c.JSON(fiber.Map{"text": text})
+	return c.JSON(fiber.Map{"moves": moves})
+}
+
+// lineMoves plays pv from the position after ply moves of the game and
+// returns the moves played as the history writes them. The calls go to the
+// analysis processes.
+func (s *Server) lineMoves(ctx context.Context, variant string, state sdk.State, ply int, pv []sdk.Move) ([]sdk.PlayedMove, error) {
+	if s.analysts == nil {
+		return nil, &apiError{fiber.StatusNotFound, sdk.CodeUnsupported, "this site has no analysis"}
+	}
+	if len(pv) == 0 || len(pv) > maxLineMoves {
+		return nil, badRequest(fmt.Sprintf("a line has 1 to %d moves", maxLineMoves))
+	}
+	ctx, cancel := context.WithTimeout(ctx, analysePlyTimeout)
+	defer cancel()
+	var out []sdk.PlayedMove
+	err := s.analysisCall(ctx, variant, "line", func(ctx context.Context, conn *host.Conn) error {
+		st, v, err := conn.Rewind(ctx, host.RewindRequest{Variant: variant, State: state, Ply: ply})
+		if err != nil {
+			return err
+		}
+		for _, m := range pv {
+			if v.Status != sdk.Playing || len(v.ToMove) == 0 {
+				break
+			}
+			if st, v, err = conn.Play(ctx, host.PlayRequest{Variant: variant, State: st, Seat: v.ToMove[0], Move: m, HistoryFrom: v.Ply}); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				break // the line stops at a move the rules refuse
+			}
+			if len(v.History) == 0 {
+				break
+			}
+			out = append(out, v.History[len(v.History)-1])
+		}
+		return nil
+	})
+	return out, err
 }
 
 // expected is a score as the share of the game its seat can expect, from

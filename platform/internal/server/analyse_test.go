@@ -255,7 +255,8 @@ type obj = map[string]any
 const yoninMateInOne = "3PnKnPn3/9/3SsPsSs3/9/Kw7Ke/9/9/9/4Ks4 s - - singles,two_mates,mater 1"
 
 // TestAnalyseYoninMate: a Yonin position where South can mate reports it,
-// mate 1 for South and -1 for North, with a score for every seat.
+// mate 1 for South and -1 for North, with a score for every seat and a
+// line of several moves that plays out.
 func TestAnalyseYoninMate(t *testing.T) {
 	s := newAnalyseSite(t, 2)
 	g := s.importGame("yonin", "yonin", yoninMateInOne)
@@ -275,6 +276,18 @@ func TestAnalyseYoninMate(t *testing.T) {
 	}
 	if v := s.playOut("yonin", g, []sdk.Move{r.Best}); !slices.Contains(v.Eliminated, 2) {
 		t.Errorf("best %s does not mate North: eliminated %v", r.Best, v.Eliminated)
+	}
+	// The line goes on after the mate, each seat in its turn, and the
+	// page gets it in its notation.
+	if len(r.PV) < 2 || r.PV[0] != r.Best {
+		t.Fatalf("line %v: want several moves from %s", r.PV, r.Best)
+	}
+	// (playOut's JSON reuses the game's slices: a fresh copy.)
+	s.playOut("yonin", s.importGame("yonin", "yonin", yoninMateInOne), r.PV)
+	var line struct{ Moves []sdk.PlayedMove }
+	s.call("/api/v1/games/yonin/analyse/line", obj{"state": g.State, "ply": g.View.Ply, "pv": r.PV}, &line)
+	if len(line.Moves) != len(r.PV) || line.Moves[0].Seat != 0 || line.Moves[1].Text == "" {
+		t.Errorf("the line %v is written %+v", r.PV, line.Moves)
 	}
 }
 
@@ -438,6 +451,24 @@ func TestAnalysedKIF(t *testing.T) {
 	}
 }
 
+// TestAnalyseLine: a line is written as the move list writes moves, each
+// by the seat to move, from the position after the ply asked; it stops at
+// a move the rules refuse.
+func TestAnalyseLine(t *testing.T) {
+	s := newAnalyseSite(t, 2)
+	g := s.importGame("shogi", "sfen+usi", "startpos moves 7g7f 3c3d")
+	var out struct{ Moves []sdk.PlayedMove }
+	s.call("/api/v1/games/shogi/analyse/line", obj{"state": g.State, "ply": 1, "pv": []string{"3c3d", "8h2b+", "3a2b", "9a9a"}}, &out)
+	if len(out.Moves) != 3 {
+		t.Fatalf("line %+v, want three moves (the fourth is not legal)", out.Moves)
+	}
+	for i, want := range []string{"△３四歩", "▲２二角成", "△同　銀"} {
+		if m := out.Moves[i]; m.Text != want || m.Seat != sdk.Seat(1-i%2) {
+			t.Errorf("move %d: %+v, want %s", i, m, want)
+		}
+	}
+}
+
 // TestAnalyseMarks: a move that gives a bishop away is marked "??", the
 // moves of an even opening are not marked at all.
 func TestAnalyseMarks(t *testing.T) {
@@ -493,6 +524,19 @@ func TestRoomAnalyse(t *testing.T) {
 	if resp.StatusCode != http.StatusConflict {
 		t.Errorf("a round being played: status %d, want 409", resp.StatusCode)
 	}
+	for _, call := range []struct {
+		path string
+		body obj
+	}{
+		{"/analyse/export", obj{"format": "kif", "analysis": []obj{}}},
+		{"/analyse/line", obj{"ply": 0, "pv": []string{"7g7f"}}},
+	} {
+		resp := site.post(context.Background(), "/api/v1/rooms/"+cr.Room+call.path, call.body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusConflict {
+			t.Errorf("%s of a round being played: status %d, want 409", call.path, resp.StatusCode)
+		}
+	}
 	catchUp(t, guest, host.Version)
 	do(t, guest, "resign", "")
 	version := guest.Version
@@ -505,6 +549,26 @@ func TestRoomAnalyse(t *testing.T) {
 	rows := site.rows(resp.Body)
 	if len(rows) != 3 || rows[0].Score == nil || rows[1].Best == "" || !rows[2].Over {
 		t.Errorf("rows %+v; want plies 0 and 1 analysed, 2 over", rows)
+	}
+	// The analysed record and the lines in the page's notation, made on
+	// the server from the room's state.
+	var kif struct{ Text string }
+	site.call("/api/v1/rooms/"+cr.Room+"/analyse/export", obj{"format": "kif", "lang": "ja", "analysis": rows}, &kif)
+	if n := strings.Count(kif.Text, "\n*評価値 "); n != 2 {
+		t.Errorf("%d evaluations in the room's record, want 2:\n%s", n, kif.Text)
+	}
+	if !strings.Contains(kif.Text, "\n*読み筋 ▲") || !strings.Contains(kif.Text, "７六歩") {
+		t.Errorf("no line or no move in the room's record:\n%s", kif.Text)
+	}
+	var line struct{ Moves []sdk.PlayedMove }
+	site.call("/api/v1/rooms/"+cr.Room+"/analyse/line", obj{"ply": 0, "pv": rows[0].PV}, &line)
+	if len(line.Moves) != len(rows[0].PV) || len(line.Moves) == 0 {
+		t.Fatalf("line %+v for the pv %v", line.Moves, rows[0].PV)
+	}
+	for i, m := range line.Moves {
+		if m.Move != rows[0].PV[i] || m.Text == "" || m.Seat != sdk.Seat(i%2) {
+			t.Errorf("move %d of the line: %+v, want %s by seat %d with its text", i, m, rows[0].PV[i], i%2)
+		}
 	}
 	var view struct{ Version int64 }
 	site.call("/api/v1/rooms/"+cr.Room+"/view", obj{"ply": 0}, &view)

@@ -33,12 +33,15 @@ func (s *Server) routes(app *fiber.App) {
 	games.Post("/import", s.importGame)
 	games.Post("/analyse", s.analyse)
 	games.Post("/analyse/export", s.exportAnalysed)
+	games.Post("/analyse/line", s.analyseLine)
 	if s.rooms != nil {
 		api.Post("/rooms", s.limit(s.roomLimit, "too_many_rooms", "too many rooms created from this address; try again in a minute"), s.createRoom)
 		// A room's public record and views are anonymous calls: class API.
 		api.Post("/rooms/:room/export", calls, anonymous, s.roomExport)
 		api.Post("/rooms/:room/view", calls, anonymous, s.roomView)
 		api.Post("/rooms/:room/analyse", calls, s.roomAnalyse)
+		api.Post("/rooms/:room/analyse/export", calls, anonymous, s.roomExportAnalysed)
+		api.Post("/rooms/:room/analyse/line", calls, anonymous, s.roomAnalyseLine)
 		api.Get("/rooms/:room/socket", s.limit(s.socketLimit, "too_many_sockets", "too many sockets opened from this address; try again in a minute"),
 			s.clientKeyForSocket, s.sockets.Check, s.sockets.Socket())
 	}

@@ -53,20 +53,22 @@ func (v *Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Anal
 		lim = DefaultLimit
 	}
 	deadline := lim.Deadline(ctx, start)
-	// A sixth of the budget looks for a mate made of checks first
-	// (mate.go); the main search has the rest, and the shorter of the
-	// mates the two prove stands.
+	// A third of the budget looks for a mate made of checks first
+	// (mate.go: a position with no check costs it nothing); the main
+	// search has the rest, and the shorter of the mates the two prove
+	// stands.
 	ms := mateSearchers.Get().(*mateSearcher)
 	defer mateSearchers.Put(ms)
 	var mateStop time.Time
 	if !deadline.IsZero() {
-		mateStop = start.Add(deadline.Sub(start) / 6)
+		mateStop = start.Add(deadline.Sub(start) / 3)
 	}
 	mateDepth := maxMateDepth
 	if lim.Depth > 0 {
 		mateDepth = min(mateDepth, lim.Depth)
 	}
-	mateIn, mateLine := findMate(ctx, ms, line.Pos, mateDepth, lim.Nodes/6, mateStop)
+	ms.lineStop = deadline
+	mateIn, mateLine := findMate(ctx, ms, line.Pos, mateDepth, lim.Nodes/3, mateStop)
 	sr := analysers.Get().(*Searcher)
 	defer analysers.Put(sr)
 	nodes := lim.Nodes
@@ -78,7 +80,7 @@ func (v *Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Anal
 		return sdk.Analysis{}, sdk.Errorf(sdk.CodeNoMove, "no legal move")
 	}
 	sc := scoreOf(res.Score)
-	if mateIn > 0 && len(mateLine) == mateIn && (sc.Mate <= 0 || sc.Mate > mateIn) {
+	if mateIn > 0 && len(mateLine) > 0 && (sc.Mate <= 0 || sc.Mate > mateIn) {
 		pv := make([]sdk.Move, len(mateLine))
 		for i, m := range mateLine {
 			pv[i] = sdk.Move(m.USI())

@@ -80,6 +80,18 @@ func (p *Position) KingCell(c int) int { return p.kingSq[c] }
 // incrementally by DoMove and UndoMove.
 func (p *Position) Hash() uint64 { return p.hash }
 
+// BoardHash is Hash without the hands: the board and the side to move. A
+// mate search compares the hands of positions that share it.
+func (p *Position) BoardHash() uint64 {
+	h := p.hash
+	for c := range p.hand {
+		for k := pawn; k <= gold; k++ {
+			h ^= zobHand[c][k][p.hand[c][k]]
+		}
+	}
+	return h
+}
+
 // InCheck tells whether the side to move is in check.
 func (p *Position) InCheck() bool { return p.inCheck() }
 

@@ -21,8 +21,9 @@ var DefaultLimit = sdk.Limit{Nodes: 300_000, Time: 500 * time.Millisecond}
 // mate -1 for the seat it mates). Each seat's standing is the evaluation
 // the engine plays by, from that seat's side, of the position after the
 // best move (the seat to move's is its search score). The line is the best
-// move alone: the best-reply search lets any opponent answer, not the
-// seats in their turn, so its tables hold no game line. Deeper mates are
+// move and then each seat's move in turn as the same search finds it for
+// that seat (continuation): the best-reply search's own tables hold no game
+// line, as they let any opponent answer, not the seat in its turn. Deeper mates are
 // scores, not counted plies: among four players no seat can force a mate
 // in n against every combination of the others.
 func (Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analysis, error) {
@@ -78,18 +79,52 @@ func (Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analysi
 			if mated >= 0 && mated < 4 && mated != seat {
 				a.Scores[mated] = sdk.Score{Seat: sdk.Seat(mated), Mate: -1}
 			}
+			line, used := s.continuation(q, pvPlies, cfg.nodes-s.nodes, stop)
+			a.PV = append(a.PV, line...)
+			a.Nodes += used
 			return a, nil
 		}
 	}
-	s.orderMoves(&p, root, 0, 0)
+	// Three quarters of the budget for the move, the rest for the line
+	// after it.
+	mainStop, mainNodes := stop, cfg.nodes
+	if lim.Nodes > 0 {
+		mainNodes = max(1, cfg.nodes*3/4)
+	}
+	if !lim.Deadline(ctx, start).IsZero() {
+		mainStop = start.Add(stop.Sub(start) * 3 / 4)
+	}
+	s.cfg.nodes, s.stop = mainNodes, mainStop
+	best, bestV, depth := s.best(&p, root)
+	q := p
+	q.Play(best)
+	a := s.standings(&q, seat, depth, best)
+	if depth > 0 {
+		a.Scores[seat].CP = bestV
+	}
+	line, used := s.continuation(q, pvPlies, cfg.nodes-s.nodes, stop)
+	a.PV = append(a.PV, line...)
+	a.Nodes += used
+	return a, nil
+}
+
+// pvPlies is how many moves follow the best one in the line: the rest of
+// the round and the next, two moves of each seat.
+const pvPlies = 7
+
+// best is the best-reply search's move for the seat to move in p among
+// root (reordered), with its score and the depth of the last iteration
+// completed (0: none, the first move by the move order).
+func (s *searcher) best(p *rules.Position, root []rules.Move) (rules.Move, int, int) {
+	s.orderMoves(p, root, 0, 0)
 	best, bestV, depth := root[0], 0, 0
-	for d := 1; d <= cfg.depth; d++ {
+	for d := 1; d <= s.cfg.depth; d++ {
 		v, i := -inf, -1
 		alpha := -inf
 		for j, m := range root {
-			q := p
+			q := *p
 			q.Play(m)
-			sc := s.brs(&q, d-1, 1, cfg.extend, alpha, inf, false)
+			sc := s.brs(&q, d-1, 1, s.cfg.extend, alpha, inf, false)
 			if s.aborted {
 				break
 			}
@@ -105,17 +140,65 @@ func (Variant) Analyse(ctx context.Context, req sdk.AnalyseRequest) (sdk.Analysi
 		if v >= firstPlace-1000 {
 			break
 		}
-		if d > 1 && ctx.Err() != nil {
+		if d > 1 && s.ctx.Err() != nil {
 			break
 		}
 	}
-	q := p
-	q.Play(best)
-	a := s.standings(&q, seat, depth, best)
-	if depth > 0 {
-		a.Scores[seat].CP = bestV
+	return best, bestV, depth
+}
+
+// continuation is the line after the best move, in the seats' turn: each
+// seat to move plays what the same best-reply search, from its own side,
+// finds within an equal share of the nodes and time left (a mate at once
+// first, as Hard plays it). It ends with the game, or when the budget
+// does.
+func (s *searcher) continuation(p rules.Position, plies int, nodes int64, stop time.Time) (out []sdk.Move, used int64) {
+	for i := range plies {
+		seat := p.Turn()
+		if seat < 0 || s.ctx.Err() != nil || !time.Now().Before(stop) {
+			break
+		}
+		root := p.LegalMoves(nil)
+		if len(root) == 0 {
+			break
+		}
+		share := nodes / int64(plies-i)
+		if share < 200 {
+			break
+		}
+		until := time.Now().Add(time.Until(stop) / time.Duration(plies-i))
+		var m rules.Move
+		for _, c := range root {
+			q := p
+			q.Play(c)
+			if q.Score(seat) > p.Score(seat) {
+				m = c
+				break
+			}
+		}
+		if m == 0 {
+			s.reset(seat, p, share, until)
+			m, _, _ = s.best(&p, root)
+			nodes -= s.nodes
+			used += s.nodes
+		}
+		out = append(out, rules.MoveText(seat, m))
+		p.Play(m)
 	}
-	return a, nil
+	return out, used
+}
+
+// reset readies the searcher for a new search by seat from p, within
+// nodes and until stop.
+func (s *searcher) reset(seat int, p rules.Position, nodes int64, stop time.Time) {
+	s.ev.root = seat
+	s.cfg.nodes, s.stop = nodes, stop
+	s.nodes, s.aborted = 0, false
+	clear(s.tt)
+	s.killers = [maxPly][2]rules.Move{}
+	s.history = [rules.NumKinds + 81][81]int32{}
+	s.bhistory = [4][rules.NumKinds + 81][81]int32{}
+	s.rootPos, s.rootHash = p, p.Hash()
 }
 
 // standings is an analysis of the seat to move's move m, which led to q:

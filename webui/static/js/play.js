@@ -586,15 +586,11 @@ const analysis = setupAnalysis({
   // Against the computer the graph takes the person's side.
   seat: () => (vsComputer ? game.human : 0),
   source: () => ({ key: game.state, url: `${data.api}/analyse`, body: { state: game.state } }),
-  // The line in the page's notation: its moves played from the position.
+  // The whole line in the page's notation, played from the position by
+  // the server in one call (a move the rules refuse keeps the engine's text).
   pvTexts: async (ply, pv) => {
-    let { state, view } = await api.rewind(game.state, ply);
-    const out = [];
-    for (const m of pv.slice(0, 6)) {
-      ({ state, view } = await api.play(state, view.toMove[0], m));
-      out.push(ui.moveLabel(view.history[view.history.length - 1]));
-    }
-    return out;
+    const { moves } = await postJSON(`${data.api}/analyse/line`, { state: game.state, ply, pv });
+    return [...moves.map((h) => ui.moveLabel(h)), ...pv.slice(moves.length)];
   },
   exportText: desc.notations.some((n) => n.id === 'kif')
     ? async (rows) => (await postJSON(`${data.api}/analyse/export`, { state: game.state, format: 'kif', lang: data.lang, analysis: rows })).text

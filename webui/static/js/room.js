@@ -542,6 +542,16 @@ const analysis = setupAnalysis({
   t, desc, ui, board, nav,
   seat: () => Math.max(room.seat, 0), // a player's own side; a spectator sees the first seat's
   source: () => ({ key: `${roomID}:${room.round}`, url: `/api/v1/rooms/${encodeURIComponent(roomID)}/analyse`, body: {} }),
+  // The line in the page's notation and the analysed record come from the
+  // server too, which plays and writes the room's ended round.
+  pvTexts: async (ply, pv) => {
+    const { moves } = await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/analyse/line`, { ply, pv });
+    return [...moves.map((h) => ui.moveLabel(h)), ...pv.slice(moves.length)];
+  },
+  exportText: (desc.notations || []).some((n) => n.id === 'kif')
+    ? async (rows) => (await postJSON(`/api/v1/rooms/${encodeURIComponent(roomID)}/analyse/export`,
+      { format: 'kif', lang: document.documentElement.lang, analysis: rows })).text
+    : null,
 });
 
 /** orient puts the own side at the bottom (a spectator sees the first seat's side). */
