@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,6 +90,61 @@ func TestImportWXF(t *testing.T) {
 			t.Errorf("Import(%q) accepted", bad)
 		} else if re, ok := sdk.AsRuleError(err); !ok || !strings.HasPrefix(re.Code, "bad_") {
 			t.Errorf("Import(%q): %v", bad, err)
+		}
+	}
+}
+
+// TestAbandonedRecords ends games by each side leaving (sdk.Abandon, a
+// claimed win), on its turn and on the other's: the WXF result line names
+// the winner by its score and says who left, Import reads back the same
+// ending, the State and Rewind keep it.
+func TestAbandonedRecords(t *testing.T) {
+	for _, moves := range [][]sdk.Move{nil, {"h2e2"}} {
+		for _, loser := range []sdk.Seat{0, 1} {
+			st, _, err := Variant{}.Start(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range moves {
+				if st, _, err = (Variant{}).Play(st, sdk.Seat(i%2), m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st, v, err := Variant{}.Play(st, loser, sdk.Abandon)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s leaves after %v", sideNames[loser], moves)
+			if v.Status != sdk.Over || v.Result.Reason != sdk.ReasonAbandoned || !slices.Equal(v.Result.Winners, []sdk.Seat{1 - loser}) ||
+				v.History[len(v.History)-1].Move != sdk.Abandon {
+				t.Fatalf("%s: %+v, history %+v", name, v.Result, v.History)
+			}
+			text, err := Variant{}.Export(st, NotationWXF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[sdk.Seat]string{0: "Result: 0-1 Red left the game\n", 1: "Result: 1-0 Black left the game\n"}[loser]
+			if !strings.HasSuffix(text, want) {
+				t.Errorf("%s: WXF ends %q, want %q", name, text, want)
+			}
+			ist, iv, err := Variant{}.Import(NotationWXF, text)
+			if err != nil {
+				t.Fatalf("%s: Import: %v\n%s", name, err, text)
+			}
+			if !reflect.DeepEqual(iv.Result, v.Result) || iv.Ply != v.Ply {
+				t.Errorf("%s: Import reads %+v at ply %d, want %+v at %d", name, iv.Result, iv.Ply, v.Result, v.Ply)
+			}
+			if out, _ := (Variant{}).Export(ist, NotationWXF); out != text {
+				t.Errorf("%s: export of the import:\n got %q\nwant %q", name, out, text)
+			}
+			// A State not from this process's cache replays the ending.
+			if g, err := replayState(st); err != nil || g.result.Reason != sdk.ReasonAbandoned || !g.abandoned {
+				t.Errorf("%s: replayed state: %+v, %v", name, g, err)
+			}
+			_, rv, err := Variant{}.Rewind(st, len(v.History))
+			if err != nil || !reflect.DeepEqual(rv.Result, v.Result) {
+				t.Errorf("%s: Rewind to the end: %+v, %v", name, rv.Result, err)
+			}
 		}
 	}
 }
