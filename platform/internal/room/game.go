@@ -129,6 +129,9 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 	case protocol.TypeSeatCode:
 		return store.Action{}, nil
 	case protocol.TypeMove:
+		if req.Move == sdk.Abandon {
+			return refuse(sdk.CodeBadMove, "a player who left is recorded by the server (claimWin), not by a move")
+		}
 		a.Kind, a.Move = kindMove, string(req.Move)
 	case protocol.TypeResign:
 		if !g.desc.Resign {
@@ -224,7 +227,7 @@ type step struct {
 	play     bool
 	seat     sdk.Seat // with play: the seat that plays move
 	move     sdk.Move
-	claimed  bool // with play: a claimed win (the other seat's resignation)
+	claimed  bool // with play: a claimed win (the other seat's leaving)
 	newRound bool
 	options  sdk.Options // the next round's, with newRound
 }
@@ -244,13 +247,15 @@ func (g *game) check(a store.Action) (step, error) {
 	case kindMove, kindComputer:
 		return step{ev: protocol.EvMove, play: true, seat: seat, move: sdk.Move(a.Move)}, nil
 	case kindClaimWin:
-		// Logged by the claimer, played as the other seat's resignation:
-		// the rules end the round with the claimer the winner. Presence
+		// Logged by the claimer, played as the other seat's leaving
+		// (sdk.Abandon, or its resignation where the variant records no
+		// leaving): the rules end the round with the claimer the winner,
+		// and the reason says the other left. Presence
 		// was checked when it was asked (decide); a replay needs none.
 		if len(g.taken) != 2 {
 			return step{}, sdk.Errorf(sdk.CodeUnsupported, "a win is claimed in 2-player rooms only")
 		}
-		return step{ev: protocol.EvMove, play: true, seat: 1 - seat, move: sdk.Resign, claimed: true}, nil
+		return step{ev: protocol.EvMove, play: true, seat: 1 - seat, move: g.leaving(), claimed: true}, nil
 	case kindClaim:
 		if g.taken[a.Seat] {
 			return step{}, sdk.Errorf("seat_taken", "seat %d is taken", a.Seat)

@@ -433,7 +433,7 @@ setInterval(renderClock, 500);
 
 function announceMove(ev) {
   const v = room.view;
-  const text = ev.played ? ui.moveLabel(ev.played) : ev.move === 'resign' ? t('ui.resigned') : ev.move;
+  const text = ev.played ? ui.moveLabel(ev.played) : ui.moveLabel({ move: ev.move, text: ev.move });
   let s = ev.claimed ? t('room.claimed', { seat: seatName(ev.seat) }) : t('ui.announce.move', { seat: seatName(ev.seat), move: text });
   if ((v.inCheck || []).length && v.status === 'playing') s += `. ${t('ui.check')}`;
   if (v.status === 'over') s += `. ${ui.resultText(v)}`;
