@@ -24,8 +24,11 @@ type game struct {
 	desc sdk.Description
 	// computer: the room has computer seats (the variant declares
 	// sdk.SettingLevel and the rules can suggest moves).
-	computer  bool
-	awayGrace time.Duration
+	computer bool
+	// humanSeats is how many people the room is for (seats.go,
+	// humanSeatsOf; 0: every seat).
+	humanSeats int
+	awayGrace  time.Duration
 	// goneAfter is how long a 2-player room's seat must be away before
 	// the other may claim the win (claim.go; 0: never).
 	goneAfter time.Duration
@@ -94,6 +97,7 @@ func newGame(meta store.Room, desc sdk.Description, computer bool, awayGrace tim
 		g.awaySince[i] = now
 	}
 	g.taken[0] = true
+	g.humanSeats = humanSeatsOf(meta, desc, computer)
 	return g
 }
 
@@ -367,8 +371,8 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		if a.KeyHash != nil {
 			g.keys[a.Seat] = a.KeyHash
 		}
-		if !g.started && !slices.Contains(g.taken, false) && g.view.Ply == 0 {
-			g.turnAt = a.At // the last seat taken: the first turn begins
+		if !g.started && (!slices.Contains(g.taken, false) || g.seatedCount() == g.humanSeats) && g.view.Ply == 0 {
+			g.turnAt = a.At // the last seat taken, or the last person: the first turn begins
 		}
 	case kindRekey:
 		if a.KeyHash != nil {
@@ -531,7 +535,7 @@ func (g *game) allConnected() bool {
 // presence is who holds and who connects each seat at now, and how many
 // watch; it is what the last presence sent said from then on.
 func (g *game) presence(now time.Time) *protocol.Presence {
-	p := &protocol.Presence{Seats: make([]protocol.SeatPresence, len(g.taken)), Spectators: g.watchers + g.others, Started: g.started}
+	p := &protocol.Presence{Seats: make([]protocol.SeatPresence, len(g.taken)), Spectators: g.watchers + g.others, Started: g.started || g.peopleSeated()}
 	for i := range g.taken {
 		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now), Gone: g.gone(i, now), Name: g.names[i]}
 	}

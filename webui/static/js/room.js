@@ -63,25 +63,14 @@ let choice = computerSeats && !seatKey(roomID) ? 'undecided' : 'take';
 
 // humanSeats is how many people the room was created for (host.human_seats,
 // with computer seats only; null: every seat): once that many are seated
-// the page stops inviting, and the host's page starts the game with the
-// computer in the other seats.
+// the page stops inviting. The server applies it: it starts the game by
+// itself then (presence.started), with the computer in the other seats, and
+// seats nobody more.
 const humanSeatsSpec = computerSeats ? (desc.hostSettings || []).find((s) => s.key === 'host.human_seats') : null;
-let autoStarted = false;
 function humanSeatsOf() {
   if (!humanSeatsSpec || !room.settings) return null;
   const n = Number(room.settings['host.human_seats'] ?? humanSeatsSpec.default);
   return Number.isInteger(n) && n >= 1 && n < desc.seats.length ? n : null;
-}
-/** autoStart starts the game for the host once the people it was created for are seated. */
-function autoStart() {
-  const p = room.presence;
-  const humanSeats = humanSeatsOf();
-  if (humanSeats === null || autoStarted || room.seat !== 0 || conn.state !== 'open' || !p || p.started) return;
-  const taken = p.seats.filter((s) => s.taken).length;
-  if (taken >= humanSeats && taken < p.seats.length) {
-    autoStarted = true;
-    act('start');
-  }
 }
 
 // pending is our move sent (or to be sent) and not yet confirmed:
@@ -625,7 +614,6 @@ function render() {
   renderChoice();
   renderClock();
   renderGone(v);
-  autoStart();
   analysis.update(v);
 }
 
