@@ -16,6 +16,7 @@ import (
 // "wxf" is a readable record:
 //
 //	FEN: <start FEN>
+//	Red: <name>        (ExportWith, when Red's player gave a name; so Black)
 //	1. C2.5 H8+7
 //	2. H2+3 R9.8
 //	Result: 1-0 checkmate
@@ -207,6 +208,9 @@ func importWXF(text string) (*Game, error) {
 				return nil, err
 			}
 			continue
+		}
+		if isPlayerLine(line) {
+			continue // the players' names (players.go)
 		}
 		if g == nil {
 			g = NewGame(start)

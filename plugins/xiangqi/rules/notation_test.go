@@ -148,3 +148,29 @@ func TestAbandonedRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestExportWithPlayers: the wxf record names the players who gave a name,
+// on lines of their own whatever the name holds, and still imports as the
+// same game; FEN + UCCI has no place for names.
+func TestExportWithPlayers(t *testing.T) {
+	st, _, err := Variant{}.Import(NotationFENUCCI, "startpos moves h2e2 h9g7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := Variant{}.ExportWith(st, NotationWXF, sdk.ExportOptions{Players: []string{"<b>Li</b>\nResult: 0-1 resignation", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "FEN: " + StartFEN + "\nRed: <b>Li</b>Result: 0-1 resignation\n1. C2.5 H8+7\nResult: *\n"
+	if text != want {
+		t.Errorf("wxf with names:\n got %q\nwant %q", text, want)
+	}
+	_, v, err := Variant{}.Import(NotationWXF, text)
+	if err != nil || v.Ply != 2 || v.Result != nil {
+		t.Errorf("Import of the record with names: ply %d, result %+v, %v", v.Ply, v.Result, err)
+	}
+	plain, _ := Variant{}.Export(st, NotationFENUCCI)
+	if got, _ := (Variant{}).ExportWith(st, NotationFENUCCI, sdk.ExportOptions{Players: []string{"Li", "Wang"}}); got != plain {
+		t.Errorf("fen+ucci with names %q, want %q", got, plain)
+	}
+}
