@@ -619,7 +619,12 @@ function render() {
 
 /** renderChoice offers a visitor who watches the free seat (or watching). */
 function renderChoice() {
-  const free = (room.presence?.seats || []).findIndex((s) => !s.taken);
+  const seats = room.presence?.seats || [];
+  // A room for fewer people than seats seats nobody more once they are
+  // seated (the server's rule): its computer seats are not offered.
+  const humanSeats = humanSeatsOf();
+  const full = humanSeats !== null && seats.filter((s) => s.taken).length >= humanSeats;
+  const free = full ? -1 : seats.findIndex((s) => !s.taken);
   const box = $('seat-choice');
   box.hidden = choice === 'take' || room.seat >= 0 || free < 0 || room.version === null || Boolean(room.broken);
   body.choice = box.hidden ? 'none' : choice;
