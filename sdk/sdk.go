@@ -53,6 +53,19 @@ type Move string
 // the variant allows it. Every seat may play it while the game is on.
 const Resign Move = "resign"
 
+// Abandon is the move a host plays for a seat whose player has left the game
+// for good, when another player claims the win (a room's "claim the win"),
+// where Description.Abandon says the variant records it. The game ends as
+// the seat's resignation would, with its own reason, ReasonAbandoned, in the
+// View and in the records the variant writes (shogi's CSA %TIME_UP, say), so
+// that no record calls it a resignation. Players do not send it: a host
+// plays it for the seat that left, whichever seat is to move.
+const Abandon Move = "abandon"
+
+// ReasonAbandoned is the Result.Reason of a game ended by Abandon: the
+// loser left it and the winner claimed the win. The site holds its text.
+const ReasonAbandoned = "result.abandoned"
+
 // Level names a computer player's strength, one of Description.Levels.
 type Level string
 
@@ -180,6 +193,11 @@ type Description struct {
 	Levels []Level `json:"levels,omitempty"`
 	// Resign tells whether a seat may resign (Move Resign).
 	Resign bool `json:"resign"`
+	// Abandon tells whether the variant records a game a player left
+	// (Move Abandon, with ReasonAbandoned). A host that ends a game for a
+	// player who left plays Abandon for that seat where this is set, and
+	// Resign where it is not (Resign must then be set).
+	Abandon bool `json:"abandon,omitempty"`
 	// Hands tells whether captured pieces go to hands shown beside the board.
 	Hands bool `json:"hands"`
 	// Rewind tells whether the variant is a Rewinder (move list navigation

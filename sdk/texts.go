@@ -35,8 +35,9 @@ import (
 //	board.river.<id>                text written in a "river" mark
 //
 // The site keeps the texts every game shares: the page furniture, and the
-// sdk's own codes (error.<Code…> and result.resignation, result.draw). A
-// variant may not ship keys of the site's own parts (see SiteKey).
+// sdk's own codes (error.<Code…> and result.resignation, result.draw,
+// result.abandoned). A variant may not ship keys of the site's own parts (see
+// SiteKey).
 type Texts map[string]map[string]string
 
 // LoadTexts reads every <lang>.json file at the top of fsys (one flat JSON
@@ -143,7 +144,7 @@ func Placeholders(s string) []string {
 // sharedKeys are the texts the site itself holds for every game: the sdk's
 // own rule error codes and the endings every variant may use.
 var sharedKeys = map[string]bool{
-	"result.resignation": true, "result.draw": true,
+	"result.resignation": true, "result.draw": true, ReasonAbandoned: true,
 	"error." + CodeIllegalMove: true, "error." + CodeBadMove: true, "error." + CodeNotYourTurn: true,
 	"error." + CodeGameOver: true, "error." + CodeBadState: true, "error." + CodeBadOption: true,
 	"error." + CodeBadPosition: true, "error." + CodeBadFormat: true, "error." + CodeBadNotation: true,
@@ -151,6 +152,7 @@ var sharedKeys = map[string]bool{
 }
 
 // SharedKey reports whether the site holds key's text for every variant (the
-// sdk's error codes, result.resignation, result.draw): a variant uses it
-// without shipping it, and may ship its own text to say it differently.
+// sdk's error codes, result.resignation, result.draw, result.abandoned): a
+// variant uses it without shipping it, and may ship its own text to say it
+// differently.
 func SharedKey(key string) bool { return sharedKeys[key] }

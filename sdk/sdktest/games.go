@@ -192,7 +192,7 @@ func (s *suite) testReject(t *testing.T) {
 		if len(p.view.Legal) == 0 {
 			continue
 		}
-		listed := map[sdk.Move]bool{sdk.Resign: true}
+		listed := map[sdk.Move]bool{sdk.Resign: true, sdk.Abandon: true}
 		var alphabet []rune
 		for _, m := range p.view.Legal {
 			listed[m.Move] = true
@@ -316,6 +316,52 @@ func (s *suite) testResign(t *testing.T) {
 		}
 		m := s.startView.Legal[0]
 		s.over = append(s.over, overGame{fmt.Sprintf("resigned by %v", gone), st, m.Seat, m.Move})
+	}
+}
+
+// testAbandon plays Abandon for every seat at the start, on its turn and
+// out of it: where Describe says Abandon, the game ends with that seat
+// among the losers and the reason sdk.ReasonAbandoned, and every notation
+// writes it; where it does not, Abandon is a RuleError.
+func (s *suite) testAbandon(t *testing.T) {
+	r := &reporter{t: t}
+	for i := range s.seats {
+		seat := sdk.Seat(i)
+		st, view, err := s.callPlay(t, s.start, seat, sdk.Abandon)
+		if !s.d.Abandon {
+			if ok, why := isRuleError(err, ""); !ok {
+				r.errorf("Play(seat %d, %q) where Describe says no Abandon: %s; want a RuleError", i, sdk.Abandon, why)
+			}
+			continue
+		}
+		if err != nil {
+			r.errorf("Play(seat %d, %q) at the start: %v", i, sdk.Abandon, err)
+			continue
+		}
+		if err := CheckView(s.d, view); err != nil {
+			r.errorf("view after seat %d abandoned:\n%v", i, err)
+		}
+		if rv, err := s.callView(t, st); err != nil {
+			r.errorf("View of the state after seat %d abandoned: %v", i, err)
+		} else if diff := diffViews(view, rv); diff != "" {
+			r.errorf("View(state) differs from Play's view after seat %d abandoned: %s", i, diff)
+		}
+		if s.seats == 2 {
+			if view.Status != sdk.Over || view.Result == nil {
+				r.errorf("seat %d abandoned but the game is not over (status %q)", i, view.Status)
+				continue
+			}
+			if !slices.Equal(view.Result.Winners, []sdk.Seat{1 - seat}) || view.Result.Reason != sdk.ReasonAbandoned {
+				r.errorf("seat %d abandoned: winners %v, reason %q; want [%d], %q", i, view.Result.Winners, view.Result.Reason, 1-seat, sdk.ReasonAbandoned)
+			}
+		} else if view.Result != nil && slices.Contains(view.Result.Winners, seat) {
+			r.errorf("seat %d abandoned but is among the winners %v", i, view.Result.Winners)
+		}
+		for _, n := range s.d.Notations {
+			if _, err := s.callExport(t, st, n.ID); err != nil {
+				r.errorf("Export(%q) of a game seat %d abandoned: %v", n.ID, i, err)
+			}
+		}
 	}
 }
 

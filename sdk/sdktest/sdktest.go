@@ -13,6 +13,7 @@
 //   - every listed legal move accepted; perturbed texts, garbage and moves by
 //     seats not to move rejected with a *sdk.RuleError, the state untouched;
 //   - resignation as Description.Resign says, game_over after the end;
+//   - Abandon as Description.Abandon says (the other seat wins, ReasonAbandoned);
 //   - the Texts (CheckTexts), and an English text for every result, notice
 //     and action key the random games showed;
 //   - the looks (CheckLooks): the card and piece drawings sanitize;
@@ -203,6 +204,7 @@ func RunWith(t *testing.T, v sdk.Variant, c Config) {
 	t.Run("reject", guard(s.testReject))
 	t.Run("seats", guard(s.testSeats))
 	t.Run("resign", guard(s.testResign))
+	t.Run("abandon", guard(s.testAbandon))
 	t.Run("over", guard(s.testOver))
 	t.Run("texts", guard(s.testTexts))
 	t.Run("looks", guard(s.testLooks))

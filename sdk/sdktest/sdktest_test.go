@@ -186,6 +186,21 @@ func (v noResign) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.V
 	return v.base.Play(s, seat, m)
 }
 
+type abandonAsResign struct{ base } // says Abandon but records a resignation
+
+func (v abandonAsResign) Describe() sdk.Description {
+	d := v.base.Describe()
+	d.Abandon = true
+	return d
+}
+
+func (v abandonAsResign) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
+	if m == sdk.Abandon {
+		m = sdk.Resign
+	}
+	return v.base.Play(s, seat, m)
+}
+
 type noRulesVersion struct{ base } // describes no rules version
 
 func (v noRulesVersion) Describe() sdk.Description {
@@ -323,6 +338,7 @@ var mutants = map[string]struct {
 	"upperText":        {upperText{}, "games"},
 	"scribbler":        {scribbler{}, "games"},
 	"noResign":         {noResign{}, "resign"},
+	"abandonAsResign":  {abandonAsResign{}, "abandon"},
 	"anyOption":        {anyOption{}, "options"},
 	"noRulesVersion":   {noRulesVersion{}, "describe"},
 	"hostAnything":     {hostAnything{}, "options"},

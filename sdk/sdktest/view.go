@@ -420,7 +420,7 @@ func CheckView(d sdk.Description, v sdk.View) error {
 		}
 	}
 
-	if v.LastMove != nil && v.LastMove.Move != sdk.Resign {
+	if v.LastMove != nil && v.LastMove.Move != sdk.Resign && v.LastMove.Move != sdk.Abandon {
 		if err := checkLegalMove(d, *v.LastMove, kinds, cells); err != nil {
 			bad("LastMove %+v: %v", *v.LastMove, err)
 		}
@@ -456,6 +456,9 @@ func CheckView(d sdk.Description, v sdk.View) error {
 		}
 		if m.Move == sdk.Resign {
 			bad("legal moves list %q: resigning is offered by Description.Resign, not listed", sdk.Resign)
+		}
+		if m.Move == sdk.Abandon {
+			bad("legal moves list %q: the host plays it for a player who left, players never choose it", sdk.Abandon)
 		}
 	}
 	return errors.Join(errs...)

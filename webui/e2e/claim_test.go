@@ -15,7 +15,8 @@ import (
 // (limits.opponent_gone), the host names themselves (with markup, shown as
 // text), the guest leaves for good, and the host is offered "Claim the
 // win" only once the server says the guest is gone; claiming it ends the
-// round with the host the winner, and the guest, back, sees the same.
+// round with the host the winner because the guest left (not resigned),
+// the guest, back, sees the same, and the KIF and CSA say so.
 func TestRoomClaimWinAndNames(t *testing.T) {
 	h, err := hosttest.StartWith(context.Background(), os.Getenv("BANMEN_BIN"), "-limits.opponent_gone", "2s")
 	if err != nil {
@@ -51,19 +52,26 @@ func TestRoomClaimWinAndNames(t *testing.T) {
 	wait(t, host, `document.getElementById('confirm-dialog').open`)
 	do(t, host, chromedp.Click(chromedp.ID("confirm-yes")))
 	wait(t, host, `document.body.dataset.status === 'over' && document.getElementById('claim-win').hidden`)
-	if s := statusText(host); !strings.Contains(s, "Sente wins") {
-		t.Errorf("after the claim the host's status says %q", s)
+	// Recorded with its reason: the gone guest left, it was no resignation.
+	const why = "Sente wins — the opponent left the game"
+	if s := statusText(host); !strings.Contains(s, why) {
+		t.Errorf("after the claim the host's status says %q, want %q", s, why)
+	}
+	if last := eval[string](t, host, `[...document.querySelectorAll('#history .move-text')].pop().textContent`); last != "left the game" {
+		t.Errorf("the guest's leaving is listed as %q, want left the game", last)
 	}
 	openRoom(t, guest, url)
 	wait(t, guest, `document.body.dataset.status === 'over'`)
-	if s := statusText(guest); !strings.Contains(s, "Sente wins") {
-		t.Errorf("back, the guest's status says %q", s)
+	if s := statusText(guest); !strings.Contains(s, why) {
+		t.Errorf("back, the guest's status says %q, want %q", s, why)
 	}
-	// The records name the host and the winner.
-	if kif := exportText(t, guest, "kif"); !strings.Contains(kif, "\n先手：<b>Taro</b>\n") || !strings.Contains(kif, "先手の勝ち") {
+	// The records name the host, the winner and the ending: Gote, to
+	// move, left (KIF 切れ負け and CSA %TIME_UP, as lishogi writes it).
+	if kif := exportText(t, guest, "kif"); !strings.Contains(kif, "\n先手：<b>Taro</b>\n") || !strings.Contains(kif, "   2 切れ負け\n*後手が対局を放棄\n") ||
+		!strings.Contains(kif, "後手の対局放棄により先手の勝ち") {
 		t.Errorf("the room's KIF:\n%s", kif)
 	}
-	if csa := exportText(t, guest, "csa"); !strings.Contains(csa, "\nN+<b>Taro</b>\n") {
+	if csa := exportText(t, guest, "csa"); !strings.Contains(csa, "\nN+<b>Taro</b>\n") || !strings.HasSuffix(csa, "+7776FU\n'Gote left the game\n%TIME_UP\n") {
 		t.Errorf("the room's CSA:\n%s", csa)
 	}
 }

@@ -126,7 +126,12 @@ func humanMove(t *testing.T, ctx context.Context, variant string) {
 	if eval[bool](t, ctx, `document.getElementById('promote-dialog').open`) {
 		click(fmt.Sprintf(`.promote-choice[data-promote="%t"]`, m.Promote))
 	}
-	waitPly(t, ctx, ply+1)
+	// The move is registered once the move list holds it as ply+1. Not
+	// "the page is at ply+1": the computer answers on its own, within
+	// 60 ms from an early position, and the wait polls once a frame, which
+	// a loaded machine (load 30: frames 50-340 ms apart) makes rarer than
+	// that, so the page went past ply+1 unseen and the wait never ended.
+	wait(t, ctx, fmt.Sprintf(`document.querySelector('#history li[data-ply="%d"]:not(.pending)')?.dataset.move === %q`, ply+1, m.Move))
 }
 
 // importGame pastes a record into the Import panel and waits for it.

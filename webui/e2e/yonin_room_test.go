@@ -210,4 +210,13 @@ func TestYoninInvitation(t *testing.T) {
 	if got := eval[string](t, west, `document.querySelector('#room-settings-list dd[data-key="host.human_seats"]')?.textContent ?? ''`); got != "3" {
 		t.Errorf("the room's settings show %q people, want 3", got)
 	}
+	// The server started the room for three by itself, and a fourth
+	// visitor is offered no seat: East stays the computer's.
+	w, h, opts := phone()
+	fourth := person(t, w, h, opts...)
+	openRoom(t, fourth, url)
+	wait(t, fourth, `document.querySelector('#presence li[data-seat="3"]')?.dataset.state === 'computer'`)
+	if got := eval[string](t, fourth, `document.body.dataset.seat + ' ' + document.body.dataset.choice + ' ' + document.getElementById('seat-choice').hidden`); got != "-1 none true" {
+		t.Errorf("a fourth visitor of a room for three: seat, choice, choice box hidden = %q, want -1 none true", got)
+	}
 }

@@ -12,9 +12,11 @@ import (
 // longer than Config.GoneAfter (40 s) is "gone" (presence says so); while
 // the round is on, the other seated player, connected, may claim the win.
 // The claim is logged as the action "claimWin" of the claimer and played
-// as the gone seat's resignation: the rules end the round with the claimer
-// the winner, and the move event says Claimed. The server's clock decides
-// "gone", never the client's.
+// as the gone seat's sdk.Abandon (its resignation where the variant does
+// not record leaving, Description.Abandon): the rules end the round with the
+// claimer the winner and the reason sdk.ReasonAbandoned, which the room's
+// exports write too, and the move event says Claimed. The server's clock
+// decides "gone", never the client's.
 
 // gone tells whether seat i's player is gone at now.
 func (g *game) gone(i int, now time.Time) bool {
@@ -38,4 +40,13 @@ func (g *game) claimable(seat sdk.Seat, now time.Time) (code, msg string) {
 		return "not_gone", fmt.Sprintf("the other player is connected, or away for less than %v", g.goneAfter)
 	}
 	return "", ""
+}
+
+// leaving is the move that ends a round for a seat whose player left: the
+// variant's own ending where it records one, else the resignation.
+func (g *game) leaving() sdk.Move {
+	if g.desc.Abandon {
+		return sdk.Abandon
+	}
+	return sdk.Resign
 }

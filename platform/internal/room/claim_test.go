@@ -35,7 +35,7 @@ func TestGameClaimWin(t *testing.T) {
 				}
 				ev := g.recent.back(1)
 				if !ev.Claimed || *ev.Seat != 1 || ev.Move != sdk.Resign {
-					t.Errorf("claim event %+v: want claimed, seat 1's resignation", ev)
+					t.Errorf("claim event %+v: want claimed, seat 1's resignation (tictactoe records no leaving)", ev)
 				}
 			}},
 		{name: "on the claimer's own turn too", game: claimGame, steps: append(seated(), leave(1, 0), claimAt(0, 1, goneAfter, "event:move")),
@@ -124,5 +124,35 @@ func TestClaimReplays(t *testing.T) {
 	w, _ := find(s.take(), protocol.EvWelcome)
 	if w.View == nil || w.View.Result == nil || !slices.Equal(w.View.Result.Winners, []sdk.Seat{0}) || w.Version != 2 {
 		t.Fatalf("after a replay: %+v, want version 2 won by seat 0", w.View)
+	}
+}
+
+// TestClaimPlaysTheVariantsLeaving: a claimed win is played as the gone
+// seat's sdk.Abandon where the variant records a player leaving
+// (Description.Abandon), so that the result and the records say so, and as
+// its resignation where it does not; a player cannot send Abandon as a move.
+func TestClaimPlaysTheVariantsLeaving(t *testing.T) {
+	for _, abandon := range []bool{false, true} {
+		g := claimGame()
+		g.desc.Abandon = abandon
+		for _, s := range append(seated(), leave(1, 0)) {
+			run(t, g, s)
+		}
+		a, answer := g.decide(0, protocol.Request{Type: protocol.TypeClaimWin, Version: ver(g.version)}, t0.Add(goneAfter))
+		if answer != nil {
+			t.Fatalf("Abandon %v: the claim was answered %+v", abandon, answer)
+		}
+		st, err := g.check(a)
+		want := sdk.Resign
+		if abandon {
+			want = sdk.Abandon
+		}
+		if err != nil || !st.play || st.seat != 1 || st.move != want || !st.claimed {
+			t.Errorf("Abandon %v: the claim plays %+v, %v; want seat 1's %q", abandon, st, err, want)
+		}
+		_, answer = g.decide(1, protocol.Request{Type: protocol.TypeMove, Move: sdk.Abandon, Version: ver(g.version)}, t0)
+		if answer == nil || answer.Type != protocol.EvRefused || answer.Code != sdk.CodeBadMove {
+			t.Errorf("Abandon %v: a player's move %q was answered %+v, want refused %s", abandon, sdk.Abandon, answer, sdk.CodeBadMove)
+		}
 	}
 }

@@ -24,8 +24,11 @@ type game struct {
 	desc sdk.Description
 	// computer: the room has computer seats (the variant declares
 	// sdk.SettingLevel and the rules can suggest moves).
-	computer  bool
-	awayGrace time.Duration
+	computer bool
+	// humanSeats is how many people the room is for (seats.go,
+	// humanSeatsOf; 0: every seat).
+	humanSeats int
+	awayGrace  time.Duration
 	// goneAfter is how long a 2-player room's seat must be away before
 	// the other may claim the win (claim.go; 0: never).
 	goneAfter time.Duration
@@ -94,6 +97,7 @@ func newGame(meta store.Room, desc sdk.Description, computer bool, awayGrace tim
 		g.awaySince[i] = now
 	}
 	g.taken[0] = true
+	g.humanSeats = humanSeatsOf(meta, desc, computer)
 	return g
 }
 
@@ -129,6 +133,9 @@ func (g *game) decide(seat sdk.Seat, req protocol.Request, now time.Time) (store
 	case protocol.TypeSeatCode:
 		return store.Action{}, nil
 	case protocol.TypeMove:
+		if req.Move == sdk.Abandon {
+			return refuse(sdk.CodeBadMove, "a player who left is recorded by the server (claimWin), not by a move")
+		}
 		a.Kind, a.Move = kindMove, string(req.Move)
 	case protocol.TypeResign:
 		if !g.desc.Resign {
@@ -224,7 +231,7 @@ type step struct {
 	play     bool
 	seat     sdk.Seat // with play: the seat that plays move
 	move     sdk.Move
-	claimed  bool // with play: a claimed win (the other seat's resignation)
+	claimed  bool // with play: a claimed win (the other seat's leaving)
 	newRound bool
 	options  sdk.Options // the next round's, with newRound
 }
@@ -244,13 +251,15 @@ func (g *game) check(a store.Action) (step, error) {
 	case kindMove, kindComputer:
 		return step{ev: protocol.EvMove, play: true, seat: seat, move: sdk.Move(a.Move)}, nil
 	case kindClaimWin:
-		// Logged by the claimer, played as the other seat's resignation:
-		// the rules end the round with the claimer the winner. Presence
+		// Logged by the claimer, played as the other seat's leaving
+		// (sdk.Abandon, or its resignation where the variant records no
+		// leaving): the rules end the round with the claimer the winner,
+		// and the reason says the other left. Presence
 		// was checked when it was asked (decide); a replay needs none.
 		if len(g.taken) != 2 {
 			return step{}, sdk.Errorf(sdk.CodeUnsupported, "a win is claimed in 2-player rooms only")
 		}
-		return step{ev: protocol.EvMove, play: true, seat: 1 - seat, move: sdk.Resign, claimed: true}, nil
+		return step{ev: protocol.EvMove, play: true, seat: 1 - seat, move: g.leaving(), claimed: true}, nil
 	case kindClaim:
 		if g.taken[a.Seat] {
 			return step{}, sdk.Errorf("seat_taken", "seat %d is taken", a.Seat)
@@ -362,8 +371,8 @@ func (g *game) apply(a store.Action, e effect) protocol.Event {
 		if a.KeyHash != nil {
 			g.keys[a.Seat] = a.KeyHash
 		}
-		if !g.started && !slices.Contains(g.taken, false) && g.view.Ply == 0 {
-			g.turnAt = a.At // the last seat taken: the first turn begins
+		if !g.started && (!slices.Contains(g.taken, false) || g.seatedCount() == g.humanSeats) && g.view.Ply == 0 {
+			g.turnAt = a.At // the last seat taken, or the last person: the first turn begins
 		}
 	case kindRekey:
 		if a.KeyHash != nil {
@@ -526,7 +535,7 @@ func (g *game) allConnected() bool {
 // presence is who holds and who connects each seat at now, and how many
 // watch; it is what the last presence sent said from then on.
 func (g *game) presence(now time.Time) *protocol.Presence {
-	p := &protocol.Presence{Seats: make([]protocol.SeatPresence, len(g.taken)), Spectators: g.watchers + g.others, Started: g.started}
+	p := &protocol.Presence{Seats: make([]protocol.SeatPresence, len(g.taken)), Spectators: g.watchers + g.others, Started: g.started || g.peopleSeated()}
 	for i := range g.taken {
 		p.Seats[i] = protocol.SeatPresence{Taken: g.taken[i], Connected: g.seatConnected(i), Computer: g.playedByComputer(i, now), Gone: g.gone(i, now), Name: g.names[i]}
 	}

@@ -244,8 +244,8 @@ func (r *Room) join(ctx context.Context, h Hello, sub Subscriber) (*Session, err
 		s.seat, newKey = seat, key
 	case r.g.broken == nil && !h.Watch:
 		free := slices.Index(r.g.taken, false)
-		if free < 0 {
-			break
+		if free < 0 || r.g.peopleSeated() {
+			break // full, or full of the people it was made for: watch
 		}
 		key, hash := newKeyPair()
 		a = store.Action{Room: r.id, Version: r.g.version + 1, Kind: kindClaim, Seat: free, At: now, KeyHash: hash}

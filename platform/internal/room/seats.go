@@ -2,8 +2,10 @@ package room
 
 import (
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/banmen/banmen/platform/internal/store"
 	"github.com/banmen/banmen/platform/protocol"
 	"github.com/banmen/banmen/sdk"
 )
@@ -14,7 +16,9 @@ import (
 //
 //   - The host (seat 0) may start before every seat is taken (action
 //     "start"); from then on every free seat is played by the computer.
-//     A room whose seats are all taken is started without it.
+//     A room whose seats are all taken is started without it, and so is a
+//     room created for fewer people (sdk.SettingHumanSeats) once they are
+//     seated; such a room seats nobody more: a latecomer watches.
 //   - A seated player whose connection is gone for longer than the away
 //     grace (Config.AwayGrace) is played by the computer until they
 //     connect again; the game never waits for them. A computer move
@@ -33,10 +37,48 @@ import (
 // Which host thinks for a room is Config.RunsComputer's decision
 // (computer.go does the thinking).
 
-// startedPlay tells whether moves may be made: every seat is taken, or the
-// host started with the computer in the free ones.
+// startedPlay tells whether moves may be made: every seat is taken, the
+// host started with the computer in the free ones, or the people the room
+// was created for are seated (peopleSeated).
 func (g *game) startedPlay() bool {
-	return g.started || !slices.Contains(g.taken, false)
+	return g.started || g.peopleSeated() || !slices.Contains(g.taken, false)
+}
+
+// humanSeatsOf is how many people a room is for (sdk.SettingHumanSeats, as
+// its options say or the variant's default): 0 for every seat, in a room
+// without computer seats, or when the number is not below the seats.
+func humanSeatsOf(meta store.Room, desc sdk.Description, computer bool) int {
+	spec, ok := desc.HostSetting(sdk.SettingHumanSeats)
+	if !ok || !computer {
+		return 0
+	}
+	v, set := meta.Options[sdk.SettingHumanSeats]
+	if !set {
+		v = spec.Default
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n >= meta.Seats {
+		return 0
+	}
+	return n
+}
+
+// peopleSeated tells whether a room for fewer people than seats
+// (humanSeats) has them all seated: it is started by that, without the
+// host's "start", and takes nobody more (join).
+func (g *game) peopleSeated() bool {
+	return g.humanSeats > 0 && g.seatedCount() >= g.humanSeats
+}
+
+// seatedCount is how many seats are taken.
+func (g *game) seatedCount() int {
+	n := 0
+	for _, t := range g.taken {
+		if t {
+			n++
+		}
+	}
+	return n
 }
 
 // computerFor tells why the computer plays seat at now: "seat" (a free

@@ -615,3 +615,48 @@ func TestYoninRoomVisitorWatchesBeforeTakingASeat(t *testing.T) {
 		t.Fatalf("back with the key: seat %d", visitor.Seat)
 	}
 }
+
+// A room created through the API for two people (host.human_seats 2) is
+// applied by the server, not only by the room's page: it waits for the
+// second person, starts by itself once they are seated (no "start"), the
+// computer plays the two other seats, and a third visitor watches instead
+// of taking a computer seat.
+func TestYoninRoomHumanSeatsAppliedByTheServer(t *testing.T) {
+	s := newYoninSite(t)
+	c := client.New(s.url, nil)
+	cr, err := c.CreateRoom(ctxT(t), "yonin", yoninOpts(sdk.SettingHumanSeats, "2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &yoninRoom{s: s, id: cr.Room, humans: map[sdk.Seat]*client.Player{}, computerMoves: map[sdk.Seat]int{}}
+	g.host = c.Player(cr.Room, cr.SeatKey)
+	connect(t, g.host)
+	g.humans[0] = g.host
+	if g.host.Presence.Started {
+		t.Fatal("a room for two started with one person seated")
+	}
+	refusedWith(t, g.host, "move", "x", "waiting")
+	guest := c.Player(cr.Room, "")
+	connect(t, guest)
+	if guest.Seat != 1 {
+		t.Fatalf("the guest took seat %d, want 1", guest.Seat)
+	}
+	g.humans[1] = guest
+	g.watch("the start", func() bool { return g.host.Presence.Started && g.host.Presence.Seats[1].Taken })
+	for seat := 2; seat < 4; seat++ {
+		if p := g.host.Presence.Seats[seat]; p.Taken || !p.Computer {
+			t.Errorf("seat %d once both people are seated: %+v, want played by the computer", seat, p)
+		}
+	}
+	refusedWith(t, g.host, "start", "", "started")
+	third := c.Player(cr.Room, "")
+	connect(t, third)
+	if third.Seat != -1 || third.SeatKey != "" {
+		t.Fatalf("a third visitor of a room for two took seat %d, want to watch", third.Seat)
+	}
+	third.Close()
+	human := g.play(4)
+	if human[0] == 0 || human[1] == 0 || g.computerMoves[2] == 0 {
+		t.Errorf("moves: people %v, computer %v; want both people and the computer's seats to move", human, g.computerMoves)
+	}
+}

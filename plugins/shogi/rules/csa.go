@@ -11,14 +11,27 @@ import (
 // or P1..P9 and P+/P- lines for the position, "+" or "-" for the side to
 // move, moves as "+7776FU" (the piece after the move, so a promotion shows
 // as its promoted name, "+8822UM"), drops from "00", and special moves
-// (%TORYO, %KACHI, %TSUMI, %SENNICHITE, %+ILLEGAL_ACTION, ...). %TORYO is
-// the side to move resigning; a resignation on the opponent's turn is
-// written as the resigner's %±ILLEGAL_ACTION, which names the loser.
+// (%TORYO, %KACHI, %TSUMI, %SENNICHITE, %TIME_UP, %+ILLEGAL_ACTION, ...).
+// %TORYO is the side to move resigning; a resignation on the opponent's
+// turn is written as the resigner's %±ILLEGAL_ACTION, which names the loser.
+//
+// A game a player left (sdk.Abandon, a claimed win) is written as lishogi
+// writes a game whose player left: %TIME_UP, the side to move losing by not
+// playing on, after a comment saying who left. When the player who left was
+// not the side to move, %TIME_UP would name the wrong loser, so it is that
+// player's %±ILLEGAL_ACTION, as for a resignation out of turn, and the
+// comment tells the two apart on Import. Import reads %TIME_UP (from any
+// writer: Banmen has no clocks, so a game lost on time reads as the closest
+// ending it records) as the side to move having left.
 
 // csaNames are the CSA names of every kind.
 var csaNames = [15]string{"", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY"}
 
 var csaSigns = [2]string{"+", "-"}
+
+// csaLeftComment follows the side's name in the comment line of a game that
+// side left ("'Gote left the game").
+const csaLeftComment = " left the game"
 
 func csaKind(s string) int {
 	for k, n := range csaNames {
@@ -82,6 +95,13 @@ func (g *game) exportCSA() string {
 			sb.WriteString(csaMove(p, r.m) + "\n")
 		case g.hist[i].Move == DeclareMove:
 			sb.WriteString("%KACHI\n")
+		case g.hist[i].Move == sdk.Abandon:
+			fmt.Fprintf(&sb, "'%s%s\n", colorName[r.seat], csaLeftComment)
+			if r.seat == g.pos.side {
+				sb.WriteString("%TIME_UP\n")
+			} else {
+				fmt.Fprintf(&sb, "%%%sILLEGAL_ACTION\n", csaSigns[r.seat])
+			}
 		case r.seat == g.pos.side:
 			sb.WriteString("%TORYO\n")
 		default:
@@ -144,8 +164,14 @@ func importCSA(text string) (*game, error) {
 		return nil
 	}
 	var lines []string
+	left := -1 // the side the comment of an abandoned game names
 	for _, l := range strings.Split(text, "\n") {
 		if strings.HasPrefix(l, "'") {
+			for c, name := range colorName {
+				if strings.TrimRight(l, " \t") == "'"+name+csaLeftComment {
+					left = c
+				}
+			}
 			continue
 		}
 		lines = append(lines, strings.Split(l, ",")...)
@@ -252,12 +278,23 @@ func importCSA(text string) (*game, error) {
 					return nil, notationError(n, err)
 				}
 				continue
+			case "%TIME_UP":
+				if err := g.play(g.pos.side, sdk.Abandon); err != nil {
+					return nil, notationError(n, err)
+				}
+				return g, nil
 			case "%+ILLEGAL_ACTION", "%-ILLEGAL_ACTION":
 				// The named side loses; a game the record has not
 				// ended yet (a perpetual check has) ends as that
-				// side's resignation, what exportCSA writes this for.
+				// side's resignation, what exportCSA writes this for,
+				// or as its leaving when the comment says it left.
 				if !g.over() {
-					if err := g.play(strings.IndexByte("+-", line[1]), sdk.Resign); err != nil {
+					loser := strings.IndexByte("+-", line[1])
+					end := sdk.Resign
+					if loser == left {
+						end = sdk.Abandon
+					}
+					if err := g.play(loser, end); err != nil {
 						return nil, notationError(n, err)
 					}
 				}

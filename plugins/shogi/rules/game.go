@@ -24,7 +24,7 @@ const (
 // scans.
 type record struct {
 	seat  int
-	m     Move // 0 for a declaration or a resignation
+	m     Move // 0 for a declaration, a resignation or an abandonment
 	check bool // the move gave check
 }
 
@@ -125,6 +125,13 @@ func (g *game) play(seat int, mv sdk.Move) error {
 	if mv == sdk.Resign {
 		g.push(record{seat: seat}, mv, marks[seat]+"投了", "resigns")
 		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat ^ 1)}, Reason: ReasonResignation}
+		return nil
+	}
+	if mv == sdk.Abandon {
+		// The host's move for a player who left (a claimed win): an
+		// ending of its own in the View and the records (kif.go, csa.go).
+		g.push(record{seat: seat}, mv, marks[seat]+"対局放棄", "left the game")
+		g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(seat ^ 1)}, Reason: sdk.ReasonAbandoned}
 		return nil
 	}
 	if seat != g.pos.side {

@@ -18,6 +18,15 @@ import (
 // which older Banmen records and KI2-minded writers have, still reads.
 // 投了 is the side to move resigning: a resignation on the opponent's turn
 // is written 反則勝ち (the side to move wins) with a comment saying so.
+//
+// A game a player left (sdk.Abandon, a claimed win) is written as lishogi
+// writes a game whose player left: 切れ負け, the side to move losing by not
+// playing on, with a comment saying who left (対局放棄). When the player who
+// left was not the side to move, 切れ負け would name the wrong loser, so it
+// is 反則勝ち, as for a resignation out of turn, and the comment tells the
+// two apart on Import. Import reads 切れ負け (from any writer: Banmen has no
+// clocks, so a game lost on time reads as the closest ending it records) as
+// the side to move having left.
 
 // kifMove writes m, played in p after a move to prevTo, in KIF.
 func kifMove(p *Position, m Move, prevTo int) string {
@@ -110,6 +119,10 @@ func writeBOD(sb *strings.Builder, p *Position) {
 
 var seatNames = [2]string{"先手", "後手"}
 
+// kifLeftComment follows the side's name in the comment line of a game that
+// side left ("*後手が対局を放棄").
+const kifLeftComment = "が対局を放棄"
+
 // exportKIF writes the game as UTF-8 KIF.
 func (g *game) exportKIF() string { return g.exportKIFWith(nil) }
 
@@ -144,6 +157,13 @@ func (g *game) exportKIFWith(comments func(ply int) []string) string {
 			fmt.Fprintf(&sb, "%4d %s   ( 0:00/00:00:00)\n", num, kifMove(p, r.m, prevTo))
 		case g.hist[i].Move == DeclareMove:
 			fmt.Fprintf(&sb, "%4d 入玉勝ち\n", num)
+		case g.hist[i].Move == sdk.Abandon:
+			if r.seat == g.pos.side {
+				fmt.Fprintf(&sb, "%4d 切れ負け\n", num)
+			} else {
+				fmt.Fprintf(&sb, "%4d 反則勝ち\n", num)
+			}
+			fmt.Fprintf(&sb, "*%s%s\n", seatNames[r.seat], kifLeftComment)
 		case r.seat == g.pos.side:
 			fmt.Fprintf(&sb, "%4d 投了\n", num)
 		default:
@@ -186,6 +206,8 @@ func (g *game) exportKIFWith(comments func(ply int) []string) string {
 		fmt.Fprintf(&sb, "まで%d手で連続王手の千日手により%sの勝ち\n", moves, winner)
 	case ReasonDeclaration:
 		fmt.Fprintf(&sb, "まで%d手で%sの入玉勝ち\n", moves, winner)
+	case sdk.ReasonAbandoned:
+		fmt.Fprintf(&sb, "まで%d手で%sの対局放棄により%sの勝ち\n", moves, seatNames[res.Winners[0]^1], winner)
 	default:
 		fmt.Fprintf(&sb, "まで%d手で%sの勝ち\n", moves, winner)
 	}
@@ -240,7 +262,8 @@ func importKIF(text string) (*game, error) {
 	bad := func(format string, args ...any) error {
 		return sdk.Errorf(sdk.CodeBadNotation, "KIF: "+format, args...)
 	}
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	for li, line := range lines {
 		line = strings.TrimRight(line, " \t")
 		trimmed := strings.TrimLeft(line, " \t")
 		switch {
@@ -317,15 +340,25 @@ func importKIF(text string) (*game, error) {
 				return nil, notationError(n, err)
 			}
 			continue
+		case tok == "切れ負け":
+			if err := g.play(g.pos.side, sdk.Abandon); err != nil {
+				return nil, notationError(n, err)
+			}
+			return g, nil
 		case tok == "反則勝ち" || tok == "反則負け":
 			// Without a foul found on the board (a perpetual check ends
-			// the game before this line), the losing side resigned:
-			// exportKIF writes 反則勝ち for a resignation out of turn.
+			// the game before this line), the losing side resigned, or
+			// left when the comment under the line says so: exportKIF
+			// writes 反則勝ち for both out of turn.
 			loser := g.pos.side
 			if tok == "反則勝ち" {
 				loser ^= 1
 			}
-			if err := g.play(loser, sdk.Resign); err != nil {
+			end := sdk.Resign
+			if li+1 < len(lines) && strings.TrimRight(lines[li+1], " \t") == "*"+seatNames[loser]+kifLeftComment {
+				end = sdk.Abandon
+			}
+			if err := g.play(loser, end); err != nil {
 				return nil, notationError(n, err)
 			}
 			return g, nil

@@ -47,8 +47,8 @@ func (Variant) Import(format, text string) (sdk.State, sdk.View, error) {
 }
 
 // exportSFENUSI writes the text after "position " in USI:
-// "sfen <SFEN> moves 7g7f 3c3d". Resignations and declarations are not
-// USI position moves and are left out.
+// "sfen <SFEN> moves 7g7f 3c3d". Resignations, abandonments and
+// declarations are not USI position moves and are left out.
 func (g *game) exportSFENUSI() string {
 	var sb strings.Builder
 	sb.WriteString("sfen ")
@@ -108,7 +108,7 @@ func importSFENUSI(text string) (*game, error) {
 		return nil, sdk.Errorf(sdk.CodeBadNotation, "the record has %d moves, more than the %d a game may hold", len(rest)-1, maxStateMoves)
 	}
 	for i, mv := range rest[1:] {
-		if mv == string(sdk.Resign) {
+		if mv == string(sdk.Resign) || mv == string(sdk.Abandon) {
 			continue
 		}
 		if err := g.play(g.pos.side, sdk.Move(mv)); err != nil {

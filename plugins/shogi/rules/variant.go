@@ -116,8 +116,9 @@ func describe() sdk.Description {
 			{ID: FormatKIF, Name: "KIF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".kif"},
 			{ID: FormatCSA, Name: "CSA", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".csa"},
 		},
-		Resign: true,
-		Hands:  true,
+		Resign:  true,
+		Abandon: true,
+		Hands:   true,
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,11 +64,12 @@ func tsshogiRead(t *testing.T, records []map[string]string) []readBack {
 	return got
 }
 
-// TestExportsNameTheWinnerToTsshogi writes resignations by either side, on
-// its own turn and on the opponent's, from positions with either side to
-// move, in every notation, and reads each record back with tsshogi: the
-// position must be the game's and the winner the one the game names. A
-// USI position carries no result: it must name none.
+// TestExportsNameTheWinnerToTsshogi writes resignations and abandonments
+// (a claimed win: sdk.Abandon) by either side, on its own turn and on the
+// opponent's, from positions with either side to move, in every notation,
+// and reads each record back with tsshogi: the position must be the game's
+// and the winner the one the game names; and with Import: the same game,
+// ended the same way. A USI position carries no result: it must name none.
 func TestExportsNameTheWinnerToTsshogi(t *testing.T) {
 	type game1 struct {
 		name string
@@ -87,16 +89,18 @@ func TestExportsNameTheWinnerToTsshogi(t *testing.T) {
 		{other, nil},                  // Gote to move, not from the start
 		{other, []string{first.USI()}},
 	} {
-		for _, resigner := range []int{sente, gote} {
-			g := gameFrom(t, start.sfen, start.moves...)
-			turn := "in turn"
-			if g.pos.side != resigner {
-				turn = "out of turn"
+		for _, end := range []sdk.Move{sdk.Resign, sdk.Abandon} {
+			for _, loser := range []int{sente, gote} {
+				g := gameFrom(t, start.sfen, start.moves...)
+				turn := "in turn"
+				if g.pos.side != loser {
+					turn = "out of turn"
+				}
+				if err := g.play(loser, end); err != nil {
+					t.Fatal(err)
+				}
+				games = append(games, game1{colorName[loser] + " " + string(end) + "s " + turn + " after " + start.sfen + " " + strings.Join(start.moves, " "), g})
 			}
-			if err := g.play(resigner, sdk.Resign); err != nil {
-				t.Fatal(err)
-			}
-			games = append(games, game1{colorName[resigner] + " resigns " + turn + " after " + start.sfen + " " + strings.Join(start.moves, " "), g})
 		}
 	}
 	formats := map[string]string{FormatCSA: "csa", FormatKIF: "kif", FormatSFENUSI: "usi"}
@@ -132,6 +136,17 @@ func TestExportsNameTheWinnerToTsshogi(t *testing.T) {
 		}
 		if r.Winner != wantWinner {
 			t.Errorf("%s, %s: tsshogi reads the winner as %q (%s), want %q\n%s", c.name, f, r.Winner, r.End, wantWinner, text)
+		}
+		if f == FormatSFENUSI {
+			continue
+		}
+		_, view, err := Variant{}.Import(f, text)
+		if err != nil {
+			t.Errorf("%s, %s: Import: %v\n%s", c.name, f, err, text)
+			continue
+		}
+		if view.Result == nil || !slices.Equal(view.Result.Winners, c.g.result.Winners) || view.Result.Reason != c.g.result.Reason {
+			t.Errorf("%s, %s: Import reads the result %+v, want %+v\n%s", c.name, f, view.Result, *c.g.result, text)
 		}
 	}
 }

@@ -43,6 +43,9 @@ type Game struct {
 	start    Position
 	moves    []Move
 	resigned Color // noResign, or the side that resigned
+	// abandoned: the side that resigned left the game (sdk.Abandon, a
+	// claimed win), an ending of its own.
+	abandoned bool
 
 	pos    Position
 	keys   []key    // keys[i]: the position after i moves
@@ -135,6 +138,25 @@ func (g *Game) Resign(c Color) error {
 	g.resigned = c
 	g.result = &sdk.Result{Winners: []sdk.Seat{sdk.Seat(c ^ 1)}, Reason: ReasonResignation}
 	return nil
+}
+
+// Abandon ends the game as a loss for side c, whose player left it (the
+// host's sdk.Abandon when the other claims the win).
+func (g *Game) Abandon(c Color) error {
+	if err := g.Resign(c); err != nil {
+		return err
+	}
+	g.abandoned = true
+	g.result.Reason = sdk.ReasonAbandoned
+	return nil
+}
+
+// end ends the game as g's own ended: the same side resigning or leaving.
+func (r *Game) end(g *Game) error {
+	if g.abandoned {
+		return r.Abandon(g.resigned)
+	}
+	return r.Resign(g.resigned)
 }
 
 // adjudicate sets the result when the current position ends the game.

@@ -16,15 +16,17 @@ import (
 // "wxf" is a readable record:
 //
 //	FEN: <start FEN>
+//	Red: <name>        (ExportWith, when Red's player gave a name; so Black)
 //	1. C2.5 H8+7
 //	2. H2+3 R9.8
 //	Result: 1-0 checkmate
 //
 // A game that starts with Black to move begins "1. ... H8+7". The result
 // line is "*" while the game is on, else 1-0 (Red won), 0-1 or 1/2-1/2 and
-// the reason in words. Import reads the FEN line (optional: the start
-// position), the moves (move numbers and "..." are skipped) and, when the
-// result says "resignation", the resignation.
+// the reason in words ("Black left the game" for a game Black left, a
+// claimed win). Import reads the FEN line (optional: the start position),
+// the moves (move numbers and "..." are skipped) and, when the result says
+// "resignation" or "left the game", that ending.
 const (
 	NotationFENUCCI = "fen+ucci"
 	NotationWXF     = "wxf"
@@ -39,6 +41,13 @@ var reasonWords = map[string]string{
 	ReasonSixtyMoves:     "sixty moves",
 	ReasonResignation:    "resignation",
 }
+
+// abandonedWords follow the side's name on the wxf result line of a game
+// that side left (sdk.Abandon): "Result: 1-0 Black left the game".
+const abandonedWords = " left the game"
+
+// sideNames are the sides' names on the wxf result line.
+var sideNames = [2]string{"Red", "Black"}
 
 // writers and readers are the notations of Describe.
 var (
@@ -107,6 +116,9 @@ func (g *Game) exportWXF() string {
 		b.WriteString("*")
 	case r.Draw:
 		b.WriteString("1/2-1/2 " + reasonWords[r.Reason])
+	case r.Reason == sdk.ReasonAbandoned:
+		score := map[Color]string{Red: "0-1 ", Black: "1-0 "}[g.resigned]
+		b.WriteString(score + sideNames[g.resigned] + abandonedWords)
 	case r.Winners[0] == 0:
 		b.WriteString("1-0 " + reasonWords[r.Reason])
 	default:
@@ -197,16 +209,23 @@ func importWXF(text string) (*Game, error) {
 			}
 			continue
 		}
+		if isPlayerLine(line) {
+			continue // the players' names (players.go)
+		}
 		if g == nil {
 			g = NewGame(start)
 		}
 		if rest, ok := strings.CutPrefix(line, "Result:"); ok {
-			if strings.Contains(rest, "resignation") && !g.Over() {
+			if (strings.Contains(rest, "resignation") || strings.Contains(rest, abandonedWords)) && !g.Over() {
 				loser := Black
 				if strings.Contains(rest, "0-1") {
 					loser = Red
 				}
-				_ = g.Resign(loser) // the game is on: cannot fail
+				if strings.Contains(rest, abandonedWords) {
+					_ = g.Abandon(loser) // the game is on: cannot fail
+				} else {
+					_ = g.Resign(loser)
+				}
 			}
 			break
 		}

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,5 +91,86 @@ func TestImportWXF(t *testing.T) {
 		} else if re, ok := sdk.AsRuleError(err); !ok || !strings.HasPrefix(re.Code, "bad_") {
 			t.Errorf("Import(%q): %v", bad, err)
 		}
+	}
+}
+
+// TestAbandonedRecords ends games by each side leaving (sdk.Abandon, a
+// claimed win), on its turn and on the other's: the WXF result line names
+// the winner by its score and says who left, Import reads back the same
+// ending, the State and Rewind keep it.
+func TestAbandonedRecords(t *testing.T) {
+	for _, moves := range [][]sdk.Move{nil, {"h2e2"}} {
+		for _, loser := range []sdk.Seat{0, 1} {
+			st, _, err := Variant{}.Start(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range moves {
+				if st, _, err = (Variant{}).Play(st, sdk.Seat(i%2), m); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st, v, err := Variant{}.Play(st, loser, sdk.Abandon)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s leaves after %v", sideNames[loser], moves)
+			if v.Status != sdk.Over || v.Result.Reason != sdk.ReasonAbandoned || !slices.Equal(v.Result.Winners, []sdk.Seat{1 - loser}) ||
+				v.History[len(v.History)-1].Move != sdk.Abandon {
+				t.Fatalf("%s: %+v, history %+v", name, v.Result, v.History)
+			}
+			text, err := Variant{}.Export(st, NotationWXF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[sdk.Seat]string{0: "Result: 0-1 Red left the game\n", 1: "Result: 1-0 Black left the game\n"}[loser]
+			if !strings.HasSuffix(text, want) {
+				t.Errorf("%s: WXF ends %q, want %q", name, text, want)
+			}
+			ist, iv, err := Variant{}.Import(NotationWXF, text)
+			if err != nil {
+				t.Fatalf("%s: Import: %v\n%s", name, err, text)
+			}
+			if !reflect.DeepEqual(iv.Result, v.Result) || iv.Ply != v.Ply {
+				t.Errorf("%s: Import reads %+v at ply %d, want %+v at %d", name, iv.Result, iv.Ply, v.Result, v.Ply)
+			}
+			if out, _ := (Variant{}).Export(ist, NotationWXF); out != text {
+				t.Errorf("%s: export of the import:\n got %q\nwant %q", name, out, text)
+			}
+			// A State not from this process's cache replays the ending.
+			if g, err := replayState(st); err != nil || g.result.Reason != sdk.ReasonAbandoned || !g.abandoned {
+				t.Errorf("%s: replayed state: %+v, %v", name, g, err)
+			}
+			_, rv, err := Variant{}.Rewind(st, len(v.History))
+			if err != nil || !reflect.DeepEqual(rv.Result, v.Result) {
+				t.Errorf("%s: Rewind to the end: %+v, %v", name, rv.Result, err)
+			}
+		}
+	}
+}
+
+// TestExportWithPlayers: the wxf record names the players who gave a name,
+// on lines of their own whatever the name holds, and still imports as the
+// same game; FEN + UCCI has no place for names.
+func TestExportWithPlayers(t *testing.T) {
+	st, _, err := Variant{}.Import(NotationFENUCCI, "startpos moves h2e2 h9g7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := Variant{}.ExportWith(st, NotationWXF, sdk.ExportOptions{Players: []string{"<b>Li</b>\nResult: 0-1 resignation", ""}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "FEN: " + StartFEN + "\nRed: <b>Li</b>Result: 0-1 resignation\n1. C2.5 H8+7\nResult: *\n"
+	if text != want {
+		t.Errorf("wxf with names:\n got %q\nwant %q", text, want)
+	}
+	_, v, err := Variant{}.Import(NotationWXF, text)
+	if err != nil || v.Ply != 2 || v.Result != nil {
+		t.Errorf("Import of the record with names: ply %d, result %+v, %v", v.Ply, v.Result, err)
+	}
+	plain, _ := Variant{}.Export(st, NotationFENUCCI)
+	if got, _ := (Variant{}).ExportWith(st, NotationFENUCCI, sdk.ExportOptions{Players: []string{"Li", "Wang"}}); got != plain {
+		t.Errorf("fen+ucci with names %q, want %q", got, plain)
 	}
 }

@@ -3,7 +3,7 @@ package rules
 import "github.com/banmen/banmen/sdk"
 
 // Rewind returns the game as it was after its first ply moves (a
-// resignation is the last ply), replayed from the start position: the move
+// resignation or an abandonment is the last ply), replayed from the start position: the move
 // list's navigation and takebacks.
 func (Variant) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
 	c, err := decodeState(s)
@@ -26,7 +26,7 @@ func (Variant) Rewind(s sdk.State, ply int) (sdk.State, sdk.View, error) {
 		}
 	}
 	if ply > len(g.moves) {
-		if err := r.Resign(g.resigned); err != nil {
+		if err := r.end(g); err != nil {
 			return nil, sdk.View{}, err
 		}
 	}

@@ -11,7 +11,8 @@ import (
 //	version 1 payload:
 //	uvarint len(FEN), the start FEN
 //	uvarint n, then n moves of two bytes: from and to as sdk cell indexes
-//	one byte: 0 when nobody resigned, 1 + the seat that resigned
+//	one byte: 0 when nobody resigned, 1 + the seat that resigned, 3 + the
+//	seat that left (sdk.Abandon)
 //
 // Decoding replays the record through the checked path, so a state that says
 // anything impossible (a bad FEN, an illegal move, a move after the end,
@@ -40,9 +41,12 @@ func (g *Game) encode() sdk.State {
 	for _, m := range g.moves {
 		b = append(b, byte(m.From().cell()), byte(m.To().cell()))
 	}
-	if g.resigned == noResign {
+	switch {
+	case g.resigned == noResign:
 		b = append(b, 0)
-	} else {
+	case g.abandoned:
+		b = append(b, 3+byte(g.resigned))
+	default:
 		b = append(b, 1+byte(g.resigned))
 	}
 	return sdk.SealState(variantID, stateVersion, b)
@@ -92,6 +96,10 @@ func replayState(s sdk.State) (*Game, error) {
 	case 1, 2:
 		if err := g.Resign(Color(r - 1)); err != nil {
 			return nil, badState("resignation after the end")
+		}
+	case 3, 4:
+		if err := g.Abandon(Color(r - 3)); err != nil {
+			return nil, badState("abandonment after the end")
 		}
 	default:
 		return nil, badState("bad resignation byte %d", r)

@@ -70,7 +70,8 @@ func (Variant) Describe() sdk.Description {
 			{ID: NotationFENUCCI, Name: "FEN + UCCI", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
 			{ID: NotationWXF, Name: "WXF", Import: true, MediaType: "text/plain; charset=utf-8", Extension: ".txt"},
 		},
-		Resign: true,
+		Resign:  true,
+		Abandon: true,
 		// Chinese and Japanese players read the Chinese notation first.
 		AltFirst: []string{"zh", "ja"},
 	}
@@ -85,7 +86,7 @@ func (Variant) Start(opts sdk.Options) (sdk.State, sdk.View, error) {
 	return g.remember(), g.view(), nil
 }
 
-// Play applies seat's move: UCCI text or sdk.Resign.
+// Play applies seat's move: UCCI text, sdk.Resign or sdk.Abandon.
 func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View, error) {
 	c, err := decodeState(s)
 	if err != nil {
@@ -98,9 +99,13 @@ func (Variant) Play(s sdk.State, seat sdk.Seat, m sdk.Move) (sdk.State, sdk.View
 	if g.Over() {
 		return nil, sdk.View{}, sdk.Errorf(sdk.CodeGameOver, "the game is over")
 	}
-	if m == sdk.Resign {
+	if m == sdk.Resign || m == sdk.Abandon {
 		g = c.fork()
-		if err := g.Resign(Color(seat)); err != nil {
+		end := g.Resign
+		if m == sdk.Abandon {
+			end = g.Abandon
+		}
+		if err := end(Color(seat)); err != nil {
 			return nil, sdk.View{}, err
 		}
 		return g.remember(), g.view(), nil
@@ -168,8 +173,12 @@ func (g *Game) view() sdk.View {
 	}
 	if g.resigned != noResign {
 		n := len(g.moves)
-		v.History = append(v.History, sdk.PlayedMove{Seat: sdk.Seat(g.resigned), Move: sdk.Resign, Text: "resign",
-			Number: g.start.move + (n+int(g.start.side))/2})
+		h := sdk.PlayedMove{Seat: sdk.Seat(g.resigned), Move: sdk.Resign, Text: "resign"}
+		if g.abandoned {
+			h.Move, h.Text = sdk.Abandon, "left the game"
+		}
+		h.Number = g.start.move + (n+int(g.start.side))/2
+		v.History = append(v.History, h)
 	}
 	if p.InCheck() {
 		v.InCheck = []sdk.Seat{sdk.Seat(p.side)}

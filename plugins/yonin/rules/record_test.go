@@ -102,3 +102,27 @@ func TestRecordCap(t *testing.T) {
 		t.Fatalf("a record over the cap: %v", err)
 	}
 }
+
+// TestRecordWithPlayers: the record names the players who gave a name, a
+// comment line each under its header, the seat named in the reader's
+// language, whatever the name holds; it still imports as the same game.
+func TestRecordWithPlayers(t *testing.T) {
+	g := startGame(t, StartText)
+	playAll(t, g, "S:5g5f", "W:7e6e")
+	st := g.encodeState()
+	text, err := Variant{}.ExportWith(st, formatID, sdk.ExportOptions{Lang: "ja", Players: []string{"", "<i>Hanako</i>\nS:5f5e", "", "Jiro"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) < 4 || lines[1] != "# 西: <i>Hanako</i>S:5f5e" || lines[2] != "# 東: Jiro" || lines[3] != StartText {
+		t.Errorf("record with names:\n%s", text)
+	}
+	_, v, err := Variant{}.Import(formatID, text)
+	if err != nil || v.Ply != 2 || v.Position != g.pos.Text() {
+		t.Errorf("Import of the record with names: ply %d, %v", v.Ply, err)
+	}
+	if got, _ := (Variant{}).ExportWith(st, formatID, sdk.ExportOptions{}); got != g.record() {
+		t.Errorf("without names the record is\n%s\nwant\n%s", got, g.record())
+	}
+}

@@ -63,25 +63,14 @@ let choice = computerSeats && !seatKey(roomID) ? 'undecided' : 'take';
 
 // humanSeats is how many people the room was created for (host.human_seats,
 // with computer seats only; null: every seat): once that many are seated
-// the page stops inviting, and the host's page starts the game with the
-// computer in the other seats.
+// the page stops inviting. The server applies it: it starts the game by
+// itself then (presence.started), with the computer in the other seats, and
+// seats nobody more.
 const humanSeatsSpec = computerSeats ? (desc.hostSettings || []).find((s) => s.key === 'host.human_seats') : null;
-let autoStarted = false;
 function humanSeatsOf() {
   if (!humanSeatsSpec || !room.settings) return null;
   const n = Number(room.settings['host.human_seats'] ?? humanSeatsSpec.default);
   return Number.isInteger(n) && n >= 1 && n < desc.seats.length ? n : null;
-}
-/** autoStart starts the game for the host once the people it was created for are seated. */
-function autoStart() {
-  const p = room.presence;
-  const humanSeats = humanSeatsOf();
-  if (humanSeats === null || autoStarted || room.seat !== 0 || conn.state !== 'open' || !p || p.started) return;
-  const taken = p.seats.filter((s) => s.taken).length;
-  if (taken >= humanSeats && taken < p.seats.length) {
-    autoStarted = true;
-    act('start');
-  }
 }
 
 // pending is our move sent (or to be sent) and not yet confirmed:
@@ -433,7 +422,7 @@ setInterval(renderClock, 500);
 
 function announceMove(ev) {
   const v = room.view;
-  const text = ev.played ? ui.moveLabel(ev.played) : ev.move === 'resign' ? t('ui.resigned') : ev.move;
+  const text = ev.played ? ui.moveLabel(ev.played) : ui.moveLabel({ move: ev.move, text: ev.move });
   let s = ev.claimed ? t('room.claimed', { seat: seatName(ev.seat) }) : t('ui.announce.move', { seat: seatName(ev.seat), move: text });
   if ((v.inCheck || []).length && v.status === 'playing') s += `. ${t('ui.check')}`;
   if (v.status === 'over') s += `. ${ui.resultText(v)}`;
@@ -635,13 +624,17 @@ function render() {
   renderChoice();
   renderClock();
   renderGone(v);
-  autoStart();
   analysis.update(v);
 }
 
 /** renderChoice offers a visitor who watches the free seat (or watching). */
 function renderChoice() {
-  const free = (room.presence?.seats || []).findIndex((s) => !s.taken);
+  const seats = room.presence?.seats || [];
+  // A room for fewer people than seats seats nobody more once they are
+  // seated (the server's rule): its computer seats are not offered.
+  const humanSeats = humanSeatsOf();
+  const full = humanSeats !== null && seats.filter((s) => s.taken).length >= humanSeats;
+  const free = full ? -1 : seats.findIndex((s) => !s.taken);
   const box = $('seat-choice');
   box.hidden = choice === 'take' || room.seat >= 0 || free < 0 || room.version === null || Boolean(room.broken);
   body.choice = box.hidden ? 'none' : choice;

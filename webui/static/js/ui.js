@@ -226,8 +226,9 @@ export function makeUI({ t, desc }) {
   ui.onPick = null;
   let lastHistory = [];
   let lastPending = [];
-  /** moveLabel is a move's text in the list: resignation in the page's words. */
-  ui.moveLabel = (h) => (h.move === 'resign' ? t('ui.resigned') : (ui.alt && h.alt ? h.alt : h.text));
+  /** moveLabel is a move's text in the list: resigning and leaving (a claimed win) in the page's words. */
+  ui.moveLabel = (h) =>
+    h.move === 'resign' ? t('ui.resigned') : h.move === 'abandon' ? t('ui.abandoned') : ui.alt && h.alt ? h.alt : h.text;
   /** renderHistory lists the moves played, then pending ones (sent, not yet confirmed). */
   ui.renderHistory = (history, pending = []) => {
     lastHistory = history;
