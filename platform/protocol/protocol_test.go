@@ -375,3 +375,37 @@ func BenchmarkDecodeMove(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEvents: writing and reading the events of testdata/events.jsonl
+// (a shogi game's, the largest the mover's with its legal moves), all of
+// them an op.
+func BenchmarkEvents(b *testing.B) {
+	msgs := events(b)
+	evs := make([]Event, len(msgs))
+	for i, m := range msgs {
+		if err := DecodeEvent(m, &evs[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("Encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range evs {
+				if _, err := Encode(&evs[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("DecodeEvent", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, m := range msgs {
+				var ev Event
+				if err := DecodeEvent(m, &ev); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}
