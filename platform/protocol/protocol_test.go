@@ -47,34 +47,43 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// TestDecodesWhatRoomJSSends: the messages webui/static/js/room.js sends,
-// written as its JSON.stringify writes them (the objects' keys in the
-// order the script builds them), are read as the requests they mean.
+// roomJS are the messages webui/static/js/room.js sends, written as its
+// JSON.stringify writes them (the objects' keys in the order the script
+// builds them), with the requests they mean.
+var roomJS = []struct {
+	js   string // the line of room.js
+	sent string
+	want Request
+}{
+	{`const hello = { type: 'hello' }; hello.seatKey = k; hello.version = room.version`,
+		`{"type":"hello","seatKey":"Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM","version":17}`,
+		Request{Type: TypeHello, SeatKey: "Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM", Version: ver(17)}},
+	{`hello.code = conn.code`, `{"type":"hello","code":"K7QM-2XWA"}`, Request{Type: TypeHello, Code: "K7QM-2XWA"}},
+	{`hello.watch = true`, `{"type":"hello","watch":true}`, Request{Type: TypeHello, Watch: true}},
+	{`hello.watch = true; hello.version = room.version`, `{"type":"hello","watch":true,"version":0}`, Request{Type: TypeHello, Watch: true, Version: ver(0)}},
+	{`{ type: 'ping', id: 'p' }`, `{"type":"ping","id":"p"}`, Request{Type: TypePing, ID: "p"}},
+	{`{ type: 'move', version: pending.version, move: pending.move, id: pending.id }`,
+		`{"type":"move","version":15,"move":"P*5e","id":"m3"}`, Request{Type: TypeMove, Version: ver(15), Move: "P*5e", ID: "m3"}},
+	{`(Yonin's seat-prefixed move text)`, `{"type":"move","version":4,"move":"0:5i5h","id":"m1"}`, Request{Type: TypeMove, Version: ver(4), Move: "0:5i5h", ID: "m1"}},
+	{`{ type, version: room.version, id } (resign)`, `{"type":"resign","version":9,"id":"r4"}`, Request{Type: TypeResign, Version: ver(9), ID: "r4"}},
+	{`act('newRound')`, `{"type":"newRound","version":9,"id":"n5"}`, Request{Type: TypeNewRound, Version: ver(9), ID: "n5"}},
+	{`act('accept')`, `{"type":"accept","version":10,"id":"a6"}`, Request{Type: TypeAccept, Version: ver(10), ID: "a6"}},
+	{`act('start')`, `{"type":"start","version":1,"id":"s7"}`, Request{Type: TypeStart, Version: ver(1), ID: "s7"}},
+	{`act('decline')`, `{"type":"decline","version":10,"id":"d8"}`, Request{Type: TypeDecline, Version: ver(10), ID: "d8"}},
+	{`act('withdraw')`, `{"type":"withdraw","version":10,"id":"w9"}`, Request{Type: TypeWithdraw, Version: ver(10), ID: "w9"}},
+	{`{ type: 'seatCode', id: nextID('c') }`, `{"type":"seatCode","id":"c10"}`, Request{Type: TypeSeatCode, ID: "c10"}},
+	{`act('claimWin')`, `{"type":"claimWin","version":12,"id":"c11"}`, Request{Type: TypeClaimWin, Version: ver(12), ID: "c11"}},
+	{`{ type: 'name', version: room.version, id, name: $('name-input').value.trim() }`,
+		`{"type":"name","version":3,"id":"n12","name":"花子"}`, Request{Type: TypeName, Version: ver(3), ID: "n12", Name: "花子"}},
+}
+
+// ver is a request's version.
+func ver(n int64) *int64 { return &n }
+
+// TestDecodesWhatRoomJSSends: the messages room.js sends are read as the
+// requests they mean.
 func TestDecodesWhatRoomJSSends(t *testing.T) {
-	v := func(n int64) *int64 { return &n }
-	for _, tc := range []struct {
-		js   string // the line of room.js
-		sent string
-		want Request
-	}{
-		{`const hello = { type: 'hello' }; hello.seatKey = k; hello.version = room.version`,
-			`{"type":"hello","seatKey":"Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM","version":17}`,
-			Request{Type: TypeHello, SeatKey: "Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM", Version: v(17)}},
-		{`hello.code = conn.code`, `{"type":"hello","code":"K7QM-2XWA"}`, Request{Type: TypeHello, Code: "K7QM-2XWA"}},
-		{`hello.watch = true`, `{"type":"hello","watch":true}`, Request{Type: TypeHello, Watch: true}},
-		{`hello.watch = true; hello.version = room.version`, `{"type":"hello","watch":true,"version":0}`, Request{Type: TypeHello, Watch: true, Version: v(0)}},
-		{`{ type: 'ping', id: 'p' }`, `{"type":"ping","id":"p"}`, Request{Type: TypePing, ID: "p"}},
-		{`{ type: 'move', version: pending.version, move: pending.move, id: pending.id }`,
-			`{"type":"move","version":15,"move":"P*5e","id":"m3"}`, Request{Type: TypeMove, Version: v(15), Move: "P*5e", ID: "m3"}},
-		{`(Yonin's seat-prefixed move text)`, `{"type":"move","version":4,"move":"0:5i5h","id":"m1"}`, Request{Type: TypeMove, Version: v(4), Move: "0:5i5h", ID: "m1"}},
-		{`{ type, version: room.version, id } (resign)`, `{"type":"resign","version":9,"id":"r4"}`, Request{Type: TypeResign, Version: v(9), ID: "r4"}},
-		{`act('newRound')`, `{"type":"newRound","version":9,"id":"n5"}`, Request{Type: TypeNewRound, Version: v(9), ID: "n5"}},
-		{`act('accept')`, `{"type":"accept","version":10,"id":"a6"}`, Request{Type: TypeAccept, Version: v(10), ID: "a6"}},
-		{`act('start')`, `{"type":"start","version":1,"id":"s7"}`, Request{Type: TypeStart, Version: v(1), ID: "s7"}},
-		{`act('decline')`, `{"type":"decline","version":10,"id":"d8"}`, Request{Type: TypeDecline, Version: v(10), ID: "d8"}},
-		{`act('withdraw')`, `{"type":"withdraw","version":10,"id":"w9"}`, Request{Type: TypeWithdraw, Version: v(10), ID: "w9"}},
-		{`{ type: 'seatCode', id: nextID('c') }`, `{"type":"seatCode","id":"c10"}`, Request{Type: TypeSeatCode, ID: "c10"}},
-	} {
+	for _, tc := range roomJS {
 		got, err := Decode([]byte(tc.sent))
 		if err != nil {
 			t.Errorf("%s: %s: %v", tc.js, tc.sent, err)
@@ -166,7 +175,8 @@ func stdDecode(b []byte) (Request, error) {
 	return r, nil
 }
 
-// FuzzDecode: nothing panics; Decode takes what encoding/json, as strict,
+// FuzzDecode, from seeds that include what room.js sends: nothing panics;
+// Decode takes what encoding/json, as strict,
 // takes, and reads it as the same request; what it takes is what a plain
 // encoding/json decode into a map holds (every key known, the same
 // values); EncodeRequest writes it as encoding/json does, and that decodes
@@ -178,6 +188,9 @@ func FuzzDecode(f *testing.F) {
 		`{"type":"name","version":2,"name":"\u82b1\u5b50"}`, `{"TYPE":"ping","Id":"x"}`, `{"type":"ping","id":"a","id":"b"}`,
 		`{"type":"move","version":1e1,"move":"x"}`, `{"type":"move","version":1,"move":"\ud800"}`, "{\"type\":\"ping\",\"id\":\"\xff\"}"} {
 		f.Add([]byte(s))
+	}
+	for _, tc := range roomJS {
+		f.Add([]byte(tc.sent))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := Decode(b)
