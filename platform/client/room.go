@@ -184,7 +184,11 @@ func (p *Player) Send(r RoomRequest) error {
 	if p.ws == nil {
 		return errors.New("not connected")
 	}
-	return p.ws.WriteJSON(r)
+	b, err := protocol.EncodeRequest(&r)
+	if err != nil {
+		return err
+	}
+	return p.ws.WriteMessage(websocket.TextMessage, b)
 }
 
 // Act sends an action (move, resign, newRound, accept, decline, withdraw)
@@ -237,11 +241,15 @@ func (p *Player) Next(ctx context.Context) (RoomEvent, error) {
 	} else {
 		p.ws.SetReadDeadline(time.Time{})
 	}
-	if err := p.ws.ReadJSON(&ev); err != nil {
+	_, b, err := p.ws.ReadMessage()
+	if err != nil {
 		var ce *websocket.CloseError
 		if errors.As(err, &ce) {
 			return ev, &CloseError{Code: ce.Code, Text: ce.Text}
 		}
+		return ev, err
+	}
+	if err := protocol.DecodeEvent(b, &ev); err != nil {
 		return ev, err
 	}
 	p.apply(ev)

@@ -2,17 +2,32 @@
 // "Rooms"): what a client sends (Request) and what the server sends
 // (Event), typed once for the host, the Go client and the load tool.
 //
-// Its one codec is encoding/json: Decode reads a request strictly, Encode
-// writes an event. It holds no state and never knows a game rule: a View is
+// Its one codec is github.com/goccy/go-json, a drop-in for encoding/json
+// with the same struct tags, rules and output: Decode reads a request
+// strictly, Encode writes an event, EncodeRequest and DecodeEvent are the
+// client's side. It holds no state and never knows a game rule: a View is
 // carried as the sdk defines it.
+//
+// Why not encoding/json itself: the speed guard of issue 35
+// (docs/benchmarks.md). A shogi move event to the player to move carries
+// its legal moves, 3–8 KB of JSON; encoding/json wrote it in about twice
+// the time go-json does and read it in about five times, and those two were
+// the largest items of the host's and the load generator's profiles.
+// go-json was measured beside segmentio/encoding, json-iterator, sonic and
+// go-json-experiment (encoding/json/v2 with v1 options) and was the fastest
+// both ways; it is kept up (releases through 2026), and its few assembly
+// scanners (amd64, arm64) have Go fallbacks elsewhere. FuzzDecode
+// and FuzzEvent hold it to encoding/json: the same requests accepted with
+// the same values, and events written byte for byte alike.
 package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+
+	json "github.com/goccy/go-json"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -281,8 +296,12 @@ type Broken struct {
 // Encode writes one event as the server sends it.
 func Encode(ev *Event) ([]byte, error) { return json.Marshal(ev) }
 
-// DecodeEvent reads one server message (what a client does).
+// DecodeEvent reads one server message (what a client does). The event
+// keeps no reference to b.
 func DecodeEvent(b []byte, ev *Event) error { return json.Unmarshal(b, ev) }
+
+// EncodeRequest writes one request as a client sends it.
+func EncodeRequest(r *Request) ([]byte, error) { return json.Marshal(r) }
 
 // Error is the error event that precedes a close.
 func Error(code, msg string) []byte {

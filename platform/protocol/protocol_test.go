@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -46,34 +47,43 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// TestDecodesWhatRoomJSSends: the messages webui/static/js/room.js sends,
-// written as its JSON.stringify writes them (the objects' keys in the
-// order the script builds them), are read as the requests they mean.
+// roomJS are the messages webui/static/js/room.js sends, written as its
+// JSON.stringify writes them (the objects' keys in the order the script
+// builds them), with the requests they mean.
+var roomJS = []struct {
+	js   string // the line of room.js
+	sent string
+	want Request
+}{
+	{`const hello = { type: 'hello' }; hello.seatKey = k; hello.version = room.version`,
+		`{"type":"hello","seatKey":"Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM","version":17}`,
+		Request{Type: TypeHello, SeatKey: "Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM", Version: ver(17)}},
+	{`hello.code = conn.code`, `{"type":"hello","code":"K7QM-2XWA"}`, Request{Type: TypeHello, Code: "K7QM-2XWA"}},
+	{`hello.watch = true`, `{"type":"hello","watch":true}`, Request{Type: TypeHello, Watch: true}},
+	{`hello.watch = true; hello.version = room.version`, `{"type":"hello","watch":true,"version":0}`, Request{Type: TypeHello, Watch: true, Version: ver(0)}},
+	{`{ type: 'ping', id: 'p' }`, `{"type":"ping","id":"p"}`, Request{Type: TypePing, ID: "p"}},
+	{`{ type: 'move', version: pending.version, move: pending.move, id: pending.id }`,
+		`{"type":"move","version":15,"move":"P*5e","id":"m3"}`, Request{Type: TypeMove, Version: ver(15), Move: "P*5e", ID: "m3"}},
+	{`(Yonin's seat-prefixed move text)`, `{"type":"move","version":4,"move":"0:5i5h","id":"m1"}`, Request{Type: TypeMove, Version: ver(4), Move: "0:5i5h", ID: "m1"}},
+	{`{ type, version: room.version, id } (resign)`, `{"type":"resign","version":9,"id":"r4"}`, Request{Type: TypeResign, Version: ver(9), ID: "r4"}},
+	{`act('newRound')`, `{"type":"newRound","version":9,"id":"n5"}`, Request{Type: TypeNewRound, Version: ver(9), ID: "n5"}},
+	{`act('accept')`, `{"type":"accept","version":10,"id":"a6"}`, Request{Type: TypeAccept, Version: ver(10), ID: "a6"}},
+	{`act('start')`, `{"type":"start","version":1,"id":"s7"}`, Request{Type: TypeStart, Version: ver(1), ID: "s7"}},
+	{`act('decline')`, `{"type":"decline","version":10,"id":"d8"}`, Request{Type: TypeDecline, Version: ver(10), ID: "d8"}},
+	{`act('withdraw')`, `{"type":"withdraw","version":10,"id":"w9"}`, Request{Type: TypeWithdraw, Version: ver(10), ID: "w9"}},
+	{`{ type: 'seatCode', id: nextID('c') }`, `{"type":"seatCode","id":"c10"}`, Request{Type: TypeSeatCode, ID: "c10"}},
+	{`act('claimWin')`, `{"type":"claimWin","version":12,"id":"c11"}`, Request{Type: TypeClaimWin, Version: ver(12), ID: "c11"}},
+	{`{ type: 'name', version: room.version, id, name: $('name-input').value.trim() }`,
+		`{"type":"name","version":3,"id":"n12","name":"花子"}`, Request{Type: TypeName, Version: ver(3), ID: "n12", Name: "花子"}},
+}
+
+// ver is a request's version.
+func ver(n int64) *int64 { return &n }
+
+// TestDecodesWhatRoomJSSends: the messages room.js sends are read as the
+// requests they mean.
 func TestDecodesWhatRoomJSSends(t *testing.T) {
-	v := func(n int64) *int64 { return &n }
-	for _, tc := range []struct {
-		js   string // the line of room.js
-		sent string
-		want Request
-	}{
-		{`const hello = { type: 'hello' }; hello.seatKey = k; hello.version = room.version`,
-			`{"type":"hello","seatKey":"Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM","version":17}`,
-			Request{Type: TypeHello, SeatKey: "Yp0QabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM", Version: v(17)}},
-		{`hello.code = conn.code`, `{"type":"hello","code":"K7QM-2XWA"}`, Request{Type: TypeHello, Code: "K7QM-2XWA"}},
-		{`hello.watch = true`, `{"type":"hello","watch":true}`, Request{Type: TypeHello, Watch: true}},
-		{`hello.watch = true; hello.version = room.version`, `{"type":"hello","watch":true,"version":0}`, Request{Type: TypeHello, Watch: true, Version: v(0)}},
-		{`{ type: 'ping', id: 'p' }`, `{"type":"ping","id":"p"}`, Request{Type: TypePing, ID: "p"}},
-		{`{ type: 'move', version: pending.version, move: pending.move, id: pending.id }`,
-			`{"type":"move","version":15,"move":"P*5e","id":"m3"}`, Request{Type: TypeMove, Version: v(15), Move: "P*5e", ID: "m3"}},
-		{`(Yonin's seat-prefixed move text)`, `{"type":"move","version":4,"move":"0:5i5h","id":"m1"}`, Request{Type: TypeMove, Version: v(4), Move: "0:5i5h", ID: "m1"}},
-		{`{ type, version: room.version, id } (resign)`, `{"type":"resign","version":9,"id":"r4"}`, Request{Type: TypeResign, Version: v(9), ID: "r4"}},
-		{`act('newRound')`, `{"type":"newRound","version":9,"id":"n5"}`, Request{Type: TypeNewRound, Version: v(9), ID: "n5"}},
-		{`act('accept')`, `{"type":"accept","version":10,"id":"a6"}`, Request{Type: TypeAccept, Version: v(10), ID: "a6"}},
-		{`act('start')`, `{"type":"start","version":1,"id":"s7"}`, Request{Type: TypeStart, Version: v(1), ID: "s7"}},
-		{`act('decline')`, `{"type":"decline","version":10,"id":"d8"}`, Request{Type: TypeDecline, Version: v(10), ID: "d8"}},
-		{`act('withdraw')`, `{"type":"withdraw","version":10,"id":"w9"}`, Request{Type: TypeWithdraw, Version: v(10), ID: "w9"}},
-		{`{ type: 'seatCode', id: nextID('c') }`, `{"type":"seatCode","id":"c10"}`, Request{Type: TypeSeatCode, ID: "c10"}},
-	} {
+	for _, tc := range roomJS {
 		got, err := Decode([]byte(tc.sent))
 		if err != nil {
 			t.Errorf("%s: %s: %v", tc.js, tc.sent, err)
@@ -147,19 +157,52 @@ func TestEventBytes(t *testing.T) {
 	}
 }
 
-// FuzzDecode: nothing panics; what Decode takes is what a plain
-// encoding/json decode into a map holds (every key known, the same values),
-// and it encodes and decodes to itself.
+// stdDecode is Decode as it was written on encoding/json, the reference
+// the codec is held to.
+func stdDecode(b []byte) (Request, error) {
+	var r Request
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Request{}, err
+	}
+	if dec.More() {
+		return Request{}, errors.New("data after the object")
+	}
+	if err := r.Validate(); err != nil {
+		return Request{}, err
+	}
+	return r, nil
+}
+
+// FuzzDecode, from seeds that include what room.js sends: nothing panics;
+// Decode takes what encoding/json, as strict,
+// takes, and reads it as the same request; what it takes is what a plain
+// encoding/json decode into a map holds (every key known, the same
+// values); EncodeRequest writes it as encoding/json does, and that decodes
+// to itself.
 func FuzzDecode(f *testing.F) {
 	for _, s := range []string{`{"type":"hello","seatKey":"abc","version":4}`, `{"type":"move","version":7,"move":"P*5e","id":"1"}`,
 		`{"type":"newRound","version":0}`, `{"type":"seatCode"}`, `{"type":"hello","code":"ABCD-2345"}`, `{"type":"ping"}`,
-		`{"type":"hello","watch":true,"version":0}`, `{"type":"move","version":1,"move":"\u00e9"}`} {
+		`{"type":"hello","watch":true,"version":0}`, `{"type":"move","version":1,"move":"\u00e9"}`,
+		`{"type":"name","version":2,"name":"\u82b1\u5b50"}`, `{"TYPE":"ping","Id":"x"}`, `{"type":"ping","id":"a","id":"b"}`,
+		`{"type":"move","version":1e1,"move":"x"}`, `{"type":"move","version":1,"move":"\ud800"}`, "{\"type\":\"ping\",\"id\":\"\xff\"}"} {
 		f.Add([]byte(s))
+	}
+	for _, tc := range roomJS {
+		f.Add([]byte(tc.sent))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := Decode(b)
+		want, stdErr := stdDecode(b)
+		if (err == nil) != (stdErr == nil) {
+			t.Fatalf("%q: Decode says %v, encoding/json %v", b, err, stdErr)
+		}
 		if err != nil {
 			return
+		}
+		if !reflect.DeepEqual(r, want) {
+			t.Fatalf("%q: Decode reads %s, encoding/json %s", b, showRequest(r), showRequest(want))
 		}
 		var m map[string]any
 		dec := json.NewDecoder(bytes.NewReader(b))
@@ -167,9 +210,12 @@ func FuzzDecode(f *testing.F) {
 		if err := dec.Decode(&m); err != nil {
 			t.Fatalf("%q: Decode took it, a map decode says %v", b, err)
 		}
-		again, err := json.Marshal(r)
+		again, err := EncodeRequest(&r)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if std, _ := json.Marshal(&r); !bytes.Equal(again, std) {
+			t.Fatalf("%s: EncodeRequest writes %s, encoding/json %s", showRequest(r), again, std)
 		}
 		var back map[string]any
 		dec = json.NewDecoder(bytes.NewReader(again))
@@ -208,6 +254,96 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
+func showRequest(r Request) string {
+	if r.Version == nil {
+		return fmt.Sprintf("%+v", r)
+	}
+	return fmt.Sprintf("%+v version %d", r, *r.Version)
+}
+
+// events are what a host sent in a shogi game (testdata/events.jsonl:
+// presence, join, a move event to each side, the mover's with its legal
+// moves, an ack), and events of the other types written here.
+func events(tb testing.TB) [][]byte {
+	b, err := os.ReadFile("testdata/events.jsonl")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	s := sdk.Seat(0)
+	exp := time.Date(2026, 5, 1, 10, 5, 0, 123456789, time.FixedZone("", 9*3600))
+	for _, ev := range []Event{
+		{Type: EvWelcome, Version: 9, Seat: &s, Room: "r1", Variant: "shogi", SeatKey: "k", Resync: "full",
+			Settings: sdk.Options{"host.move_time": "30", "handicap": "none"}, Clock: &Clock{Seat: 1, Limit: 30000, Remaining: 1234},
+			NewRound: &Pending{By: 1, Accepted: []sdk.Seat{1}}, Broken: &Broken{Code: "rules_changed", Message: "<b>&", At: 4, RulesVersion: "1", Installed: "2"},
+			View: &sdk.View{Status: sdk.Over, Board: []sdk.Cell{{Kind: "K", Owner: 1, Facing: 2, Promoted: true, Flipped: true}, {}}, Hands: [][]sdk.HandPiece{{{Kind: "P", Count: 2}}, nil},
+				InCheck: []sdk.Seat{1}, Eliminated: []sdk.Seat{}, Score: []int{3, -1}, History: []sdk.PlayedMove{{Seat: 0, Move: "7g7f", Text: "x", Number: 3}},
+				Result: &sdk.Result{Winners: []sdk.Seat{0}}, Notices: []string{"notice.check"}, Details: []sdk.KeyValue{{}}, HideLegal: true}},
+		{Type: EvSeatCode, Version: 3, ID: "c1", SeatCode: "K7QM2XWA", Expires: &exp},
+		{Type: EvName, Version: 4, Seat: &s, Name: "花子 \u2028 <script>"},
+		{Type: EvMove, Version: 5, Seat: &s, Move: "resign", Computer: true, Claimed: true, Cells: []CellAt{}},
+		{Type: EvPresence, Presence: &Presence{Seats: []SeatPresence{{Taken: true, Computer: true, Gone: true, Name: "a"}}, Started: true}},
+		{Type: EvRefused, Version: 2, ID: "m1", Duplicate: true, Code: "illegal_move", Key: "error.illegal_move", Message: "\x00\x1f\"\\"},
+	} {
+		b, err := json.Marshal(&ev)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// TestEventsAsEncodingJSON: the events, read back by DecodeEvent and
+// encoding/json, are the same event, and Encode writes them byte for byte
+// as they were sent.
+func TestEventsAsEncodingJSON(t *testing.T) {
+	for _, b := range events(t) {
+		var got, want Event
+		if err := DecodeEvent(b, &got); err != nil {
+			t.Fatalf("%.80s: %v", b, err)
+		}
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%.80s: DecodeEvent reads %+v, encoding/json %+v", b, got, want)
+		}
+		if out, err := Encode(&got); err != nil || !bytes.Equal(out, b) {
+			t.Errorf("Encode(%.80s) = %.80s (%v)", b, out, err)
+		}
+	}
+}
+
+// FuzzEvent: DecodeEvent takes what encoding/json takes, as the same
+// event, and Encode writes every event, and any text in its strings, byte
+// for byte as encoding/json does.
+func FuzzEvent(f *testing.F) {
+	for _, b := range events(f) {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"name","name":"\ud800\udc00\ud800","version":-1}`))
+	f.Add([]byte("{\"type\":\"error\",\"message\":\"\xe2\x80\xa8<>&\xff\"}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var got, want Event
+		err := DecodeEvent(b, &got)
+		stdErr := json.Unmarshal(b, &want)
+		if (err == nil) != (stdErr == nil) {
+			t.Fatalf("%q: DecodeEvent says %v, encoding/json %v", b, err, stdErr)
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: DecodeEvent reads %+v, encoding/json %+v", b, got, want)
+		}
+		// Any text in the strings, as the room may send it.
+		want.Message, want.Name, want.Move = string(b), string(b), sdk.Move(b)
+		gb, err := Encode(&want)
+		wb, stdErr := json.Marshal(&want)
+		if err != nil || stdErr != nil || !bytes.Equal(gb, wb) {
+			t.Fatalf("Encode writes %q (%v), encoding/json %q (%v)", gb, err, wb, stdErr)
+		}
+	})
+}
+
 func equalFold(a, b string) bool { return bytes.EqualFold([]byte(a), []byte(b)) }
 
 func isEmpty(v any) bool {
@@ -223,7 +359,7 @@ func isEmpty(v any) bool {
 }
 
 func canonical(k string) (string, bool) {
-	for _, f := range []string{"type", "id", "version", "move", "seatKey", "code", "watch"} {
+	for _, f := range []string{"type", "id", "version", "move", "seatKey", "code", "watch", "name"} {
 		if equalFold(k, f) {
 			return f, true
 		}
@@ -251,4 +387,38 @@ func BenchmarkDecodeMove(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkEvents: writing and reading the events of testdata/events.jsonl
+// (a shogi game's, the largest the mover's with its legal moves), all of
+// them an op.
+func BenchmarkEvents(b *testing.B) {
+	msgs := events(b)
+	evs := make([]Event, len(msgs))
+	for i, m := range msgs {
+		if err := DecodeEvent(m, &evs[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("Encode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range evs {
+				if _, err := Encode(&evs[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("DecodeEvent", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, m := range msgs {
+				var ev Event
+				if err := DecodeEvent(m, &ev); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -545,7 +544,7 @@ var ids atomic.Int64
 func (s *seat) do(typ string, move []byte) (*protocol.Event, error) {
 	v := s.version
 	s.id = strconv.FormatInt(ids.Add(1), 36)
-	req, err := json.Marshal(protocol.Request{Type: typ, ID: s.id, Version: &v, Move: sdk.Move(move)})
+	req, err := protocol.EncodeRequest(&protocol.Request{Type: typ, ID: s.id, Version: &v, Move: sdk.Move(move)})
 	if err != nil {
 		return &s.ev, err
 	}
