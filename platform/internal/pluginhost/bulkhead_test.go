@@ -70,8 +70,15 @@ func TestBulkheads(t *testing.T) {
 	if roomPID == apiPID {
 		t.Fatalf("rooms and the API share process %d", roomPID)
 	}
-	if r, a := niceOf(t, roomPID), niceOf(t, apiPID); r != 0 || a != niceAPI {
-		t.Errorf("niceness: rooms' process %d, the API's %d; want 0 and %d", r, a, niceAPI)
+	for _, n := range threadNices(t, roomPID) {
+		if n != 0 {
+			t.Errorf("a thread of the rooms' process has niceness %d, want 0", n)
+		}
+	}
+	for _, n := range threadNices(t, apiPID) {
+		if n != niceAPI {
+			t.Errorf("a thread of the API's process has niceness %d, want %d", n, niceAPI)
+		}
 	}
 	// One API call in flight (a slow move), then another: refused.
 	done := make(chan error, 1)
@@ -85,8 +92,8 @@ func TestBulkheads(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	if !h.Full("faulty", "play") {
-		t.Error("Full says no while the API process holds its one call")
+	if _, _, err := h.Admit(context.Background(), "faulty", "play"); !errors.As(err, new(*BusyError)) {
+		t.Errorf("Admit while the API process holds its one call: %v, want *BusyError", err)
 	}
 	_, err = play(api, h, "b2")
 	var busy *BusyError
@@ -99,23 +106,47 @@ func TestBulkheads(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("the slow API call: %v", err)
 	}
-	if h.Full("faulty", "play") {
-		t.Error("Full says yes with no call in flight")
+	// A request admitted holds the one place: its own call runs in it,
+	// another is refused, and the place is free again once released.
+	actx, release, err := h.Admit(context.Background(), "faulty", "play")
+	if err != nil {
+		t.Fatalf("Admit with no call in flight: %v", err)
+	}
+	if _, err := play(api, h, "b2"); !errors.As(err, new(*BusyError)) {
+		t.Errorf("an API call while a request holds the place: %v, want *BusyError", err)
+	}
+	if _, err := play(WithClass(actx, API), h, "b2"); err != nil {
+		t.Errorf("the admitted request's call: %v", err)
+	}
+	release()
+	release() // twice is once
+	if _, err := play(api, h, "b2"); err != nil {
+		t.Errorf("an API call after the release: %v", err)
 	}
 	if n := restarts.Load(); n != 0 {
 		t.Errorf("%d restarts", n)
 	}
 }
 
-// niceOf is process pid's niceness (/proc/pid/stat, field 19).
-func niceOf(t *testing.T, pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// threadNices are the niceness of each thread of process pid
+// (/proc/pid/task/tid/stat, field 19): on Linux a niceness is a thread's.
+func threadNices(t *testing.T, pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	n, _ := strconv.Atoi(f[16])
-	return n
+	var out []int
+	for _, task := range tasks {
+		b, err := os.ReadFile(dir + "/" + task.Name() + "/stat")
+		if err != nil {
+			continue // the thread ended
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		n, _ := strconv.Atoi(f[16])
+		out = append(out, n)
+	}
+	return out
 }
 
 // TestBusyIsNotHung: a plugin that cannot answer its health check in time

@@ -23,14 +23,17 @@ func (s *Server) routes(app *fiber.App) {
 	api.Get("/variants/:variant", s.getVariant)
 	api.Get("/variants/:variant/card.svg", s.variantCard)
 	calls := s.limit(s.apiLimit, "too_many_calls", "too many game calls from this address; try again in a minute")
-	games := api.Group("/games/:variant", s.requireVariant, calls, s.admit, anonymous)
-	games.Post("/start", s.start)
-	games.Post("/play", s.play)
-	games.Post("/view", s.view)
-	games.Post("/rewind", s.rewind)
-	games.Post("/suggest", s.limit(s.suggestLimit, "too_many_suggests", "too many computer moves asked from this address; try again in a minute"), s.suggest)
-	games.Post("/export", s.export)
-	games.Post("/import", s.importGame)
+	// Each game call takes its place in the anonymous plugin processes
+	// (admit) before its body is decoded; the analyses have their own
+	// pool (analyse.go).
+	games := api.Group("/games/:variant", s.requireVariant, calls, anonymous)
+	games.Post("/start", s.admit("start"), s.start)
+	games.Post("/play", s.admit("play"), s.play)
+	games.Post("/view", s.admit("view"), s.view)
+	games.Post("/rewind", s.admit("rewind"), s.rewind)
+	games.Post("/suggest", s.limit(s.suggestLimit, "too_many_suggests", "too many computer moves asked from this address; try again in a minute"), s.admit("suggest"), s.suggest)
+	games.Post("/export", s.admit("export"), s.export)
+	games.Post("/import", s.admit("import"), s.importGame)
 	games.Post("/analyse", s.analyse)
 	games.Post("/analyse/export", s.exportAnalysed)
 	if s.rooms != nil {
