@@ -2,7 +2,9 @@ package nice
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -31,8 +33,35 @@ func process(pid, n int) error {
 			}
 		}
 		if !fresh {
-			return nil
+			return group(pid, n)
 		}
 	}
+	return group(pid, n)
+}
+
+// group sets the niceness of pid's autogroup when pid leads its session:
+// never the group of a session it shares (the host's).
+func group(pid, n int) error {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil // the process ended
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 4 || f[3] != strconv.Itoa(pid) { // field 6, the session
+		return nil
+	}
+	err = os.WriteFile("/proc/"+strconv.Itoa(pid)+"/autogroup", []byte(strconv.Itoa(n)), 0)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
 	return nil
+}
+
+// apart gives cmd a session of its own.
+func apart(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setsid = true
 }

@@ -11,29 +11,15 @@ import (
 
 // TestProcessEveryThread renices a child Go program and reads back the
 // niceness of each of its threads (field 19 of /proc/pid/task/tid/stat).
+// The child shares this test's session, so its session's group (where the
+// kernel has them) must keep its niceness: it is this test's own group.
 func TestProcessEveryThread(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("threads are listed from /proc")
 	}
-	if os.Getenv("NICE_TEST_CHILD") == "1" {
-		os.Stdout.Write([]byte("ready\n"))
-		select {} // wait to be killed; the runtime has its threads
-	}
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestProcessEveryThread$")
-	cmd.Env = append(os.Environ(), "NICE_TEST_CHILD=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	groupBefore := autogroup(t, os.Getpid())
+	cmd, pid := child(t, false)
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	buf := make([]byte, 6)
-	if _, err := out.Read(buf); err != nil {
-		t.Fatal(err)
-	}
-	pid := cmd.Process.Pid
 	if err := Process(pid, 7); err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +41,75 @@ func TestProcessEveryThread(t *testing.T) {
 			t.Errorf("thread %s has niceness %s, want 7", task.Name(), ni)
 		}
 	}
+	if got := autogroup(t, os.Getpid()); got != groupBefore {
+		t.Errorf("this session's group went from %q to %q", groupBefore, got)
+	}
+}
+
+// TestProcessApartGroup: a process started Apart has a session of its
+// own, whose group gets the niceness too.
+func TestProcessApartGroup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("groups are read from /proc")
+	}
+	if _, err := os.Stat("/proc/self/autogroup"); err != nil {
+		t.Skip("this kernel has no session groups (autogroup)")
+	}
+	groupBefore := autogroup(t, os.Getpid())
+	cmd, pid := child(t, true)
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	if err := Process(pid, 7); err != nil {
+		t.Fatal(err)
+	}
+	if got := autogroup(t, pid); !strings.HasSuffix(got, " nice 7") {
+		t.Errorf("the child's group: %q, want nice 7", got)
+	}
+	if got := autogroup(t, os.Getpid()); got != groupBefore {
+		t.Errorf("this session's group went from %q to %q", groupBefore, got)
+	}
+}
+
+// child starts this test binary again as a process that waits to be
+// killed (apart: in a session of its own).
+func child(t *testing.T, apart bool) (*exec.Cmd, int) {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "NICE_TEST_CHILD=1")
+	if apart {
+		Apart(cmd)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := out.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, cmd.Process.Pid
+}
+
+// TestMain is also the child of the tests above.
+func TestMain(m *testing.M) {
+	if os.Getenv("NICE_TEST_CHILD") == "1" {
+		os.Stdout.Write([]byte("ready\n"))
+		select {} // wait to be killed; the runtime has its threads
+	}
+	os.Exit(m.Run())
+}
+
+// autogroup is /proc/pid/autogroup ("/autogroup-N nice K"), or "" where
+// the kernel has none.
+func autogroup(t *testing.T, pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/autogroup")
+	if os.IsNotExist(err) {
+		return ""
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 func TestProcessLeavesZeroAlone(t *testing.T) {

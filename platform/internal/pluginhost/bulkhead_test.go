@@ -80,6 +80,9 @@ func TestBulkheads(t *testing.T) {
 			t.Errorf("a thread of the API's process has niceness %d, want %d", n, niceAPI)
 		}
 	}
+	if g, err := os.ReadFile("/proc/" + strconv.Itoa(apiPID) + "/autogroup"); err == nil && !strings.HasSuffix(strings.TrimSpace(string(g)), " nice "+strconv.Itoa(niceAPI)) {
+		t.Errorf("the API process's session group: %q, want nice %d", g, niceAPI)
+	}
 	// One API call in flight (a slow move), then another: refused.
 	done := make(chan error, 1)
 	go func() { _, err := play(api, h, "slow:b2"); done <- err }()

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/banmen/banmen/platform/internal/nice"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/host"
 	"google.golang.org/grpc/codes"
@@ -317,6 +318,12 @@ func (p *proc) launch(ctx context.Context) (*host.Conn, *exec.Cmd, error) {
 	}
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if p.nice > 0 {
+		// A session of its own, so that renice lowers its session's
+		// group too (package nice): its CPU is then not charged to the
+		// group of the host and the rooms' process.
+		nice.Apart(cmd)
 	}
 	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
 	if err == nil {
