@@ -213,9 +213,13 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 			return err
 		}
 		// Calls the floods left in the plugins run to their end (their
-		// clients gone); the next alone half starts when the plugins'
-		// CPU has stopped growing.
-		settle(ctx, func() time.Duration { return cpuNow().plugins })
+		// clients gone); the next alone half starts when the plugins
+		// neither run nor wait to run (a niced process on a busy machine
+		// may wait more than it runs).
+		settle(ctx, func() time.Duration {
+			w, _ := hostproc.TreeWaits(h.PID())
+			return cpuNow().plugins + w.Niced
+		})
 	}
 
 	out("%-20s %9s %10s %10s %10s %10s %10s %10s  %s", "rooms", "moves/s", "p50", "p99", "host CPU", "plugins", "players", "floods", "refusals and errors")
@@ -301,17 +305,17 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-// settle returns when cpu grew by less than 10 ms over 200 ms, or after
-// 10 s.
-func settle(ctx context.Context, cpu func() time.Duration) {
-	last := cpu()
+// settle returns when busy (CPU used plus time waited for a CPU) grew by
+// less than 10 ms over 200 ms, or after 10 s.
+func settle(ctx context.Context, busy func() time.Duration) {
+	last := busy()
 	for range 50 {
 		select {
 		case <-ctx.Done():
 			return
 		case <-time.After(200 * time.Millisecond):
 		}
-		now := cpu()
+		now := busy()
 		if now-last < 10*time.Millisecond {
 			return
 		}
