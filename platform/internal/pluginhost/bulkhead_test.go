@@ -201,3 +201,22 @@ func TestActivityProgressed(t *testing.T) {
 		t.Errorf("this process's activity: %+v, %v", a, ok)
 	}
 }
+
+// TestHostNice: Config.Nice lowers every process of the host, its rules
+// process included (the analyses' host), each thread and its own session's
+// group.
+func TestHostNice(t *testing.T) {
+	h, _ := startFaulty(t, Config{Nice: 3, CallTimeout: 30 * time.Second})
+	pid, err := play(context.Background(), h, "b2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range threadNices(t, pid) {
+		if n != 3 {
+			t.Errorf("a thread of the rules process has niceness %d, want 3", n)
+		}
+	}
+	if g, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/autogroup"); err == nil && !strings.HasSuffix(strings.TrimSpace(string(g)), " nice 3") {
+		t.Errorf("the rules process's session group: %q, want nice 3", g)
+	}
+}

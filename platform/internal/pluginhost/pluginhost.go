@@ -110,6 +110,10 @@ type Config struct {
 	// process at once, SuggestInFlight those in its API engine process
 	// (0: 8 and 2). More are refused with a *BusyError.
 	APIInFlight, SuggestInFlight int
+	// Nice is the least niceness of every process this host starts (0:
+	// each class its own, see niceAPI): a host serving only low-priority
+	// work (the analyses) starts all its processes niced and apart.
+	Nice int
 }
 
 // Host owns the plugin processes.
@@ -319,7 +323,8 @@ func (p *proc) launch(ctx context.Context) (*host.Conn, *exec.Cmd, error) {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	if p.nice > 0 {
+	n := max(p.nice, p.cfg.Nice)
+	if n > 0 {
 		// A session of its own, so that renice lowers its session's
 		// group too (package nice): its CPU is then not charged to the
 		// group of the host and the rooms' process.
@@ -327,7 +332,7 @@ func (p *proc) launch(ctx context.Context) (*host.Conn, *exec.Cmd, error) {
 	}
 	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
 	if err == nil {
-		renice(conn.PID(), p.nice)
+		renice(conn.PID(), n)
 	}
 	return conn, cmd, err
 }
