@@ -94,13 +94,13 @@ type attackHalf struct {
 	errs     map[string]int
 	host     time.Duration // the host's CPU
 	plugins  time.Duration // its plugins'
-	clients  time.Duration // the rooms' players' (this process's)
+	players  time.Duration // the rooms' players' (this process's)
 	flood    *floodReport  // attacked halves: what the flood process sent and got
 	// Run-queue waits (runnable, not running) of the host's threads, its
 	// rooms' plugin processes, its niced (anonymous) plugin processes,
 	// and the rooms' players.
-	waits   hostproc.Waits
-	players time.Duration
+	waits       hostproc.Waits
+	playersWait time.Duration
 }
 
 func runAttack(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -188,9 +188,9 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 		slices.Sort(half.rtt)
 		c1 := cpuNow()
 		w1, p1 := waitsNow()
-		half.host, half.plugins, half.clients = c1.host-c0.host, c1.plugins-c0.plugins, c1.players-c0.players
+		half.host, half.plugins, half.players = c1.host-c0.host, c1.plugins-c0.plugins, c1.players-c0.players
 		half.waits = hostproc.Waits{Own: w1.Own - w0.Own, Children: w1.Children - w0.Children, Niced: w1.Niced - w0.Niced}
-		half.players = p1 - p0
+		half.playersWait = p1 - p0
 	}
 	fargs := []string{"-base", h.URL, "-state", base64.StdEncoding.EncodeToString(g.State), "-loops", fmt.Sprint(o.loops),
 		"-addrs", fmt.Sprint(o.addrs), "-kinds", o.kinds, "-nice", fmt.Sprint(o.floodNice)}
@@ -231,7 +231,7 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 		for _, h := range hs {
 			moves += h.moves
 			rtt = append(rtt, h.rtt...)
-			host, plugins, players = host+h.host, plugins+h.plugins, players+h.clients
+			host, plugins, players = host+h.host, plugins+h.plugins, players+h.players
 			if h.flood != nil {
 				flood += h.flood.CPU
 			}
@@ -290,7 +290,7 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 		var players time.Duration
 		var moves int64
 		for _, h := range hs {
-			w.Own, w.Children, w.Niced, players = w.Own+h.waits.Own, w.Children+h.waits.Children, w.Niced+h.waits.Niced, players+h.players
+			w.Own, w.Children, w.Niced, players = w.Own+h.waits.Own, w.Children+h.waits.Children, w.Niced+h.waits.Niced, players+h.playersWait
 			moves += h.moves
 		}
 		out("%-20s %12s %14s %14s %12s", name, perMove(w.Own, moves), perMove(w.Children, moves), perMove(w.Niced, moves), perMove(players, moves))
