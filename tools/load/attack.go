@@ -32,9 +32,11 @@ import (
 // platform/hostiletest: 110 KB imports of a 22,000-ply game, imports at
 // the move cap, forged states, computer moves asked for, sockets opened
 // and closed; from one address (127.0.0.2) and from -addrs others
-// (127.0.0.10 on). The host runs the shipped per-address limits for
-// anonymous calls (only the rooms' own address, 127.0.0.1, has its room
-// and socket budgets raised, as in the default mode).
+// (127.0.0.10 on). The host runs the shipped per-address limits on
+// anonymous calls, rooms created and sockets opened; each room is created
+// and played from an address of its own (127.1.0.1 on), which those
+// budgets allow. Only the per-socket budgets of messages and actions are
+// raised, as in the default mode, for the players' closed loop.
 //
 // The floods are sent by a process of their own, this command run again
 // as "attack-flood" for each attacked half, at the lowest CPU priority
@@ -116,9 +118,10 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	// The shipped per-address budgets for anonymous calls (hostArgs
-	// raises them for the default mode).
-	h, stop, err := startHost(ctx, o.bin, false, env, []string{"-limits.api_calls_per_minute", "600", "-limits.suggests_per_minute", "60"}, out, stderr)
+	// The shipped per-address budgets (platform/internal/config's
+	// defaults), which hostArgs raises for the default mode.
+	h, stop, err := startHost(ctx, o.bin, false, env, []string{"-limits.api_calls_per_minute", "600",
+		"-limits.suggests_per_minute", "60", "-limits.rooms_per_minute", "10", "-limits.sockets_per_minute", "60"}, out, stderr)
 	if err != nil {
 		return err
 	}
@@ -126,7 +129,10 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 	c := client.New(h.URL, nil)
 	rooms := make([]*loadRoom, o.rooms)
 	if err := parallel(ctx, o.rooms, 32, func(i int) error {
-		r, err := newRoom(ctx, c, o.variant, uint64(i))
+		ip := roomAddr(i)
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}}
+		rc := client.New(h.URL, &http.Client{Timeout: time.Minute, Transport: &http.Transport{DialContext: d.DialContext}})
+		r, err := newRoomFrom(ctx, rc, o.variant, uint64(i), ip)
 		rooms[i] = r
 		return err
 	}); err != nil {
@@ -304,6 +310,9 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 	out("load average at the end: %s", loadAverage())
 	return nil
 }
+
+// roomAddr is the loopback address room i is created and played from.
+func roomAddr(i int) net.IP { return net.IPv4(127, 1, byte(i/250), byte(1+i%250)) }
 
 // settle returns when busy (CPU used plus time waited for a CPU) grew by
 // less than 10 ms over 200 ms, or after 10 s.
