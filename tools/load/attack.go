@@ -58,6 +58,7 @@ type attackOptions struct {
 	maxPly       int
 	kinds        string
 	floodNice    int
+	floodApart   bool
 	cpuprofile   string
 }
 
@@ -75,6 +76,7 @@ func parseAttack(args []string, getenv func(string) string, stderr io.Writer) (a
 	fs.IntVar(&o.maxPly, "max-ply", 160, "the player to move resigns at this ply (then a new round)")
 	fs.StringVar(&o.kinds, "kinds", "", "the floods to run, comma-separated (empty: all): import-long, import-cap, forged, suggest, sockets")
 	fs.IntVar(&o.floodNice, "flood-nice", 19, "the niceness of the flood process (0: the rooms' own priority)")
+	fs.BoolVar(&o.floodApart, "flood-apart", false, "start the flood process in a session of its own, its session's group at -flood-nice too (Linux autogroup): its CPU is then not charged to the rooms' group")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write the started host's CPU profile of the whole run here (BANMEN_CPUPROFILE)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -200,8 +202,15 @@ func runAttack(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	fargs := []string{"-base", h.URL, "-state", base64.StdEncoding.EncodeToString(g.State), "-loops", fmt.Sprint(o.loops),
 		"-addrs", fmt.Sprint(o.addrs), "-kinds", o.kinds, "-nice", fmt.Sprint(o.floodNice)}
-	out("%d %s rooms on %s, %d halves of %v, alone first; floods from 1 + %d addresses by a process at nice %d; load average %s",
-		o.rooms, o.variant, h.URL, o.halves, o.duration, o.addrs, o.floodNice, loadAverage())
+	if o.floodApart {
+		fargs = append(fargs, "-apart")
+	}
+	apart := ""
+	if o.floodApart {
+		apart = " in a session group of its own"
+	}
+	out("%d %s rooms on %s, %d halves of %v, alone first; floods from 1 + %d addresses by a process at nice %d%s; load average %s",
+		o.rooms, o.variant, h.URL, o.halves, o.duration, o.addrs, o.floodNice, apart, loadAverage())
 	halves := make([]attackHalf, o.halves)
 	for i := range halves {
 		half := &halves[i]
@@ -398,6 +407,9 @@ func startFlood(ctx context.Context, args []string, stderr io.Writer) (*floodPro
 		return nil, err
 	}
 	cmd.Stderr = stderr
+	if slices.Contains(args, "-apart") {
+		setsid(cmd)
+	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -445,8 +457,14 @@ func runFlood(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	addrs := fs.Int("addrs", 40, "")
 	kinds := fs.String("kinds", "", "")
 	niceness := fs.Int("nice", 19, "")
+	apartFlag := fs.Bool("apart", false, "")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *apartFlag {
+		if err := lowerOwnGroup(*niceness); err != nil {
+			return fmt.Errorf("session group nice %d: %w", *niceness, err)
+		}
 	}
 	if err := lowerOwnPriority(*niceness); err != nil {
 		return fmt.Errorf("nice %d: %w", *niceness, err)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"os"
+	"os/exec"
 	"strconv"
 	"syscall"
 )
@@ -33,4 +35,26 @@ func lowerOwnPriority(n int) error {
 		}
 	}
 	return nil
+}
+
+// lowerOwnGroup sets the niceness of this process's session group
+// (autogroup) to n, where the kernel has such groups; the process must
+// lead its session (setsid), or it would lower its parent's group.
+func lowerOwnGroup(n int) error {
+	if sid, _, _ := syscall.RawSyscall(syscall.SYS_GETSID, 0, 0, 0); int(sid) != os.Getpid() {
+		return errors.New("not a session leader")
+	}
+	err := os.WriteFile("/proc/self/autogroup", []byte(strconv.Itoa(n)), 0)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	return err
+}
+
+// setsid makes cmd start in a session of its own.
+func setsid(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setsid = true
 }
