@@ -584,6 +584,12 @@ type loadRoom struct {
 }
 
 func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*loadRoom, error) {
+	return newRoomFrom(ctx, c, variant, n, nil)
+}
+
+// newRoomFrom is newRoom with the players' sockets opened from local (nil:
+// the system's choice).
+func newRoomFrom(ctx context.Context, c *client.Client, variant string, n uint64, local net.IP) (*loadRoom, error) {
 	cr, err := c.CreateRoom(ctx, variant, nil)
 	if err != nil {
 		return nil, err
@@ -592,6 +598,16 @@ func newRoom(ctx context.Context, c *client.Client, variant string, n uint64) (*
 	for i, key := range []string{cr.SeatKey, ""} {
 		p := c.Player(cr.Room, key)
 		p.NetDial = dialBuffered
+		if local != nil {
+			d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: local}}
+			p.NetDial = func(network, addr string) (net.Conn, error) {
+				c, err := d.Dial(network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return &bufferedConn{Conn: c, r: bufio.NewReaderSize(c, 16<<10)}, nil
+			}
+		}
 		if err := p.Connect(ctx); err != nil {
 			r.close()
 			return nil, err

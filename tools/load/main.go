@@ -13,7 +13,7 @@
 //	go -C tools run ./load -rooms 1000 -duration 20s
 //	go -C tools run ./load -rooms 1000 -rate 10000   # paced: offered 10,000 moves/s
 //	go -C tools run ./load yonin -yonin 100 -rooms 1000 -duration 30s
-//	go -C tools run ./load attack -rooms 50 -duration 10s   # alone, then under floods
+//	go -C tools run ./load attack -rooms 30 -duration 5s -halves 6   # alone and under floods, alternating
 //
 // docs/operations.md ("Load test") says what each figure means.
 package main
@@ -45,6 +45,13 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "attack" { // rooms alone, then under floods (attack.go)
 		cmd, os.Args = runAttack, os.Args[1:]
+	}
+	if len(os.Args) > 1 && os.Args[1] == "attack-flood" { // the floods' own process (attack.go)
+		if err := runFlood(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "load attack-flood:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := cmd(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)

@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// Analysis runs in processes of its own (see server/analyse.go).
 	analysis := &analysisHost{cfg: hostCfg}
 	analysis.cfg.OnRestart = func(p string) { metrics.PluginRestarts.WithLabelValues(p + " (analysis)").Inc() }
+	analysis.cfg.Nice = 19 // the lowest priority, each process in a session of its own
 	defer analysis.Close()
 	if len(host.Descriptions()) == 0 {
 		logger.Warn("no rules plugins found; build them with `make build`", "plugin_dir", cfg.PluginDir)

@@ -70,8 +70,18 @@ func TestBulkheads(t *testing.T) {
 	if roomPID == apiPID {
 		t.Fatalf("rooms and the API share process %d", roomPID)
 	}
-	if r, a := niceOf(t, roomPID), niceOf(t, apiPID); r != 0 || a != niceAPI {
-		t.Errorf("niceness: rooms' process %d, the API's %d; want 0 and %d", r, a, niceAPI)
+	for _, n := range threadNices(t, roomPID) {
+		if n != 0 {
+			t.Errorf("a thread of the rooms' process has niceness %d, want 0", n)
+		}
+	}
+	for _, n := range threadNices(t, apiPID) {
+		if n != niceAPI {
+			t.Errorf("a thread of the API's process has niceness %d, want %d", n, niceAPI)
+		}
+	}
+	if g, err := os.ReadFile("/proc/" + strconv.Itoa(apiPID) + "/autogroup"); err == nil && !strings.HasSuffix(strings.TrimSpace(string(g)), " nice "+strconv.Itoa(niceAPI)) {
+		t.Errorf("the API process's session group: %q, want nice %d", g, niceAPI)
 	}
 	// One API call in flight (a slow move), then another: refused.
 	done := make(chan error, 1)
@@ -85,8 +95,8 @@ func TestBulkheads(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	if !h.Full("faulty", "play") {
-		t.Error("Full says no while the API process holds its one call")
+	if _, _, err := h.Admit(context.Background(), "faulty", "play"); !errors.As(err, new(*BusyError)) {
+		t.Errorf("Admit while the API process holds its one call: %v, want *BusyError", err)
 	}
 	_, err = play(api, h, "b2")
 	var busy *BusyError
@@ -99,23 +109,47 @@ func TestBulkheads(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("the slow API call: %v", err)
 	}
-	if h.Full("faulty", "play") {
-		t.Error("Full says yes with no call in flight")
+	// A request admitted holds the one place: its own call runs in it,
+	// another is refused, and the place is free again once released.
+	actx, release, err := h.Admit(context.Background(), "faulty", "play")
+	if err != nil {
+		t.Fatalf("Admit with no call in flight: %v", err)
+	}
+	if _, err := play(api, h, "b2"); !errors.As(err, new(*BusyError)) {
+		t.Errorf("an API call while a request holds the place: %v, want *BusyError", err)
+	}
+	if _, err := play(WithClass(actx, API), h, "b2"); err != nil {
+		t.Errorf("the admitted request's call: %v", err)
+	}
+	release()
+	release() // twice is once
+	if _, err := play(api, h, "b2"); err != nil {
+		t.Errorf("an API call after the release: %v", err)
 	}
 	if n := restarts.Load(); n != 0 {
 		t.Errorf("%d restarts", n)
 	}
 }
 
-// niceOf is process pid's niceness (/proc/pid/stat, field 19).
-func niceOf(t *testing.T, pid int) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+// threadNices are the niceness of each thread of process pid
+// (/proc/pid/task/tid/stat, field 19): on Linux a niceness is a thread's.
+func threadNices(t *testing.T, pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	n, _ := strconv.Atoi(f[16])
-	return n
+	var out []int
+	for _, task := range tasks {
+		b, err := os.ReadFile(dir + "/" + task.Name() + "/stat")
+		if err != nil {
+			continue // the thread ended
+		}
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		n, _ := strconv.Atoi(f[16])
+		out = append(out, n)
+	}
+	return out
 }
 
 // TestBusyIsNotHung: a plugin that cannot answer its health check in time
@@ -165,5 +199,24 @@ func TestActivityProgressed(t *testing.T) {
 	}
 	if a, ok := activityOf(os.Getpid()); !ok || a.cpu < 0 {
 		t.Errorf("this process's activity: %+v, %v", a, ok)
+	}
+}
+
+// TestHostNice: Config.Nice lowers every process of the host, its rules
+// process included (the analyses' host), each thread and its own session's
+// group.
+func TestHostNice(t *testing.T) {
+	h, _ := startFaulty(t, Config{Nice: 3, CallTimeout: 30 * time.Second})
+	pid, err := play(context.Background(), h, "b2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range threadNices(t, pid) {
+		if n != 3 {
+			t.Errorf("a thread of the rules process has niceness %d, want 3", n)
+		}
+	}
+	if g, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/autogroup"); err == nil && !strings.HasSuffix(strings.TrimSpace(string(g)), " nice 3") {
+		t.Errorf("the rules process's session group: %q, want nice 3", g)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/banmen/banmen/platform/internal/nice"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/host"
 	"google.golang.org/grpc/codes"
@@ -109,6 +110,10 @@ type Config struct {
 	// process at once, SuggestInFlight those in its API engine process
 	// (0: 8 and 2). More are refused with a *BusyError.
 	APIInFlight, SuggestInFlight int
+	// Nice is the least niceness of every process this host starts (0:
+	// each class its own, see niceAPI): a host serving only low-priority
+	// work (the analyses) starts all its processes niced and apart.
+	Nice int
 }
 
 // Host owns the plugin processes.
@@ -318,9 +323,16 @@ func (p *proc) launch(ctx context.Context) (*host.Conn, *exec.Cmd, error) {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	n := max(p.nice, p.cfg.Nice)
+	if n > 0 {
+		// A session of its own, so that renice lowers its session's
+		// group too (package nice): its CPU is then not charged to the
+		// group of the host and the rooms' process.
+		nice.Apart(cmd)
+	}
 	conn, err := host.Launch(ctx, host.LaunchConfig{Cmd: cmd, Logger: p.cfg.Logger.With("plugin", p.name)})
 	if err == nil {
-		renice(conn.PID(), p.nice)
+		renice(conn.PID(), n)
 	}
 	return conn, cmd, err
 }
@@ -447,7 +459,7 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 	case api:
 		p = h.apis[variant]
 	}
-	if p.limit > 0 {
+	if held, _ := ctx.Value(admittedKey{}).(*proc); p.limit > 0 && held != p {
 		if p.inflight.Add(1) > p.limit {
 			p.inflight.Add(-1)
 			return &BusyError{Variant: variant, Call: call}
@@ -498,16 +510,33 @@ func (h *Host) Call(ctx context.Context, variant, call string, fn func(ctx conte
 	}
 }
 
-// Full reports whether a call of class API to variant would be refused
-// now for load (a *BusyError), so that a server can answer 503 before it
-// reads the request. A hint: Call decides.
-func (h *Host) Full(variant, call string) bool {
+// Admit takes, for one request, the place in its plugin process that a
+// call of class API named call to variant would take, before the request's
+// body is read and decoded: a *BusyError at once when the process has
+// APIInFlight calls (SuggestInFlight searches) already, so that a refused
+// request costs no decoding; else ctx carrying the place, which the
+// request's calls to that process use instead of taking another, and
+// release, to be called when the request ends. An unknown variant, or a
+// process with no bound, admits everything (Call decides).
+func (h *Host) Admit(ctx context.Context, variant, call string) (context.Context, func(), error) {
 	p := h.apis[variant]
 	if call == "suggest" && h.apiEngines[variant] != nil {
 		p = h.apiEngines[variant]
 	}
-	return p != nil && p.limit > 0 && p.inflight.Load() >= p.limit
+	if p == nil || p.limit <= 0 {
+		return ctx, func() {}, nil
+	}
+	if p.inflight.Add(1) > p.limit {
+		p.inflight.Add(-1)
+		return ctx, nil, &BusyError{Variant: variant, Call: call}
+	}
+	var once sync.Once
+	return context.WithValue(ctx, admittedKey{}, p), func() { once.Do(func() { p.inflight.Add(-1) }) }, nil
 }
+
+// admittedKey marks a context whose request holds a place in a process
+// (Admit): the *proc.
+type admittedKey struct{}
 
 // uncountedStart starts a lazy process (an engine) that was never started,
 // and moves ctx's deadline by the time that took: the first computer move

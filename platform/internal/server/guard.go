@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"mime"
 	"net/netip"
 	"net/url"
@@ -151,20 +152,28 @@ func (s *Server) limit(l *ratelimit.Limiter, code, msg string) fiber.Handler {
 	}
 }
 
-// admit answers 503 busy at once, before the body is decoded, when the
-// plugin processes of anonymous calls are full for this call (games that
-// can tell: the plugin host); the plugin host refuses it anyway.
-func (s *Server) admit(c *fiber.Ctx) error {
-	type full interface {
-		Full(variant, call string) bool
+// admit takes the request's place in the plugin processes of anonymous
+// calls (games that can: the plugin host) before its body is decoded, or
+// answers 503 busy at once when they are full. Only as many requests as
+// those processes take at once are decoded; the place is the one the
+// request's plugin call then uses, and is freed when the request ends.
+func (s *Server) admit(call string) fiber.Handler {
+	type admitter interface {
+		Admit(ctx context.Context, variant, call string) (context.Context, func(), error)
 	}
-	if f, ok := s.games.(full); ok {
-		p := c.Path()
-		if f.Full(c.Params("variant"), p[strings.LastIndexByte(p, '/')+1:]) {
-			return &pluginhost.BusyError{Variant: c.Params("variant"), Call: p[strings.LastIndexByte(p, '/')+1:]}
+	return func(c *fiber.Ctx) error {
+		a, ok := s.games.(admitter)
+		if !ok {
+			return c.Next()
 		}
+		ctx, release, err := a.Admit(c.UserContext(), variantOf(c), call)
+		if err != nil {
+			return err
+		}
+		defer release()
+		c.SetUserContext(ctx)
+		return c.Next()
 	}
-	return c.Next()
 }
 
 // anonymous marks the request's plugin calls as class API: they go to

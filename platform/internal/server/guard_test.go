@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/banmen/banmen/platform/client"
 	"github.com/banmen/banmen/platform/internal/config"
+	"github.com/banmen/banmen/platform/internal/pluginhost"
 	"github.com/banmen/banmen/platform/internal/ratelimit"
 	"github.com/banmen/banmen/sdk"
 	"github.com/banmen/banmen/sdk/examples/tictactoe"
@@ -170,7 +172,9 @@ func TestAnswerCap(t *testing.T) {
 // fullGames is a plugin host whose anonymous processes are full.
 type fullGames struct{ fakeGames }
 
-func (fullGames) Full(variant, call string) bool { return true }
+func (fullGames) Admit(ctx context.Context, variant, call string) (context.Context, func(), error) {
+	return ctx, nil, &pluginhost.BusyError{Variant: variant, Call: call}
+}
 
 // TestBusyBeforeDecoding: when the plugin host says the anonymous
 // processes are full, a game call is answered 503 busy with Retry-After at

@@ -257,3 +257,71 @@ func BinDir(getenv func(string) string) string {
 	}
 	return "bin"
 }
+
+// Waits are how long the threads of a process tree waited on a CPU's run
+// queue, runnable but not running (the second field of
+// /proc/PID/task/TID/schedstat, summed over live threads): pid's own
+// threads, its children at pid's niceness, and its children at a lower
+// priority (a host's anonymous and analysis plugin processes).
+type Waits struct {
+	Own, Children, Niced time.Duration
+}
+
+// TreeWaits is Waits for pid and its live children.
+func TreeWaits(pid int) (Waits, error) {
+	var w Waits
+	own, err := RunQueueWait(pid)
+	if err != nil {
+		return w, err
+	}
+	w.Own = own
+	f, _, err := stat(pid)
+	if err != nil || len(f) < 17 {
+		return w, fmt.Errorf("/proc/%d/stat: %v", pid, err)
+	}
+	kids, err := children(pid)
+	if err != nil {
+		return w, err
+	}
+	for p := range kids {
+		kf, _, err := stat(p)
+		if err != nil || len(kf) < 17 {
+			continue
+		}
+		d, err := RunQueueWait(p)
+		if err != nil {
+			continue
+		}
+		// Field 19 of stat, the niceness, is f[16] here.
+		if kf[16] != f[16] {
+			w.Niced += d
+		} else {
+			w.Children += d
+		}
+	}
+	return w, nil
+}
+
+// RunQueueWait is how long the live threads of process pid have waited on
+// a run queue.
+func RunQueueWait(pid int) (time.Duration, error) {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	var sum time.Duration
+	for _, t := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, t.Name(), "schedstat"))
+		if err != nil {
+			continue // the thread ended
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 2 {
+			continue
+		}
+		ns, _ := strconv.ParseInt(f[1], 10, 64)
+		sum += time.Duration(ns)
+	}
+	return sum, nil
+}

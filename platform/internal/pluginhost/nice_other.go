@@ -1,5 +1,0 @@
-//go:build !unix
-
-package pluginhost
-
-func renice(pid, nice int) {}
