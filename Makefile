@@ -70,7 +70,10 @@ vet:
 api:
 	@test -n "$(BASE)" || { echo "usage: make api BASE=sdk/vX.Y.Z (the release's tag)"; exit 2; }
 	@git rev-parse -q --verify "$(BASE)^{commit}" >/dev/null || { echo "no such revision: $(BASE)"; exit 2; }
-	@{ grep '^#' sdk/api/baseline; echo "$(BASE)"; } > sdk/api/baseline.new && mv sdk/api/baseline.new sdk/api/baseline
+	@{ echo "# The sdk's last release, which scripts/apicheck.sh compares the API with:"; \
+	   echo "# $(BASE), written as its commit so that a clone without tags can check it."; \
+	   echo "# make api BASE=sdk/vX.Y.Z moves it when a release is cut."; \
+	   git rev-parse "$(BASE)^{commit}"; } > sdk/api/baseline.new && mv sdk/api/baseline.new sdk/api/baseline
 	./scripts/apicheck.sh
 
 # The host, the contract and the tools (the load command's smoke runs) run
