@@ -3,9 +3,9 @@
 # aside) with its last release, and fails on an incompatible change that the
 # Unreleased section of sdk/CHANGELOG.md does not name.
 #
-# The last release is the git revision in sdk/api/baseline (a tag such as
-# sdk/v0.1.0 once there is one; until then the commit the first release's notes
-# start from). Its sdk/ is taken from this clone's history (git archive), so
+# The last release is the git revision in sdk/api/baseline: the commit of the
+# release's tag (sdk/v0.1.0 and on), so that a clone without tags can check
+# it. Its sdk/ is taken from this clone's history (git archive), so
 # the check needs no network but the Go module proxy (for apidiff and the
 # sdk's dependencies); in a shallow clone it says so and stops. `make api
 # BASE=<tag>` moves the baseline when a release is cut.
