@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -36,27 +35,10 @@ type startOptions struct {
 	// startLimit bounds the browser's start (scaled by the run's
 	// TimeoutScale).
 	startLimit time.Duration
-	// share is the scenario's: what its browsers of one engine may share
-	// (Firefox: one process for every actor).
+	// share is the scenario's: the browser processes it took from the
+	// run's Browsers (one Chromium and one Firefox for every actor, a
+	// WebKitWebDriver each).
 	share *share
-}
-
-// share holds what a scenario's browsers share, closed at its end.
-type share struct {
-	mu      sync.Mutex
-	things  map[string]any
-	closers []func()
-}
-
-func newShare() *share { return &share{things: map[string]any{}} }
-
-func (sh *share) close() {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	for i := len(sh.closers) - 1; i >= 0; i-- {
-		sh.closers[i]()
-	}
-	sh.closers, sh.things = nil, map[string]any{}
 }
 
 // consoleEntry is one line of a page's console, or an uncaught exception.

@@ -99,9 +99,10 @@ func parallel() int {
 	return 2
 }
 
-// TestScenarios plays every scenario under scenarios/ in Chromium and in
-// Firefox (TestScenarios/NAME/chromium, .../firefox), each its
-// own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that one.
+// TestScenarios plays every scenario under scenarios/ in Chromium, Firefox
+// and WebKit (TestScenarios/NAME/chromium, .../firefox, .../webkit), each
+// its own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that
+// one.
 func TestScenarios(t *testing.T) {
 	scs, err := harness.LoadAll("scenarios")
 	if err != nil {
@@ -116,6 +117,11 @@ func TestScenarios(t *testing.T) {
 	var all harness.Summary
 	// At most BANMEN_HARNESS_PARALLEL at once (and go test's -parallel).
 	sem := make(chan struct{}, parallel())
+	// The browsers are kept from one scenario to the next, as harness run
+	// keeps them (one process per engine and scenario running at once),
+	// and ended once every subtest is done.
+	browsers := harness.NewBrowsers()
+	t.Cleanup(browsers.Close)
 	start := time.Now()
 	// Cleanups run once every parallel subtest is done.
 	t.Cleanup(func() {
@@ -152,7 +158,7 @@ func TestScenarios(t *testing.T) {
 					// One retry: a scenario that passes only on it is
 					// reported FLAKY (in the log, JUnit and HTML
 					// reports), not hidden as passed nor failing the run.
-					cfg := harness.Config{Parallel: 1, Out: out, Log: testLog{t}, Retries: 1}
+					cfg := harness.Config{Parallel: 1, Out: out, Log: testLog{t}, Retries: 1, Browsers: browsers}
 					for _, e := range strings.Split(engine, "+") {
 						switch e {
 						case "chromium":
