@@ -149,6 +149,12 @@ func TestScenarios(t *testing.T) {
 			if sc.Skip != "" {
 				t.Skip(sc.Skip)
 			}
+			// Parallel too, or each scenario's engines would wait for
+			// the slowest of them before the next scenario starts, and
+			// one engine's runs (-run 'TestScenarios/.*/firefox') would
+			// play one at a time. Either way BANMEN_HARNESS_PARALLEL
+			// scenarios play at once.
+			t.Parallel()
 			for _, engine := range scenarioEngines(sc) {
 				t.Run(engine, func(t *testing.T) {
 					if why := sc.SkipIn[engine]; why != "" {
