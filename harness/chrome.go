@@ -120,7 +120,8 @@ type chromePage struct {
 	cancel context.CancelFunc
 }
 
-func (chromeEngine) start(ctx context.Context, o startOptions) (instance, error) {
+// process is the scenario's Chromium, taken from the run's Browsers.
+func (chromeEngine) process(ctx context.Context, o startOptions) (*chromeProc, error) {
 	key := fmt.Sprintf("chromium\x00%s\x00%v\x00%v", o.exe, o.headed, o.debugPort)
 	pp, err := o.share.take("chromium", key, "chromium", func() (pooled, error) {
 		p, err := startChromium(ctx, o.exe, o.headed, o.debugPort, o.startLimit)
@@ -132,7 +133,20 @@ func (chromeEngine) start(ctx context.Context, o startOptions) (instance, error)
 	if err != nil {
 		return nil, err
 	}
-	b := &chromeInstance{o: o, proc: pp.(*chromeProc)}
+	return pp.(*chromeProc), nil
+}
+
+func (e chromeEngine) prepare(ctx context.Context, o startOptions) error {
+	_, err := e.process(ctx, o)
+	return err
+}
+
+func (e chromeEngine) start(ctx context.Context, o startOptions) (instance, error) {
+	proc, err := e.process(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	b := &chromeInstance{o: o, proc: proc}
 	// The actor's own browser context, and its first tab in a window of
 	// its own.
 	actx, cancel := chromedp.NewContext(b.proc.root, chromedp.WithNewBrowserContext())

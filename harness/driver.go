@@ -18,6 +18,10 @@ type engine interface {
 	// document before the page's own scripts, and every console entry and
 	// uncaught exception given to console. Its first page is open.
 	start(ctx context.Context, o startOptions) (instance, error)
+	// prepare takes, from the run's Browsers, the browser process start
+	// will use (starting it when none is kept), so that the scenario's
+	// time does not count a browser's start: that has its own limit.
+	prepare(ctx context.Context, o startOptions) error
 }
 
 type startOptions struct {

@@ -141,7 +141,8 @@ var firefoxPrefs = map[string]any{
 
 var bidiListening = regexp.MustCompile(`WebDriver BiDi listening on (ws://\S+)`)
 
-func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error) {
+// process is the scenario's Firefox, taken from the run's Browsers.
+func (firefoxEngine) process(ctx context.Context, o startOptions) (*firefoxProc, error) {
 	key := fmt.Sprintf("firefox\x00%s\x00%v", o.exe, o.headed)
 	pp, err := o.share.take("firefox", key, "firefox", func() (pooled, error) {
 		return startFirefox(ctx, o.exe, o.startLimit, o.headed)
@@ -149,7 +150,19 @@ func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error
 	if err != nil {
 		return nil, err
 	}
-	proc := pp.(*firefoxProc)
+	return pp.(*firefoxProc), nil
+}
+
+func (e firefoxEngine) prepare(ctx context.Context, o startOptions) error {
+	_, err := e.process(ctx, o)
+	return err
+}
+
+func (e firefoxEngine) start(ctx context.Context, o startOptions) (instance, error) {
+	proc, err := e.process(ctx, o)
+	if err != nil {
+		return nil, err
+	}
 	in := &firefoxInstance{proc: proc, o: o}
 	var uc struct {
 		UserContext string `json:"userContext"`

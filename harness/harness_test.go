@@ -34,8 +34,13 @@ var site struct {
 	err  error
 }
 
+// browsers are the package's browser processes, kept from one scenario
+// (and test) to the next as harness run keeps them, and ended at the end.
+var browsers = harness.NewBrowsers()
+
 func TestMain(m *testing.M) {
 	code := m.Run()
+	browsers.Close()
 	if site.host != nil {
 		site.host.Stop()
 	}
@@ -117,11 +122,6 @@ func TestScenarios(t *testing.T) {
 	var all harness.Summary
 	// At most BANMEN_HARNESS_PARALLEL at once (and go test's -parallel).
 	sem := make(chan struct{}, parallel())
-	// The browsers are kept from one scenario to the next, as harness run
-	// keeps them (one process per engine and scenario running at once),
-	// and ended once every subtest is done.
-	browsers := harness.NewBrowsers()
-	t.Cleanup(browsers.Close)
 	start := time.Now()
 	// Cleanups run once every parallel subtest is done.
 	t.Cleanup(func() {
@@ -645,7 +645,7 @@ steps:
 func eachEngine(t *testing.T, f func(t *testing.T, cfg harness.Config, dir string)) {
 	for _, engine := range harness.EngineNames() {
 		t.Run(engine, func(t *testing.T) {
-			cfg := harness.Config{Engines: []string{engine}, Out: t.TempDir()}
+			cfg := harness.Config{Engines: []string{engine}, Out: t.TempDir(), Browsers: browsers}
 			dir := ""
 			switch engine {
 			case "firefox":

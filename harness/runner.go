@@ -422,16 +422,21 @@ func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun
 	r := Result{Scenario: sc, Engine: run.engine}
 	start := time.Now()
 	logFrom := fileSize(cfg.HostLog)
-	limit := cfg.scaled(time.Duration(sc.Timeout))
-	sctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
 	engine := run.engine
 	if _, ok := engines[engine]; !ok {
 		engine = "chromium" // unused: every actor names their own
 	}
 	s := &session{sc: sc, name: r.Name(), dir: dir, before: before, engine: engine, share: newShare(cfg.Browsers), cfg: cfg, client: c, browsers: map[string]*browser{}}
 	defer s.close()
-	err := s.run(sctx)
+	// The browser processes first: their start has its own limit and
+	// is not the scenario's time.
+	err := s.prepare(ctx)
+	limit := cfg.scaled(time.Duration(sc.Timeout))
+	sctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if err == nil {
+		err = s.run(sctx)
+	}
 	if err != nil {
 		// Its browsers are not given to the next scenario (or attempt):
 		// whatever went wrong may have been theirs.

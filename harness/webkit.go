@@ -205,7 +205,9 @@ func startWebkitDriver(ctx context.Context, exe, disp string, scale int, limit t
 	}
 }
 
-func (webkitEngine) start(ctx context.Context, o startOptions) (instance, error) {
+// process is the actor's WebKitWebDriver, taken from the run's Browsers
+// (and the run's X display, started at the first).
+func (webkitEngine) process(ctx context.Context, o startOptions) (*webkitDriver, error) {
 	disp, err := o.share.pool.display(ctx, o.headed, o.startLimit)
 	if err != nil {
 		return nil, err
@@ -222,7 +224,20 @@ func (webkitEngine) start(ctx context.Context, o startOptions) (instance, error)
 	if err != nil {
 		return nil, err
 	}
-	in := &webkitInstance{o: o, drv: p.(*webkitDriver)}
+	return p.(*webkitDriver), nil
+}
+
+func (e webkitEngine) prepare(ctx context.Context, o startOptions) error {
+	_, err := e.process(ctx, o)
+	return err
+}
+
+func (e webkitEngine) start(ctx context.Context, o startOptions) (instance, error) {
+	drv, err := e.process(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	in := &webkitInstance{o: o, drv: drv}
 	if in.proxy, err = startWebkitProxy(o.preload, o.console); err != nil {
 		return nil, err
 	}
