@@ -71,7 +71,9 @@ func launch(ctx context.Context, a Actor, engineName, exe string, sh *share, cfg
 		return nil, fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(EngineNames(), ", "))
 	}
 	b := &browser{actor: a, engine: engineName, dev: a.device(), ctx: ctx}
-	inst, err := e.start(ctx, startOptions{actor: a.Name, exe: exe, dev: b.dev, preload: jsSocketHook, console: b.log, share: sh, startLimit: cfg.scaled(browserStart), headed: cfg.Headed, debugPort: cfg.PauseOnFailure})
+	o := launchOptions(a, exe, sh, cfg)
+	o.console = b.log
+	inst, err := e.start(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -79,6 +81,21 @@ func launch(ctx context.Context, a Actor, engineName, exe string, sh *share, cfg
 	b.slow = cfg.SlowMo
 	b.tabs = []*tab{{n: 1, p: b.slowed(inst.first()), ctx: ctx}}
 	return b, nil
+}
+
+// launchOptions are how the actor's browser is started.
+func launchOptions(a Actor, exe string, sh *share, cfg *Config) startOptions {
+	return startOptions{actor: a.Name, exe: exe, dev: a.device(), preload: jsSocketHook, share: sh, startLimit: cfg.scaled(browserStart), headed: cfg.Headed, debugPort: cfg.PauseOnFailure}
+}
+
+// prepare takes the process the actor's browser will start in (see
+// engine.prepare).
+func prepare(ctx context.Context, a Actor, engineName, exe string, sh *share, cfg *Config) error {
+	e, ok := engines[engineName]
+	if !ok {
+		return fmt.Errorf("no browser engine %q (have %s)", engineName, strings.Join(EngineNames(), ", "))
+	}
+	return e.prepare(ctx, launchOptions(a, exe, sh, cfg))
 }
 
 // slowed is the page itself, or with -slowmo one that pauses before each

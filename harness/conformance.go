@@ -107,7 +107,11 @@ func CheckConformance(ctx context.Context, cfg Config, c Conformance) Result {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, cfg.scaled(c.Timeout))
 	defer cancel()
-	s := &session{sc: sc, name: sc.Name, dir: cfg.Out, engine: c.Engine, share: newShare(), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
+	if cfg.Browsers == nil {
+		cfg.Browsers = NewBrowsers()
+		defer cfg.Browsers.Close()
+	}
+	s := &session{sc: sc, name: sc.Name, dir: cfg.Out, engine: c.Engine, share: newShare(cfg.Browsers), cfg: &cfg, client: client.New(cfg.Base, nil), browsers: map[string]*browser{}}
 	defer s.close()
 	rnd := rand.New(rand.NewPCG(c.Seed, 0x62616e6d656e))
 	for i, a := range sc.Actors {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -19,6 +18,10 @@ type engine interface {
 	// document before the page's own scripts, and every console entry and
 	// uncaught exception given to console. Its first page is open.
 	start(ctx context.Context, o startOptions) (instance, error)
+	// prepare takes, from the run's Browsers, the browser process start
+	// will use (starting it when none is kept), so that the scenario's
+	// time does not count a browser's start: that has its own limit.
+	prepare(ctx context.Context, o startOptions) error
 }
 
 type startOptions struct {
@@ -36,27 +39,10 @@ type startOptions struct {
 	// startLimit bounds the browser's start (scaled by the run's
 	// TimeoutScale).
 	startLimit time.Duration
-	// share is the scenario's: what its browsers of one engine may share
-	// (Firefox: one process for every actor).
+	// share is the scenario's: the browser processes it took from the
+	// run's Browsers (one Chromium and one Firefox for every actor, a
+	// WebKitWebDriver each).
 	share *share
-}
-
-// share holds what a scenario's browsers share, closed at its end.
-type share struct {
-	mu      sync.Mutex
-	things  map[string]any
-	closers []func()
-}
-
-func newShare() *share { return &share{things: map[string]any{}} }
-
-func (sh *share) close() {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	for i := len(sh.closers) - 1; i >= 0; i-- {
-		sh.closers[i]()
-	}
-	sh.closers, sh.things = nil, map[string]any{}
 }
 
 // consoleEntry is one line of a page's console, or an uncaught exception.

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/banmen/banmen/harness/chromium"
@@ -62,7 +63,8 @@ func FindFirefox(flag string, getenv func(string) string) (string, error) {
 }
 
 // firefoxEngine drives Firefox through WebDriver BiDi, which it speaks
-// itself (no geckodriver). One Firefox process serves a whole scenario:
+// itself (no geckodriver). One Firefox process serves a whole scenario
+// (and, kept by Browsers, the next ones):
 // each actor is its own user context (its own cookies and storage, as
 // another browser would be) and each tab its own window, so that every
 // actor's page is in the foreground.
@@ -81,13 +83,28 @@ type firefoxProc struct {
 
 	frontMu sync.Mutex
 	front   string // the window brought to the front last
+
+	broken atomic.Bool // a user context it could not remove
+}
+
+// usable says whether the Firefox can serve another scenario.
+func (p *firefoxProc) usable() bool {
+	select {
+	case <-p.exit:
+		return false
+	case <-p.conn.Done():
+		return false
+	default:
+		return !p.broken.Load()
+	}
 }
 
 type firefoxInstance struct {
-	proc *firefoxProc
-	o    startOptions
-	uc   string // the user context
-	root *firefoxPage
+	proc    *firefoxProc
+	o       startOptions
+	uc      string // the user context
+	preload string // the preload script's id
+	root    *firefoxPage
 }
 
 type firefoxPage struct {
@@ -124,11 +141,25 @@ var firefoxPrefs = map[string]any{
 
 var bidiListening = regexp.MustCompile(`WebDriver BiDi listening on (ws://\S+)`)
 
-// share keys the scenario's Firefox in its session's shared things.
-const firefoxShare = "firefox"
+// process is the scenario's Firefox, taken from the run's Browsers.
+func (firefoxEngine) process(ctx context.Context, o startOptions) (*firefoxProc, error) {
+	key := fmt.Sprintf("firefox\x00%s\x00%v", o.exe, o.headed)
+	pp, err := o.share.take("firefox", key, "firefox", func() (pooled, error) {
+		return startFirefox(ctx, o.exe, o.startLimit, o.headed)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pp.(*firefoxProc), nil
+}
 
-func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error) {
-	proc, err := o.share.firefox(ctx, o.exe, o.startLimit, o.headed)
+func (e firefoxEngine) prepare(ctx context.Context, o startOptions) error {
+	_, err := e.process(ctx, o)
+	return err
+}
+
+func (e firefoxEngine) start(ctx context.Context, o startOptions) (instance, error) {
+	proc, err := e.process(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -143,38 +174,29 @@ func (firefoxEngine) start(ctx context.Context, o startOptions) (instance, error
 	ucs := []string{in.uc}
 	if o.dev.UserAgent != "" {
 		if err := proc.conn.Call(ctx, "emulation.setUserAgentOverride", map[string]any{"userAgent": o.dev.UserAgent, "userContexts": ucs}, nil); err != nil {
+			in.close()
 			return nil, fmt.Errorf("user agent: %w", err)
 		}
 	}
 	if o.preload != "" {
+		var r struct {
+			Script string `json:"script"`
+		}
 		if err := proc.conn.Call(ctx, "script.addPreloadScript", map[string]any{
 			"functionDeclaration": "() => { " + o.preload + " }", "userContexts": ucs,
-		}, nil); err != nil {
+		}, &r); err != nil {
+			in.close()
 			return nil, fmt.Errorf("preload script: %w", err)
 		}
+		in.preload = r.Script
 	}
 	p, err := in.newPage(ctx, 1)
 	if err != nil {
+		in.close()
 		return nil, err
 	}
 	in.root = p.(*firefoxPage)
 	return in, nil
-}
-
-// firefox starts the scenario's Firefox, or returns the one started.
-func (sh *share) firefox(ctx context.Context, exe string, limit time.Duration, headed bool) (*firefoxProc, error) {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if p, ok := sh.things[firefoxShare].(*firefoxProc); ok {
-		return p, nil
-	}
-	p, err := startFirefox(ctx, exe, limit, headed)
-	if err != nil {
-		return nil, err
-	}
-	sh.things[firefoxShare] = p
-	sh.closers = append(sh.closers, p.close)
-	return p, nil
 }
 
 func startFirefox(ctx context.Context, exe string, limit time.Duration, headed bool) (*firefoxProc, error) {
@@ -374,11 +396,33 @@ func (in *firefoxInstance) newPage(ctx context.Context, n int) (page, error) {
 	return p, nil
 }
 
+// close removes the actor's user context, its windows, cookies and
+// storage with it; the Firefox goes back to the run's Browsers with the
+// scenario's end.
 func (in *firefoxInstance) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// Removing the user context closes its windows.
-	_ = in.proc.conn.Call(ctx, "browser.removeUserContext", map[string]any{"userContext": in.uc}, nil)
+	c := in.proc.conn
+	if in.preload != "" {
+		if err := c.Call(ctx, "script.removePreloadScript", map[string]any{"script": in.preload}, nil); err != nil {
+			in.proc.broken.Store(true)
+		}
+	}
+	if in.uc != "" {
+		// Removing the user context closes its windows.
+		if err := c.Call(ctx, "browser.removeUserContext", map[string]any{"userContext": in.uc}, nil); err != nil {
+			// Its storage may live on: this Firefox serves no other
+			// scenario.
+			in.proc.broken.Store(true)
+		}
+	}
+	in.proc.mu.Lock()
+	for id, p := range in.proc.pages {
+		if p.inst == in {
+			delete(in.proc.pages, id)
+		}
+	}
+	in.proc.mu.Unlock()
 }
 
 func (p *firefoxPage) call(ctx context.Context, method string, params map[string]any, result any) error {

@@ -34,8 +34,13 @@ var site struct {
 	err  error
 }
 
+// browsers are the package's browser processes, kept from one scenario
+// (and test) to the next as harness run keeps them, and ended at the end.
+var browsers = harness.NewBrowsers()
+
 func TestMain(m *testing.M) {
 	code := m.Run()
+	browsers.Close()
 	if site.host != nil {
 		site.host.Stop()
 	}
@@ -99,9 +104,10 @@ func parallel() int {
 	return 2
 }
 
-// TestScenarios plays every scenario under scenarios/ in Chromium and in
-// Firefox (TestScenarios/NAME/chromium, .../firefox), each its
-// own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that one.
+// TestScenarios plays every scenario under scenarios/ in Chromium, Firefox
+// and WebKit (TestScenarios/NAME/chromium, .../firefox, .../webkit), each
+// its own parallel subtest, so `-run 'TestScenarios/NAME'` plays only that
+// one.
 func TestScenarios(t *testing.T) {
 	scs, err := harness.LoadAll("scenarios")
 	if err != nil {
@@ -143,6 +149,12 @@ func TestScenarios(t *testing.T) {
 			if sc.Skip != "" {
 				t.Skip(sc.Skip)
 			}
+			// Parallel too, or each scenario's engines would wait for
+			// the slowest of them before the next scenario starts, and
+			// one engine's runs (-run 'TestScenarios/.*/firefox') would
+			// play one at a time. Either way BANMEN_HARNESS_PARALLEL
+			// scenarios play at once.
+			t.Parallel()
 			for _, engine := range scenarioEngines(sc) {
 				t.Run(engine, func(t *testing.T) {
 					if why := sc.SkipIn[engine]; why != "" {
@@ -152,7 +164,7 @@ func TestScenarios(t *testing.T) {
 					// One retry: a scenario that passes only on it is
 					// reported FLAKY (in the log, JUnit and HTML
 					// reports), not hidden as passed nor failing the run.
-					cfg := harness.Config{Parallel: 1, Out: out, Log: testLog{t}, Retries: 1}
+					cfg := harness.Config{Parallel: 1, Out: out, Log: testLog{t}, Retries: 1, Browsers: browsers}
 					for _, e := range strings.Split(engine, "+") {
 						switch e {
 						case "chromium":
@@ -633,7 +645,7 @@ steps:
 func eachEngine(t *testing.T, f func(t *testing.T, cfg harness.Config, dir string)) {
 	for _, engine := range harness.EngineNames() {
 		t.Run(engine, func(t *testing.T) {
-			cfg := harness.Config{Engines: []string{engine}, Out: t.TempDir()}
+			cfg := harness.Config{Engines: []string{engine}, Out: t.TempDir(), Browsers: browsers}
 			dir := ""
 			switch engine {
 			case "firefox":

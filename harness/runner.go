@@ -64,6 +64,11 @@ type Config struct {
 	// how to attach to each, and waits until ctx ends (Ctrl-C in the
 	// harness command) before closing them.
 	PauseOnFailure bool
+	// Browsers keeps the browser processes between scenarios (see
+	// Browsers): a program that calls Run several times (a test per
+	// scenario) gives every call the same one, and closes it at the end.
+	// Nil: Run keeps its own, for its scenarios, closed when it returns.
+	Browsers *Browsers
 	// HostLog is the site's log file, when the caller runs the site: a
 	// failed attempt's artifacts include what it wrote during the attempt
 	// (host.log).
@@ -254,6 +259,10 @@ func Run(ctx context.Context, cfg Config, scenarios []*Scenario) (Summary, error
 		}
 		cfg.Out = dir
 	}
+	if cfg.Browsers == nil {
+		cfg.Browsers = NewBrowsers()
+		defer cfg.Browsers.Close()
+	}
 	c := client.New(cfg.Base, nil)
 	start := time.Now()
 	onSite, err := siteVariants(ctx, c)
@@ -413,16 +422,26 @@ func attempt(ctx context.Context, cfg *Config, c *client.Client, run scenarioRun
 	r := Result{Scenario: sc, Engine: run.engine}
 	start := time.Now()
 	logFrom := fileSize(cfg.HostLog)
-	limit := cfg.scaled(time.Duration(sc.Timeout))
-	sctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
 	engine := run.engine
 	if _, ok := engines[engine]; !ok {
 		engine = "chromium" // unused: every actor names their own
 	}
-	s := &session{sc: sc, name: r.Name(), dir: dir, before: before, engine: engine, share: newShare(), cfg: cfg, client: c, browsers: map[string]*browser{}}
+	s := &session{sc: sc, name: r.Name(), dir: dir, before: before, engine: engine, share: newShare(cfg.Browsers), cfg: cfg, client: c, browsers: map[string]*browser{}}
 	defer s.close()
-	err := s.run(sctx)
+	// The browser processes first: their start has its own limit and
+	// is not the scenario's time.
+	err := s.prepare(ctx)
+	limit := cfg.scaled(time.Duration(sc.Timeout))
+	sctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if err == nil {
+		err = s.run(sctx)
+	}
+	if err != nil {
+		// Its browsers are not given to the next scenario (or attempt):
+		// whatever went wrong may have been theirs.
+		s.share.keep.Store(false)
+	}
 	r.Duration = time.Since(start)
 	r.Screenshots = s.shots
 	r.Steps = s.steps

@@ -84,17 +84,7 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 	}
 	for _, a := range s.sc.Actors {
 		if a.Name == name {
-			e := a.Browser
-			if e == "" {
-				e = s.engine
-			}
-			exe := s.cfg.Chromium
-			switch e {
-			case "firefox":
-				exe = s.cfg.Firefox
-			case "webkit":
-				exe = s.cfg.WebKit
-			}
+			e, exe := s.engineExe(a)
 			b, err := launch(ctx, a, e, exe, s.share, s.cfg)
 			if err != nil {
 				return nil, err
@@ -104,6 +94,34 @@ func (s *session) browser(ctx context.Context, name string) (*browser, error) {
 		}
 	}
 	return nil, fmt.Errorf("no actor %q", name)
+}
+
+// engineExe is an actor's browser engine and its binary.
+func (s *session) engineExe(a Actor) (string, string) {
+	e := a.Browser
+	if e == "" {
+		e = s.engine
+	}
+	switch e {
+	case "firefox":
+		return e, s.cfg.Firefox
+	case "webkit":
+		return e, s.cfg.WebKit
+	}
+	return e, s.cfg.Chromium
+}
+
+// prepare takes, before the scenario's time starts, the browser processes
+// its actors will need (starting those the run keeps none of): a browser's
+// start is bounded by its own limit, not by the scenario's timeout.
+func (s *session) prepare(ctx context.Context) error {
+	for _, a := range s.sc.Actors {
+		e, exe := s.engineExe(a)
+		if err := prepare(ctx, a, e, exe, s.share, s.cfg); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // engineOf is the browser engine of an actor.

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/banmen/banmen/harness/chromium"
@@ -55,17 +56,18 @@ func FindWebKit(flag string, getenv func(string) string) (string, error) {
 
 // webkitEngine drives WebKitGTK's MiniBrowser through WebKitWebDriver and
 // the WebDriver classic protocol (harness/internal/webdriver): WebKitGTK
-// has no BiDi yet. Each actor is its own WebKitWebDriver and browser
-// process (an automation session has a fresh, ephemeral profile), going
-// through its own webkitProxy (the preload, the console, offline). WebKitGTK
-// (GTK 3) draws into an X display: the scenario's browsers share one Xvfb
-// the harness starts, unless Config.Headed shows them on $DISPLAY.
+// has no BiDi yet. Each actor is its own WebDriver session of a
+// WebKitWebDriver (one session a driver; the drivers are kept between
+// scenarios by Browsers) and so its own MiniBrowser process (a session
+// starts one with a fresh, ephemeral profile), going through its own
+// webkitProxy (the preload, the console, offline). WebKitGTK (GTK 3) draws
+// into an X display: every browser of the run shares one Xvfb the harness
+// starts, unless Config.Headed shows them on $DISPLAY.
 type webkitEngine struct{}
 
 type webkitInstance struct {
 	o     startOptions
-	drv   *exec.Cmd
-	exit  chan struct{}
+	drv   *webkitDriver // the scenario's for this actor, given back at its end
 	proxy *webkitProxy
 	sess  *webdriver.Session
 
@@ -82,31 +84,16 @@ type webkitPage struct {
 	handle string
 }
 
-// xvfbShare keys the scenario's Xvfb in its session's shared things.
-const xvfbShare = "xvfb"
-
-// display is the scenario's X display: $DISPLAY when headed, else an Xvfb
-// started for the scenario (one for all its WebKit actors).
-func (sh *share) display(ctx context.Context, headed bool, limit time.Duration) (string, error) {
-	if headed {
-		d := os.Getenv("DISPLAY")
-		if d == "" {
-			return "", errors.New("headed WebKit needs a display: DISPLAY is not set")
-		}
-		return d, nil
-	}
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if d, ok := sh.things[xvfbShare].(string); ok {
-		return d, nil
-	}
+// startXvfb starts an X server on a free display and returns its name
+// (":N"), how to end it, and a channel closed when it has ended.
+func startXvfb(ctx context.Context, limit time.Duration) (string, func(), <-chan struct{}, error) {
 	x, err := exec.LookPath("Xvfb")
 	if err != nil {
-		return "", errors.New("WebKitGTK draws on an X display: install Debian's xvfb (scripts/deps.sh does)")
+		return "", nil, nil, errors.New("WebKitGTK draws on an X display: install Debian's xvfb (scripts/deps.sh does)")
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return "", err
+		return "", nil, nil, err
 	}
 	// The screen holds a tablet at a pixel ratio of 2 and a phone at 3;
 	// -displayfd picks a free display and writes its number.
@@ -115,34 +102,33 @@ func (sh *share) display(ctx context.Context, headed bool, limit time.Duration) 
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
-		return "", fmt.Errorf("start Xvfb: %w", err)
+		return "", nil, nil, err
 	}
 	w.Close()
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
 	got := make(chan string, 1)
 	go func() {
 		line, _ := bufio.NewReader(r).ReadString('\n')
 		got <- strings.TrimSpace(line)
 		r.Close()
 	}()
-	stop := func() { cmd.Process.Kill(); cmd.Wait() }
+	stop := func() { cmd.Process.Kill(); <-done }
 	var n string
 	select {
 	case n = <-got:
 	case <-time.After(limit):
 		stop()
-		return "", fmt.Errorf("start Xvfb: no display after %v", limit)
+		return "", nil, nil, fmt.Errorf("no display after %v", limit)
 	case <-ctx.Done():
 		stop()
-		return "", ctx.Err()
+		return "", nil, nil, ctx.Err()
 	}
 	if _, err := strconv.Atoi(n); err != nil {
 		stop()
-		return "", fmt.Errorf("start Xvfb: it named no display (%q)", n)
+		return "", nil, nil, fmt.Errorf("it named no display (%q)", n)
 	}
-	d := ":" + n
-	sh.things[xvfbShare] = d
-	sh.closers = append(sh.closers, stop)
-	return d, nil
+	return ":" + n, stop, done, nil
 }
 
 // freePort is a loopback port nothing listens on now.
@@ -155,36 +141,104 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-func (webkitEngine) start(ctx context.Context, o startOptions) (instance, error) {
-	disp, err := o.share.display(ctx, o.headed, o.startLimit)
-	if err != nil {
-		return nil, err
+// webkitDriver is one WebKitWebDriver process: it serves one session at a
+// time, and each session starts a new MiniBrowser with a fresh profile, so
+// the driver is kept for the next scenario (Browsers) and the browser is
+// not.
+type webkitDriver struct {
+	cmd    *exec.Cmd
+	exit   chan struct{}
+	c      *webdriver.Client
+	broken atomic.Bool // a session it could not end
+}
+
+func (d *webkitDriver) usable() bool {
+	select {
+	case <-d.exit:
+		return false
+	default:
+		return !d.broken.Load()
 	}
-	in := &webkitInstance{o: o, exit: make(chan struct{})}
-	if in.proxy, err = startWebkitProxy(o.preload, o.console); err != nil {
-		return nil, err
-	}
+}
+
+func (d *webkitDriver) close() {
+	d.cmd.Process.Kill()
+	<-d.exit
+}
+
+// startWebkitDriver starts WebKitWebDriver on a free port, drawing on the
+// display disp at the pixel ratio scale, and waits until it answers.
+func startWebkitDriver(ctx context.Context, exe, disp string, scale int, limit time.Duration) (*webkitDriver, error) {
 	port, err := freePort()
 	if err != nil {
-		in.proxy.close()
 		return nil, err
 	}
-	in.drv = exec.Command(o.exe, "--port="+strconv.Itoa(port), "--host=local")
-	env := append(os.Environ(), "DISPLAY="+disp)
-	// The device's pixel ratio: GTK scales a whole process by a whole
-	// number.
-	if s := int(math.Round(o.dev.Scale)); s >= 1 {
-		env = append(env, "GDK_SCALE="+strconv.Itoa(s))
+	d := &webkitDriver{cmd: exec.Command(exe, "--port="+strconv.Itoa(port), "--host=local"), exit: make(chan struct{})}
+	// The device's pixel ratio: GTK scales a whole process (the
+	// MiniBrowser the driver starts inherits it) by a whole number.
+	d.cmd.Env = append(os.Environ(), "DISPLAY="+disp, "GDK_SCALE="+strconv.Itoa(scale))
+	if err := d.cmd.Start(); err != nil {
+		return nil, err
 	}
-	in.drv.Env = env
-	if err := in.drv.Start(); err != nil {
-		in.proxy.close()
-		return nil, fmt.Errorf("start WebKitWebDriver for %s: %w", o.actor, err)
+	go func() { d.cmd.Wait(); close(d.exit) }()
+	d.c = &webdriver.Client{Base: fmt.Sprintf("http://127.0.0.1:%d", port), HTTP: &http.Client{}}
+	deadline := time.Now().Add(limit)
+	for {
+		var st struct {
+			Ready bool `json:"ready"`
+		}
+		if err := d.c.Do(ctx, http.MethodGet, "/status", nil, &st); err == nil && st.Ready {
+			return d, nil
+		}
+		if time.Now().After(deadline) {
+			d.close()
+			return nil, fmt.Errorf("no answer after %v", limit)
+		}
+		select {
+		case <-d.exit:
+			return nil, errors.New("it exited")
+		case <-ctx.Done():
+			d.close()
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
-	go func() { in.drv.Wait(); close(in.exit) }()
-	c := &webdriver.Client{Base: fmt.Sprintf("http://127.0.0.1:%d", port), HTTP: &http.Client{}}
-	if err := in.waitDriver(ctx, c); err != nil {
-		in.close()
+}
+
+// process is the actor's WebKitWebDriver, taken from the run's Browsers
+// (and the run's X display, started at the first).
+func (webkitEngine) process(ctx context.Context, o startOptions) (*webkitDriver, error) {
+	disp, err := o.share.pool.display(ctx, o.headed, o.startLimit)
+	if err != nil {
+		return nil, err
+	}
+	scale := max(1, int(math.Round(o.dev.Scale)))
+	key := fmt.Sprintf("webkit\x00%s\x00%s\x00%d", o.exe, disp, scale)
+	p, err := o.share.take("webkit:"+o.actor, key, "webkit", func() (pooled, error) {
+		d, err := startWebkitDriver(ctx, o.exe, disp, scale, o.startLimit)
+		if err != nil {
+			return nil, fmt.Errorf("start WebKitWebDriver for %s: %w", o.actor, err)
+		}
+		return d, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p.(*webkitDriver), nil
+}
+
+func (e webkitEngine) prepare(ctx context.Context, o startOptions) error {
+	_, err := e.process(ctx, o)
+	return err
+}
+
+func (e webkitEngine) start(ctx context.Context, o startOptions) (instance, error) {
+	drv, err := e.process(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	in := &webkitInstance{o: o, drv: drv}
+	if in.proxy, err = startWebkitProxy(o.preload, o.console); err != nil {
 		return nil, err
 	}
 	args := []string{"--automation"}
@@ -193,12 +247,14 @@ func (webkitEngine) start(ctx context.Context, o startOptions) (instance, error)
 	}
 	sctx, cancel := context.WithTimeout(ctx, o.startLimit)
 	defer cancel()
-	in.sess, _, err = c.NewSession(sctx, map[string]any{
+	in.sess, _, err = in.drv.c.NewSession(sctx, map[string]any{
 		"proxy":                    map[string]any{"proxyType": "manual", "httpProxy": in.proxy.addr(), "sslProxy": in.proxy.addr()},
 		"timeouts":                 map[string]any{"script": 24 * 3600 * 1000, "pageLoad": 10 * 60 * 1000},
 		"webkitgtk:browserOptions": map[string]any{"args": args},
 	})
 	if err != nil {
+		// The driver may be left with half a session.
+		in.drv.broken.Store(true)
 		in.close()
 		return nil, fmt.Errorf("start WebKit for %s: %w", o.actor, err)
 	}
@@ -214,29 +270,6 @@ func (webkitEngine) start(ctx context.Context, o startOptions) (instance, error)
 		return nil, err
 	}
 	return in, nil
-}
-
-// waitDriver waits until WebKitWebDriver answers.
-func (in *webkitInstance) waitDriver(ctx context.Context, c *webdriver.Client) error {
-	deadline := time.Now().Add(in.o.startLimit)
-	for {
-		var st struct {
-			Ready bool `json:"ready"`
-		}
-		if err := c.Do(ctx, http.MethodGet, "/status", nil, &st); err == nil && st.Ready {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("start WebKitWebDriver for %s: no answer after %v", in.o.actor, in.o.startLimit)
-		}
-		select {
-		case <-in.exit:
-			return fmt.Errorf("start WebKitWebDriver for %s: it exited", in.o.actor)
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
 }
 
 func (in *webkitInstance) first() page { return in.root }
@@ -262,15 +295,19 @@ func (in *webkitInstance) newPage(ctx context.Context, n int) (page, error) {
 	return p, nil
 }
 
+// close ends the actor's session, and with it its MiniBrowser and
+// profile; the driver goes back to the run's Browsers with the scenario's
+// end.
 func (in *webkitInstance) close() {
 	if in.sess != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = in.sess.Delete(ctx)
+		if err := in.sess.Delete(ctx); err != nil {
+			// A driver whose session may live on is not given to
+			// another scenario.
+			in.drv.broken.Store(true)
+		}
 		cancel()
-	}
-	if in.drv != nil && in.drv.Process != nil {
-		in.drv.Process.Kill()
-		<-in.exit
+		in.sess = nil
 	}
 	if in.proxy != nil {
 		in.proxy.close()

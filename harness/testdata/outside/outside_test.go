@@ -20,13 +20,18 @@ func TestBanmen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The browsers, kept from one scenario to the next (each actor still
+	// gets its own isolated profile), and ended once every subtest is done.
+	browsers := harness.NewBrowsers()
+	t.Cleanup(browsers.Close)
 	for _, sc := range scs {
 		t.Run(sc.Name, func(t *testing.T) {
 			t.Parallel()
 			sum, err := harness.Run(t.Context(), harness.Config{
-				Base:    base,
-				Engines: []string{"chromium"},
-				Out:     t.TempDir(),
+				Base:     base,
+				Engines:  []string{"chromium"},
+				Out:      t.TempDir(),
+				Browsers: browsers,
 			}, []*harness.Scenario{sc})
 			if err != nil {
 				t.Fatal(err) // a SetupError: no browser, or the site is down
