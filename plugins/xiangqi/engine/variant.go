@@ -19,10 +19,11 @@ type Variant struct {
 // whose signature drifted from the sdk's would otherwise silently stop
 // being the capability (docs/plugins.md, "Capability guards").
 var (
-	_ sdk.Variant   = Variant{}
-	_ sdk.Suggester = Variant{}
-	_ sdk.Rewinder  = Variant{}
-	_ sdk.Perfter   = Variant{}
+	_ sdk.Variant         = Variant{}
+	_ sdk.Suggester       = Variant{}
+	_ sdk.Rewinder        = Variant{}
+	_ sdk.Perfter         = Variant{}
+	_ sdk.PlayersExporter = Variant{} // embedded from rules
 )
 
 // Levels are the computer strengths this engine plays, weakest first: the
