@@ -17,6 +17,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/fasthttp/websocket v1.5.8 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/goccy/go-json v0.12.0 // indirect
 	github.com/klauspost/compress v1.20.1 // indirect
 	github.com/savsgio/gotils v0.0.0-20240303185622-093b76447511 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
