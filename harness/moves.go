@@ -323,7 +323,7 @@ func steadyCenter(t *tab, sel string) (point, error) {
 	}
 	seen := []point{p}
 	for range tries - 1 {
-		if err := t.p.exec(t.ctx, jsNextFrame); err != nil {
+		if err := t.p.exec(t.ctx, jsFrameBy); err != nil {
 			return p, err
 		}
 		q, err := center(t, sel)

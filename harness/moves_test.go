@@ -25,7 +25,7 @@ func (p *spotPage) eval(_ context.Context, js string) (json.RawMessage, error) {
 }
 
 func (p *spotPage) exec(_ context.Context, js string) error {
-	if js != jsNextFrame {
+	if js != jsFrameBy {
 		return errors.New("unexpected script")
 	}
 	p.frames++
