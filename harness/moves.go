@@ -310,22 +310,37 @@ func center(t *tab, sel string) (point, error) {
 	return *p, nil
 }
 
-// steadyCenter is sel's centre once two readings agree: a page that is
-// still laying itself out (a notice shown after a reload) moves its board
-// between a reading and the press.
+// steadyCenter is sel's centre once two readings a frame apart agree: a
+// page that is still laying itself out (a notice shown after a reload)
+// moves its board between a reading and the press. Two readings in one
+// frame would agree whatever the page is doing. A spot that never keeps
+// still is an error, not a press where it last was.
 func steadyCenter(t *tab, sel string) (point, error) {
+	const tries = 6
 	p, err := center(t, sel)
-	for range 5 {
-		if err != nil {
+	if err != nil {
+		return p, err
+	}
+	seen := []point{p}
+	for range tries - 1 {
+		if err := t.p.exec(t.ctx, jsFrameBy); err != nil {
 			return p, err
 		}
-		var q point
-		if q, err = center(t, sel); err == nil && q == p {
+		q, err := center(t, sel)
+		if err != nil {
+			return q, err
+		}
+		if q == p {
 			return p, nil
 		}
 		p = q
+		seen = append(seen, q)
 	}
-	return p, err
+	var at []string
+	for _, q := range seen {
+		at = append(at, fmt.Sprintf("(%.0f, %.0f)", q.X, q.Y))
+	}
+	return p, fmt.Errorf("%s never kept still for a frame: its centre was at %s", sel, strings.Join(at, ", "))
 }
 
 // drag presses at a, moves in steps to z and releases, with the mouse or a

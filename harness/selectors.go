@@ -228,6 +228,12 @@ const jsCutNoticed = `(!location.pathname.includes('/room/') || document.body.da
 // changed so far (a hidden page, which paints nothing, after 250 ms).
 const jsNextFrame = `new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r())); setTimeout(r, 250); })`
 
+// jsFrameBy resolves once a frame of the page has begun (its animations
+// moved on, its layout brought up to date by the next script), or, on a
+// hidden page, after 250 ms: half jsNextFrame's wait, for what is done at
+// every press.
+const jsFrameBy = `new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 250); })`
+
 // jsNextTask resolves once the tasks the page queued so far have run.
 const jsNextTask = `new Promise((r) => setTimeout(r, 0))`
 
