@@ -42,9 +42,9 @@ const socketHook = `(() => {
 
 // restoreAndReconnect gives a person whose network socketHook cut it
 // back and has them press Reconnect. Cut, the page retries by itself, and
-// each attempt hides the button for the ~20 ms its socket takes to fail:
+// each attempt disables the button for the ~20 ms its socket takes to fail:
 // the network comes back and the button is pressed in one step of the
-// page, at a moment it shows, so the press never lands on a hidden button
+// page, at a moment it is enabled, so the press never lands on a disabled button
 // nor waits behind a retry begun while still cut.
 func restoreAndReconnect(t *testing.T, ctx context.Context) {
 	t.Helper()
