@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -20,7 +19,7 @@ func (v Variant) ExportWith(s sdk.State, format string, o sdk.ExportOptions) (st
 	}
 	var names [2]string
 	for i := range min(len(o.Players), 2) {
-		names[i] = headerName(o.Players[i])
+		names[i] = sdk.HeaderName(o.Players[i])
 	}
 	switch format {
 	case "kif":
@@ -29,15 +28,4 @@ func (v Variant) ExportWith(s sdk.State, format string, o sdk.ExportOptions) (st
 		text = strings.Replace(text, "V2.2\nN+\nN-\n", "V2.2\nN+"+names[0]+"\nN-"+names[1]+"\n", 1)
 	}
 	return text, nil
-}
-
-// headerName is a player's name as one header line holds it.
-func headerName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
-			return -1
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
 }

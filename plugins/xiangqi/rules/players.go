@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -22,7 +21,7 @@ func (v Variant) ExportWith(s sdk.State, format string, o sdk.ExportOptions) (st
 	var lines strings.Builder
 	for seat, side := range sideNames {
 		if seat < len(o.Players) {
-			if name := headerName(o.Players[seat]); name != "" {
+			if name := sdk.HeaderName(o.Players[seat]); name != "" {
 				lines.WriteString(side + ": " + name + "\n")
 			}
 		}
@@ -42,15 +41,4 @@ func isPlayerLine(line string) bool {
 		}
 	}
 	return false
-}
-
-// headerName is a player's name as one header line holds it.
-func headerName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
-			return -1
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
 }

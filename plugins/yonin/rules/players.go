@@ -2,7 +2,6 @@ package rules
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/banmen/banmen/sdk"
 )
@@ -33,7 +32,7 @@ func (v Variant) ExportWith(s sdk.State, format string, o sdk.ExportOptions) (st
 		if seat >= len(o.Players) {
 			break
 		}
-		name := headerName(o.Players[seat])
+		name := sdk.HeaderName(o.Players[seat])
 		if name == "" {
 			continue
 		}
@@ -48,15 +47,4 @@ func (v Variant) ExportWith(s sdk.State, format string, o sdk.ExportOptions) (st
 	}
 	header, rest, _ := strings.Cut(text, "\n")
 	return header + "\n" + lines.String() + rest, nil
-}
-
-// headerName is a player's name as one comment line holds it.
-func headerName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
-			return -1
-		}
-		return r
-	}, s)
-	return strings.TrimSpace(s)
 }
